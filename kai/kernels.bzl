@@ -1,0 +1,24 @@
+"""The one list of kai's micro-kernels and packers.
+
+Everything else is derived from it: the Bazel libraries (kai/BUILD.bazel via kai/build_defs.bzl),
+the test and benchmark registries (test/registry), and the docs tables. Keep the syntax plain so
+a Python or CMake script can read it: one dict per line, string values and string lists only.
+
+Keys:
+  name      the kernel or packer name; its files are <dir>/<name>.c and <dir>/<name>.h
+  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p
+  kind      matmul | lhs_packer | rhs_packer
+  dir       directory of the .c/.h pair, relative to the repository root
+  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16
+"""
+
+KAI_KERNELS = [
+    # --- family bf16 (f32 output) and bf16o (bf16 output): docs/matmul_bf16.md ---
+    # --- end bf16 ---
+    # --- family qai8dxp (LHS quantizer of qsi4cxp and qsi4c32p) and qsi4cxp: docs/matmul_int4_channelwise.md ---
+    # --- end qsi4cxp ---
+    # --- family qsi4c32p: docs/matmul_int4_blockwise.md ---
+    # --- end qsi4c32p ---
+    # --- family qsi8d32p (GGUF Q4_0): docs/matmul_q4_0.md ---
+    # --- end qsi8d32p ---
+]

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+// CPU feature detection for tests and the benchmark (kernels themselves never detect features:
+// the caller dispatches).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+// Feature bits used by the generated registry (kai/kai_registry.inc) and by the tests.
+#define KAI_FEATURE_DOTPROD (1u << 0)  // FEAT_DotProd: SDOT/UDOT
+#define KAI_FEATURE_I8MM (1u << 1)     // FEAT_I8MM: SMMLA/UMMLA/USMMLA
+#define KAI_FEATURE_BF16 (1u << 2)     // FEAT_BF16: BFDOT/BFMMLA/BFCVT
+#define KAI_FEATURE_SVE2 (1u << 3)     // FEAT_SVE2 (reported only; no kai kernel needs it yet)
+
+namespace kai_test {
+
+// Returns the KAI_FEATURE_* bits of the CPU running this process, read from
+// getauxval(AT_HWCAP/AT_HWCAP2) on Linux/AArch64 (0 elsewhere).
+uint32_t cpu_features();
+
+// Returns "" when the CPU has every feature in `required`, else the missing ones' names
+// separated by spaces (e.g. "i8mm bf16").
+std::string missing_features(uint32_t required);
+
+// Returns the names of the bits in `features`, e.g. "dotprod i8mm"; "none" for 0.
+std::string feature_names(uint32_t features);
+
+}  // namespace kai_test
+
+// Skips the current GoogleTest test, naming the missing features, when the CPU lacks any of
+// `required`. Use at the top of a TEST/TEST_P body.
+#define KAI_TEST_SKIP_UNLESS(required)                                                     \
+    do {                                                                                   \
+        const std::string kai_missing_ = ::kai_test::missing_features(required);           \
+        if (!kai_missing_.empty()) {                                                       \
+            GTEST_SKIP() << "CPU lacks FEAT " << kai_missing_ << " (QEMU_CPU or hardware)"; \
+        }                                                                                  \
+    } while (0)
