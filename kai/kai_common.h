@@ -218,9 +218,12 @@ static inline uint16_t kai_cast_bf16_f32(float f) {
     return (uint16_t)(bits >> 16);
 }
 
+// The f16 conversions use the FCVT instruction on AArch64 and portable bit manipulation
+// elsewhere (or when KAI_COMMON_PORTABLE is defined, which the tests use to check that path).
+
 /// Returns the f32 value of the IEEE binary16 pattern v (exact, subnormals included).
 static inline float kai_cast_f32_f16(uint16_t v) {
-#if defined(__aarch64__) && defined(__ARM_NEON)
+#if defined(__aarch64__) && defined(__ARM_NEON) && !defined(KAI_COMMON_PORTABLE)
     __fp16 h;
     memcpy(&h, &v, sizeof(h));
     return (float)h;
@@ -253,7 +256,7 @@ static inline float kai_cast_f32_f16(uint16_t v) {
 /// Returns the IEEE binary16 pattern nearest to f, ties to even (overflow gives infinity,
 /// subnormal results are kept, NaNs quietened), as FCVT does under the default FPCR.
 static inline uint16_t kai_cast_f16_f32(float f) {
-#if defined(__aarch64__) && defined(__ARM_NEON)
+#if defined(__aarch64__) && defined(__ARM_NEON) && !defined(KAI_COMMON_PORTABLE)
     const __fp16 h = (__fp16)f;
     uint16_t v;
     memcpy(&v, &h, sizeof(v));

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Checks the rules that keep every kernel copyable on its own, for each entry of kai/kernels.bzl:
+
+* its .c and .h exist where the entry says, and nothing in kai/ukernels is missing from the list;
+* the name follows the naming grammar (docs: ../shared/STYLE.md, "The shape of a kernel");
+* the .c includes only its own header, its family's *_interface.h, kai/kai_common.h and system
+  headers (<...>);
+* a .c that needs a CPU feature starts with the guard that #errors without it.
+
+Usage: python3 tools/check_tree.py     (exit 1 with one line per problem)
+"""
+import ast
+import glob
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TYPES = r"(?:f32|bf16|qai8dx|qsi8d32|qsi4cx|qsi4c32|qs4cx|qsu4c32)"
+MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|bf16)_[a-z0-9]+p\d+x\d+_[a-z0-9]+p\d+x\d+b?_\d+x\d+(?:x\d+)?_neon(?:_(?:mmla|dot|i8mm|dotprod))?$")
+PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:quant_)?pack_(?:kxn_|nxk_)?[a-z0-9]+_[a-z0-9]+(?:_neon)?$")
+GUARDS = {"i8mm": "__ARM_FEATURE_MATMUL_INT8", "dotprod": "__ARM_FEATURE_DOTPROD",
+          "bf16": "__ARM_FEATURE_BF16_VECTOR_ARITHMETIC"}
+
+
+def load():
+    text = open(os.path.join(ROOT, "kai", "kernels.bzl")).read()
+    body = text[text.index("KAI_KERNELS = [") + len("KAI_KERNELS = "):]
+    return ast.literal_eval(body[: body.rindex("]") + 1])
+
+
+def main():
+    problems = []
+    entries = load()
+    listed = set()
+    for e in entries:
+        name, d = e["name"], e["dir"]
+        c = os.path.join(ROOT, d, name + ".c")
+        h = os.path.join(ROOT, d, name + ".h")
+        listed.add(os.path.relpath(c, ROOT))
+        for f in (c, h):
+            if not os.path.exists(f):
+                problems.append("%s: missing %s" % (name, os.path.relpath(f, ROOT)))
+        grammar = MATMUL if e["kind"] == "matmul" else PACKER
+        if not grammar.match(name):
+            problems.append("%s: name does not follow the naming grammar for a %s" % (name, e["kind"]))
+        if not os.path.exists(c):
+            continue
+        src = open(c).read()
+        allowed = {name + ".h", "kai/kai_common.h"}
+        allowed |= {os.path.basename(p) for p in glob.glob(os.path.join(ROOT, d, "*_interface.h"))}
+        for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', src, re.M):
+            if inc not in allowed:
+                problems.append("%s: includes \"%s\" (a kernel may include only its own header, its family "
+                                "interface header and kai/kai_common.h)" % (name, inc))
+        for f in e["features"]:
+            if GUARDS[f] not in src.split("#include")[0] and not re.search(r"#if[^\n]*" + GUARDS[f], src):
+                problems.append("%s: no #error guard on %s for feature %s" % (name, GUARDS[f], f))
+    for c in glob.glob(os.path.join(ROOT, "kai", "ukernels", "**", "*.c"), recursive=True):
+        if os.path.relpath(c, ROOT) not in listed:
+            problems.append("%s: not listed in kai/kernels.bzl" % os.path.relpath(c, ROOT))
+    for p in problems:
+        print(p)
+    print("check_tree: %d entries, %d problem(s)" % (len(entries), len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
