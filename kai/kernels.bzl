@@ -14,6 +14,18 @@ Keys:
 
 KAI_KERNELS = [
     # --- family bf16 (f32 output) and bf16o (bf16 output): docs/matmul_bf16.md ---
+    {"name": "kai_lhs_quant_pack_bf16p8x4_f32_neon", "family": "bf16", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16"]},
+    {"name": "kai_lhs_quant_pack_bf16p1x4_f32_neon", "family": "bf16", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16"]},
+    {"name": "kai_lhs_pack_bf16p8x4_bf16_neon", "family": "bf16", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_lhs_pack_bf16p1x4_bf16_neon", "family": "bf16", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon", "family": "bf16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16"]},
+    {"name": "kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon", "family": "bf16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16"]},
+    {"name": "kai_rhs_pack_kxn_bf16p12x4biasf32_bf16_neon", "family": "bf16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon", "family": "bf16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla", "family": "bf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p", "features": ["bf16"]},
+    {"name": "kai_matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot", "family": "bf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p", "features": ["bf16"]},
+    {"name": "kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla", "family": "bf16o", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p", "features": ["bf16"]},
+    {"name": "kai_matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot", "family": "bf16o", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p", "features": ["bf16"]},
     # --- end bf16 ---
     # --- family qai8dxp (LHS quantizer of qsi4cxp and qsi4c32p) and qsi4cxp: docs/matmul_int4_channelwise.md ---
     # --- end qsi4cxp ---

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "test/registry/bf16_registry.h"
+
+#include <cstring>
+#include <iterator>
+
+#include "test/common/cpu_features.h"
+
+// The families' headers (explicit, so that other families' code is not needed to build this).
+#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot.h"
+#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
+#include "kai/ukernels/pack/kai_lhs_pack_bf16p1x4_bf16_neon.h"
+#include "kai/ukernels/pack/kai_lhs_pack_bf16p8x4_bf16_neon.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_bf16p1x4_f32_neon.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_bf16p8x4_f32_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_kxn_bf16p12x4biasf32_bf16_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon.h"
+#include "kai/ukernels/pack/kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon.h"
+#include "kai/ukernels/pack/kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon.h"
+
+namespace kai_registry {
+
+namespace {
+
+// KAI_BF16_ONLY_<family>(x) keeps x for the families named in the macro and drops it for every
+// other family of kernels.bzl; each table below defines the X-macros it needs and includes
+// kai/kai_registry.inc (which #undefs them again at its end).
+#define KAI_BF16_KEEP(...) __VA_ARGS__
+#define KAI_BF16_DROP(...)
+
+#define KAI_BF16_UKERNEL(stem)                                                                                \
+    {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
+     kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,                 \
+     kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem}
+
+#define KAI_BF16_MATMUL_bf16(stem, features) {"kai_" #stem, (features), false, KAI_BF16_UKERNEL(stem)},
+#define KAI_BF16_MATMUL_bf16o(stem, features) {"kai_" #stem, (features), true, KAI_BF16_UKERNEL(stem)},
+#define KAI_BF16_MATMUL_qai8dxp(stem, features)
+#define KAI_BF16_MATMUL_qsi4cxp(stem, features)
+#define KAI_BF16_MATMUL_qsi4c32p(stem, features)
+#define KAI_BF16_MATMUL_qsi8d32p(stem, features)
+
+#define KAI_BF16_IS_bf16 KAI_BF16_KEEP
+#define KAI_BF16_IS_bf16o KAI_BF16_DROP
+#define KAI_BF16_IS_qai8dxp KAI_BF16_DROP
+#define KAI_BF16_IS_qsi4cxp KAI_BF16_DROP
+#define KAI_BF16_IS_qsi4c32p KAI_BF16_DROP
+#define KAI_BF16_IS_qsi8d32p KAI_BF16_DROP
+
+#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16_MATMUL_##family(stem, features)
+const Bf16Variant kVariants[] = {
+#include "kai/kai_registry.inc"
+};
+
+#define KAI_REGISTRY_LHS_PACKER(family, stem, features)                                                          \
+    KAI_BF16_IS_##family({"kai_" #stem, (features), std::strstr(#stem, "p8x4") != nullptr ? size_t{8} : size_t{1}, \
+                          std::strstr(#stem, "_bf16_neon") != nullptr, kai_get_m_step_##stem,                        \
+                          kai_get_lhs_offset_##stem, kai_get_lhs_packed_offset_##stem,                            \
+                          kai_get_lhs_packed_size_##stem, kai_run_##stem},)
+const Bf16LhsPacker kLhsPackers[] = {
+#include "kai/kai_registry.inc"
+};
+
+#define KAI_REGISTRY_RHS_PACKER(family, stem, features)                                                       \
+    KAI_BF16_IS_##family({"kai_" #stem, (features), std::strstr(#stem, "_nxk_") != nullptr,                  \
+                          std::strstr(#stem, "_bf16_neon") != nullptr, kai_get_n_step_##stem,                  \
+                          kai_get_bias_offset_##stem, kai_get_rhs_packed_offset_##stem,                        \
+                          kai_get_rhs_packed_size_##stem, kai_run_##stem},)
+const Bf16RhsPacker kRhsPackers[] = {
+#include "kai/kai_registry.inc"
+};
+
+}  // namespace
+
+const std::vector<Bf16Variant>& bf16_variants() {
+    static const std::vector<Bf16Variant> v(std::begin(kVariants), std::end(kVariants));
+    return v;
+}
+
+const std::vector<Bf16LhsPacker>& bf16_lhs_packers() {
+    static const std::vector<Bf16LhsPacker> v(std::begin(kLhsPackers), std::end(kLhsPackers));
+    return v;
+}
+
+const std::vector<Bf16RhsPacker>& bf16_rhs_packers() {
+    static const std::vector<Bf16RhsPacker> v(std::begin(kRhsPackers), std::end(kRhsPackers));
+    return v;
+}
+
+}  // namespace kai_registry
