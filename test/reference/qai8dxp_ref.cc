@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "test/reference/qai8dxp_ref.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace kai_ref {
+
+namespace {
+
+size_t kp_of(size_t k) { return (k + 31) / 32 * 32; }
+
+// Offset of q[r][k] inside an mr-row block.
+size_t data_offset(size_t r, size_t k, size_t mr, size_t kbl) { return (k / kbl) * mr * kbl + r * kbl + k % kbl; }
+
+}  // namespace
+
+Qai8dxRow quantize_qai8dx_row(const float* x, size_t k) {
+    Qai8dxRow row;
+    row.q.assign(k, 0);
+    float mn = 0.0f, mx = 0.0f;
+    bool nan = false;
+    for (size_t i = 0; i < k; ++i) {
+        if (std::isnan(x[i])) nan = true;
+        mn = std::min(mn, x[i]);
+        mx = std::max(mx, x[i]);
+    }
+    const float rmin = std::min(0.0f, mn);
+    const float rmax = std::max(0.0f, mx);
+    const float range = rmax - rmin;
+    if (nan || !std::isfinite(range)) {
+        row.finite = false;
+        row.scale = 0.0f;
+        row.recip = std::numeric_limits<float>::quiet_NaN();
+        row.zp = 0;
+        return row;
+    }
+    // Each step in its own volatile so that no compiler fuses or keeps extra precision.
+    volatile float scale = (rmax == rmin) ? 1.0f : 255.0f / range;
+    float lo = rmin, hi = rmax;
+    if (std::isinf(scale)) {
+        // kai's rule: a range too small for 255 / range (denormal rows) quantises as all zeros.
+        scale = 1.0f;
+        lo = 0.0f;
+        hi = 0.0f;
+    }
+    volatile float recip = (scale != 0.0f) ? 1.0f / scale : 0.0f;
+    volatile float dmin = lo * scale;
+    volatile float dmax = hi * scale;
+    volatile float e_min = -128.0f + dmin;
+    volatile float e_max = 127.0f + dmax;
+    volatile float esum = e_min + e_max;
+    volatile float zpf = (esum > 0.0f) ? (-128.0f - dmin) : (127.0f - dmax);
+    float z = std::min(127.0f, std::max(-128.0f, static_cast<float>(zpf)));
+    row.zp = static_cast<int32_t>(std::nearbyint(z));  // ties to even (default rounding mode)
+    row.scale = scale;
+    row.recip = recip;
+    for (size_t i = 0; i < k; ++i) {
+        volatile float v = x[i] * row.scale;
+        long r = std::lround(static_cast<float>(v)) + row.zp;  // ties away from zero
+        row.q[i] = static_cast<int8_t>(std::min(127L, std::max(-128L, r)));
+    }
+    return row;
+}
+
+size_t qai8dxp_block_stride(size_t k, size_t mr) { return mr * (kp_of(k) + 8); }
+
+size_t qai8dxp_packed_size(size_t m, size_t k, size_t mr) { return (m + mr - 1) / mr * qai8dxp_block_stride(k, mr); }
+
+void pack_qai8dxp(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const float* lhs,
+                  size_t lhs_stride, uint8_t* packed) {
+    const size_t kbl = kr / sr;
+    const size_t kp = kp_of(k);
+    const size_t stride = qai8dxp_block_stride(k, mr);
+    uint8_t* block = packed;
+    for (size_t i = 0; i < m; ++i) {
+        const size_t r = (i + m_idx_start) % mr;
+        const float* x = reinterpret_cast<const float*>(reinterpret_cast<const uint8_t*>(lhs) + i * lhs_stride);
+        const Qai8dxRow row = quantize_qai8dx_row(x, k);
+        for (size_t kk = 0; kk < kp; ++kk) {
+            const int8_t q = row.q[kk < k ? kk : k - 1];
+            block[data_offset(r, kk, mr, kbl)] = static_cast<uint8_t>(q);
+        }
+        const int32_t off = -row.zp;
+        std::memcpy(block + mr * kp + 4 * r, &off, 4);
+        std::memcpy(block + mr * kp + 4 * mr + 4 * r, &row.recip, 4);
+        if (r == mr - 1) block += stride;
+    }
+}
+
+std::vector<uint8_t> qai8dxp_written_mask(size_t m, size_t k, size_t mr, size_t kr, size_t sr) {
+    const size_t kbl = kr / sr;
+    const size_t kp = kp_of(k);
+    std::vector<uint8_t> mask(qai8dxp_packed_size(m, k, mr), 0);
+    for (size_t i = 0; i < m; ++i) {
+        uint8_t* block = mask.data() + (i / mr) * qai8dxp_block_stride(k, mr);
+        const size_t r = i % mr;
+        for (size_t kk = 0; kk < kp; ++kk) block[data_offset(r, kk, mr, kbl)] = 1;
+        std::memset(block + mr * kp + 4 * r, 1, 4);
+        std::memset(block + mr * kp + 4 * mr + 4 * r, 1, 4);
+    }
+    return mask;
+}
+
+Qai8dxpUnpacked unpack_qai8dxp(const uint8_t* packed, size_t m, size_t k, size_t mr, size_t kr, size_t sr) {
+    Qai8dxpUnpacked u;
+    const size_t kbl = kr / sr;
+    u.m = m;
+    u.kp = kp_of(k);
+    u.q.resize(m * u.kp);
+    u.offset.resize(m);
+    u.scale.resize(m);
+    for (size_t i = 0; i < m; ++i) {
+        const uint8_t* block = packed + (i / mr) * qai8dxp_block_stride(k, mr);
+        const size_t r = i % mr;
+        for (size_t kk = 0; kk < u.kp; ++kk) {
+            u.q[i * u.kp + kk] = static_cast<int8_t>(block[data_offset(r, kk, mr, kbl)]);
+        }
+        std::memcpy(&u.offset[i], block + mr * u.kp + 4 * r, 4);
+        std::memcpy(&u.scale[i], block + mr * u.kp + 4 * mr + 4 * r, 4);
+    }
+    return u;
+}
+
+}  // namespace kai_ref

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reference of kai_lhs_quant_pack_qai8dxp_f32 (per-row asymmetric int8 quantisation and packing),
+// written from spec §5 in plain C++: the oracle of the qai8dxp packer tests and the input of the
+// int4 matmul references.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace kai_ref {
+
+// One quantised row (spec §5.3).
+struct Qai8dxRow {
+    std::vector<int8_t> q;  // K values
+    float scale = 1.0f;     // quantisation multiplier (255 / range)
+    float recip = 1.0f;     // stored dequantisation scale
+    int32_t zp = 0;         // ZP; the stored offset is -zp
+    bool finite = true;     // false for rows with NaN/Inf or an overflowing range (kai's rule)
+};
+
+// Quantises one row of K f32 values exactly as spec §5.3 says: f32 arithmetic, each operation
+// rounded, data rounded half away from zero, the zero point half to even. kai's rule for
+// non-finite rows: finite = false, q all 0, zp 0, recip NaN.
+Qai8dxRow quantize_qai8dx_row(const float* x, size_t k);
+
+// Packed size and block stride of the qai8dxp layout: stride mr * (roundup(k, 32) + 8).
+size_t qai8dxp_block_stride(size_t k, size_t mr);
+size_t qai8dxp_packed_size(size_t m, size_t k, size_t mr);
+
+// Packs m rows (row i of lhs at lhs + i * lhs_stride bytes) like
+// kai_run_lhs_quant_pack_qai8dxp_f32: lanes (i + m_idx_start) % mr, groups of kr / sr bytes,
+// K padding = q[K-1], offsets -ZP then scales after the data. Lanes past m are left unchanged.
+void pack_qai8dxp(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const float* lhs,
+                  size_t lhs_stride, uint8_t* packed);
+
+// Mask of the bytes pack_qai8dxp writes for m rows from m_idx_start = 0 (1 = written), for
+// comparisons that must ignore the unwritten lanes of the last block.
+std::vector<uint8_t> qai8dxp_written_mask(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+
+// A packed LHS read back: q[i][k] for k < Kp (padding included), offset (-ZP) and scale per row.
+struct Qai8dxpUnpacked {
+    size_t m = 0, kp = 0;
+    std::vector<int8_t> q;        // m x kp
+    std::vector<int32_t> offset;  // m
+    std::vector<float> scale;     // m
+};
+Qai8dxpUnpacked unpack_qai8dxp(const uint8_t* packed, size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+
+}  // namespace kai_ref

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "test/registry/qsi4cxp_registry.h"
+
+#include "test/common/cpu_features.h"
+
+// The family's headers (explicit, so that other families' code is not needed to build this).
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm.h"
+
+namespace kai_registry {
+
+namespace {
+
+// Keep only this family's matmul entries: KAI_CX_ENTRY_<family> expands to an entry for qsi4cxp
+// and to nothing for every other family of kernels.bzl.
+#define KAI_CX_ENTRY_qsi4cxp(stem, features)                                                                   \
+    {"kai_" #stem,                                                                                            \
+     (features),                                                                                              \
+     {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
+      kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,                 \
+      kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem},                                   \
+     "kai_lhs_quant_pack_qai8dxp_f32",                                                                        \
+     "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0",                                                                    \
+     "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"},
+#define KAI_CX_ENTRY_bf16(stem, features)
+#define KAI_CX_ENTRY_bf16o(stem, features)
+#define KAI_CX_ENTRY_qai8dxp(stem, features)
+#define KAI_CX_ENTRY_qsi4c32p(stem, features)
+#define KAI_CX_ENTRY_qsi8d32p(stem, features)
+#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_CX_ENTRY_##family(stem, features)
+
+const Qsi4cxpVariant kVariants[] = {
+#include "kai/kai_registry.inc"
+};
+
+#undef KAI_CX_ENTRY_qsi4cxp
+#undef KAI_CX_ENTRY_bf16
+#undef KAI_CX_ENTRY_bf16o
+#undef KAI_CX_ENTRY_qai8dxp
+#undef KAI_CX_ENTRY_qsi4c32p
+#undef KAI_CX_ENTRY_qsi8d32p
+
+}  // namespace
+
+const std::vector<Qsi4cxpVariant>& qsi4cxp_variants() {
+    static const std::vector<Qsi4cxpVariant> v(std::begin(kVariants), std::end(kVariants));
+    return v;
+}
+
+}  // namespace kai_registry

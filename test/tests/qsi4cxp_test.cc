@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tests of the qai8dxp LHS quantiser and of the matmul_clamp_f32_qai8dxp_qsi4cxp family (RHS
+// packers and kernels): byte-exact packers, bit-exact kernels against test/reference (written from
+// the spec), KleidiAI v1.30.0 compat vectors, and the end-to-end error against an f64 matmul.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "kai/kai_common.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
+#include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0.h"
+#include "test/common/buffers.h"
+#include "test/common/compare.h"
+#include "test/common/compat_vector.h"
+#include "test/common/cpu_features.h"
+#include "test/common/rng.h"
+#include "test/reference/qai8dxp_ref.h"
+#include "test/reference/qsi4cxp_ref.h"
+#include "test/reference/reference_common.h"
+#include "test/registry/qsi4cxp_registry.h"
+
+namespace {
+
+using kai_registry::Qsi4cxpVariant;
+using kai_test::DstBuffer;
+using kai_test::GuardedBuffer;
+using kai_test::Rng;
+
+constexpr size_t kKr = 16;
+constexpr size_t kSr = 2;
+
+// ------------------------------------------------------------------------------------------
+// Inputs.
+// ------------------------------------------------------------------------------------------
+
+// LHS rows: random values times a per-row power of two, with the quantiser's edge rows mixed in
+// (row % 8): all zeros, constant positive, constant negative, one huge outlier, denormals, exact
+// .5 ties of x * scale (range [-101.5, 153.5] gives scale 1), and two random rows.
+std::vector<float> make_lhs(size_t m, size_t k, size_t stride_floats, uint64_t seed, bool edge_rows) {
+    Rng rng(seed);
+    std::vector<float> lhs(m * stride_floats, std::numeric_limits<float>::quiet_NaN());
+    for (size_t i = 0; i < m; ++i) {
+        float* x = lhs.data() + i * stride_floats;
+        const float mul = std::ldexp(1.0f, static_cast<int>(rng.integer(-3, 3)));
+        for (size_t kk = 0; kk < k; ++kk) x[kk] = rng.uniform(-2.0f, 2.0f) * mul;
+        if (!edge_rows) continue;
+        switch (i % 8) {
+            case 1:
+                for (size_t kk = 0; kk < k; ++kk) x[kk] = 0.0f;
+                break;
+            case 2:
+                for (size_t kk = 0; kk < k; ++kk) x[kk] = 0.8125f;
+                break;
+            case 3:
+                for (size_t kk = 0; kk < k; ++kk) x[kk] = -1.375f;
+                break;
+            case 4:
+                x[rng.integer(0, static_cast<int64_t>(k) - 1)] = 3.0e6f;
+                break;
+            case 5:
+                for (size_t kk = 0; kk < k; ++kk) x[kk] = rng.uniform(-1.0f, 1.0f) * 1.0e-39f;
+                break;
+            case 6:
+                for (size_t kk = 0; kk < k; ++kk) x[kk] = static_cast<float>(rng.integer(-203, 307)) * 0.5f;
+                x[0] = -101.5f;
+                if (k > 1) x[k - 1] = 153.5f;
+                break;
+            default:
+                break;
+        }
+    }
+    return lhs;
+}
+
+// Packed nibbles of an n x k weight matrix in nxk (or kxn) form, random bytes (unused nibbles too).
+std::vector<uint8_t> make_rhs_bytes(size_t n, size_t k, bool kxn, uint64_t seed) {
+    const size_t size = kxn ? k * ((n + 1) / 2) : n * ((k + 1) / 2);
+    return kai_test::random_bytes(size, seed);
+}
+
+std::vector<float> make_scales(size_t n, uint64_t seed) {
+    Rng rng(seed);
+    std::vector<float> s(n);
+    for (auto& v : s) v = rng.uniform(0.002f, 0.05f) * (rng.integer(0, 1) ? 1.0f : -1.0f);
+    return s;
+}
+
+std::string shape_name(size_t m, size_t n, size_t k) {
+    std::ostringstream os;
+    os << m << "x" << n << "x" << k;
+    return os.str();
+}
+
+// Runs kai's LHS packer on rows [0, m) into a buffer of exactly the packed size.
+void pack_lhs(size_t m, size_t k, size_t mr, const float* lhs, size_t stride_bytes, GuardedBuffer& out) {
+    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr, 0, lhs, stride_bytes, out.data());
+}
+
+void pack_rhs(bool kxn, size_t n, size_t k, size_t nr, const uint8_t* rhs, const float* bias, const float* scale,
+              uint8_t zp, void* out) {
+    kai_rhs_pack_qs4cxs1s0_param params{1, zp};
+    if (kxn) {
+        kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(1, n, k, nr, kKr, kSr, rhs, bias, scale, out, 0, &params);
+    } else {
+        kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(1, n, k, nr, kKr, kSr, rhs, bias, scale, out, 0, &params);
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// LHS quantiser (qai8dxp).
+// ------------------------------------------------------------------------------------------
+
+using LhsParam = std::tuple<size_t /*m*/, size_t /*k*/, size_t /*mr*/, size_t /*kr*/, size_t /*sr*/>;
+
+class QuantLhsTest : public ::testing::TestWithParam<LhsParam> {};
+
+TEST_P(QuantLhsTest, ByteExactAgainstReference) {
+    const auto [m, k, mr, kr, sr] = GetParam();
+    const uint64_t seed = kai_test::seed_from("lhs" + shape_name(m, k, mr) + std::to_string(kr));
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+    const size_t stride_floats = k + 3;  // row stride wider than the row
+    const std::vector<float> lhs = make_lhs(m, k, stride_floats, seed, true);
+    const size_t size = kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr);
+    ASSERT_EQ(size, kai_ref::qai8dxp_packed_size(m, k, mr));
+    GuardedBuffer got(size, 0x5A);
+    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr, 0, lhs.data(), stride_floats * 4, got.data());
+    std::vector<uint8_t> want(size, 0x5A);
+    kai_ref::pack_qai8dxp(m, k, mr, kr, sr, 0, lhs.data(), stride_floats * 4, want.data());
+    EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size));
+    // Unwritten lanes of the last block keep the previous contents.
+    const std::vector<uint8_t> mask = kai_ref::qai8dxp_written_mask(m, k, mr, kr, sr);
+    for (size_t i = 0; i < size; ++i) {
+        if (!mask[i]) {
+            ASSERT_EQ(got.data()[i], 0x5A) << "byte " << i << " of an unwritten lane changed";
+        }
+    }
+}
+
+TEST_P(QuantLhsTest, RowChunksMatchWholeMatrix) {
+    // Threading recipe: packing rows [m0, m) at the packer's offset gives the same bytes.
+    const auto [m_param, k, mr, kr, sr] = GetParam();
+    const size_t m = m_param + mr;  // always more than one block
+    const uint64_t seed = kai_test::seed_from("lhschunk" + shape_name(m, k, mr));
+    const std::vector<float> lhs = make_lhs(m, k, k, seed, true);
+    const size_t size = kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr);
+    std::vector<uint8_t> whole(size, 0), split(size, 0);
+    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr, 0, lhs.data(), k * 4, whole.data());
+    const size_t m0 = mr;
+    kai_run_lhs_quant_pack_qai8dxp_f32(m0, k, mr, kr, sr, 0, lhs.data(), k * 4, split.data());
+    const size_t off = kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(m0, k, mr, kr, sr);
+    kai_run_lhs_quant_pack_qai8dxp_f32(m - m0, k, mr, kr, sr, 0,
+                                       lhs.data() + kai_get_lhs_offset_lhs_quant_pack_qai8dxp_f32(m0, k * 4) / 4,
+                                       k * 4, split.data() + off);
+    EXPECT_TRUE(kai_test::bytes_equal(split.data(), whole.data(), size));
+}
+
+std::string lhs_param_name(const ::testing::TestParamInfo<LhsParam>& info) {
+    const auto [m, k, mr, kr, sr] = info.param;
+    return "m" + std::to_string(m) + "_k" + std::to_string(k) + "_mr" + std::to_string(mr) + "_kr" + std::to_string(kr) +
+           "_sr" + std::to_string(sr);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, QuantLhsTest,
+                         ::testing::Values(LhsParam{1, 1, 1, 16, 2}, LhsParam{1, 1, 4, 16, 2}, LhsParam{3, 40, 4, 16, 2},
+                                           LhsParam{8, 32, 4, 16, 2}, LhsParam{9, 33, 4, 16, 2}, LhsParam{16, 31, 1, 16, 2},
+                                           LhsParam{13, 45, 1, 16, 2}, LhsParam{17, 128, 4, 16, 2},
+                                           LhsParam{5, 1031, 4, 16, 2}, LhsParam{7, 64, 4, 8, 2},
+                                           LhsParam{6, 100, 4, 16, 1}, LhsParam{5, 77, 3, 4, 1}, LhsParam{2, 1024, 1, 16, 2}),
+                         lhs_param_name);
+
+// Unpacks one row packed with mr = 1.
+kai_ref::Qai8dxpUnpacked pack_one_row(const std::vector<float>& x) {
+    const size_t k = x.size();
+    std::vector<uint8_t> buf(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(1, k, 1, kKr, kSr));
+    kai_run_lhs_quant_pack_qai8dxp_f32(1, k, 1, kKr, kSr, 0, x.data(), k * 4, buf.data());
+    return kai_ref::unpack_qai8dxp(buf.data(), 1, k, 1, kKr, kSr);
+}
+
+TEST(QuantLhsEdge, SpecExampleRow) {
+    // Spec §5.3: [-1, 0.5, 2, 0] -> scale 85, ZP -43, q = [-128, 0, 127, -43]. The stored scale is
+    // 1/85 = 0x3C40C0C1 (the spec prints 0x3BA0A0A1, which is about 1/204: a typo there; the
+    // compat vectors agree with 0x3C40C0C1's rule).
+    const auto u = pack_one_row({-1.0f, 0.5f, 2.0f, 0.0f});
+    EXPECT_EQ(kai_ref::f32_bits(u.scale[0]), 0x3C40C0C1u);
+    EXPECT_EQ(u.offset[0], 43);
+    EXPECT_EQ(u.q[0], -128);
+    EXPECT_EQ(u.q[1], 0);
+    EXPECT_EQ(u.q[2], 127);
+    EXPECT_EQ(u.q[3], -43);
+    for (size_t kk = 4; kk < 32; ++kk) EXPECT_EQ(u.q[kk], -43) << "padding repeats the last value";
+}
+
+TEST(QuantLhsEdge, AllZeroAndConstantRows) {
+    const auto z = pack_one_row(std::vector<float>(37, 0.0f));
+    EXPECT_EQ(z.offset[0], -127);
+    EXPECT_EQ(z.scale[0], 1.0f);
+    for (int8_t q : z.q) EXPECT_EQ(q, 127);
+    const auto p = pack_one_row(std::vector<float>(5, 0.8125f));
+    EXPECT_EQ(p.offset[0], 128);
+    for (int8_t q : p.q) EXPECT_EQ(q, 127);
+    const auto n = pack_one_row(std::vector<float>(5, -1.375f));
+    EXPECT_EQ(n.offset[0], -127);
+    for (int8_t q : n.q) EXPECT_EQ(q, -128);
+}
+
+TEST(QuantLhsEdge, TiesRoundDataAwayAndZeroPointToEven) {
+    // Range [-101.5, 153.5]: scale 1, zp -26.5 -> ZP -26 (even); 2.5 -> 3 - 26 = -23 (away).
+    const auto u = pack_one_row({-101.5f, 153.5f, 2.5f, -2.5f});
+    EXPECT_EQ(u.scale[0], 1.0f);
+    EXPECT_EQ(u.offset[0], 26);
+    EXPECT_EQ(u.q[2], -23);
+    EXPECT_EQ(u.q[3], -29);
+}
+
+TEST(QuantLhsEdge, OutlierAndDenormalRows) {
+    std::vector<float> x(64, 0.25f);
+    x[17] = 1.0e30f;
+    const auto o = kai_ref::quantize_qai8dx_row(x.data(), x.size());
+    const auto u = pack_one_row(x);
+    EXPECT_EQ(u.offset[0], -o.zp);
+    EXPECT_EQ(u.q[17], 127);
+    std::vector<float> d(40);
+    for (size_t i = 0; i < d.size(); ++i) d[i] = static_cast<float>(static_cast<int>(i) - 20) * 1.0e-40f;
+    const auto ud = pack_one_row(d);
+    const auto rd = kai_ref::quantize_qai8dx_row(d.data(), d.size());
+    EXPECT_EQ(kai_ref::f32_bits(ud.scale[0]), kai_ref::f32_bits(rd.recip));
+    for (size_t i = 0; i < d.size(); ++i) EXPECT_EQ(ud.q[i], rd.q[i]) << i;
+}
+
+TEST(QuantLhsEdge, RangeTooSmallForTheMultiplierIsTheZeroRow) {
+    // kai's rule: 255 / range overflows (range < ~7.5e-37) -> quantised as the all-zero row.
+    for (size_t k : {5, 40, 100}) {
+        std::vector<float> x(k);
+        for (size_t i = 0; i < k; ++i) x[i] = (i % 3 == 0 ? -1.0f : 1.0f) * 1.0e-40f * static_cast<float>(i % 7);
+        const auto u = pack_one_row(x);
+        EXPECT_EQ(u.scale[0], 1.0f);
+        EXPECT_EQ(u.offset[0], -127);
+        for (int8_t q : u.q) EXPECT_EQ(q, 127);
+    }
+}
+
+TEST(QuantWeights, ReferenceQuantiserRoundTrips) {
+    // quantize_qs4cx_nxk (the recipe in docs/matmul_int4_channelwise.md): |w - q * scale| <= scale / 2.
+    const size_t n = 7, k = 45;
+    const auto w = kai_test::random_f32(n * k, -3.0f, 3.0f, 99);
+    std::vector<float> scales(n);
+    const auto bytes = kai_ref::quantize_qs4cx_nxk(w.data(), n, k, scales.data());
+    const auto q = kai_ref::qs4_nxk_values(bytes.data(), n, k, 8);
+    for (size_t j = 0; j < n; ++j)
+        for (size_t kk = 0; kk < k; ++kk)
+            EXPECT_LE(std::fabs(w[j * k + kk] - static_cast<float>(q[j * k + kk]) * scales[j]), scales[j] * 0.5f + 1e-6f);
+}
+
+TEST(QuantLhsEdge, NonFiniteRowsGiveNanScaleAndZeroData) {
+    // kai's documented rule: NaN, +-Inf, or a range that overflows f32 -> data 0, offset 0,
+    // scale NaN (every output of the row becomes NaN).
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::vector<std::vector<float>> rows = {
+        {1.0f, std::numeric_limits<float>::quiet_NaN(), 2.0f},
+        {1.0f, inf, 2.0f},
+        {-inf, 0.5f},
+        {3.0e38f, -3.0e38f, 1.0f},
+    };
+    for (const auto& x : rows) {
+        std::vector<float> longer = x;
+        longer.resize(40, 0.5f);  // also through the NEON path
+        for (const auto& row : {x, longer}) {
+            const auto u = pack_one_row(row);
+            EXPECT_TRUE(std::isnan(u.scale[0]));
+            EXPECT_EQ(u.offset[0], 0);
+            for (int8_t q : u.q) EXPECT_EQ(q, 0);
+        }
+    }
+}
+
+TEST(QuantLhsEdge, OffsetsAndSizes) {
+    EXPECT_EQ(kai_get_m_step_lhs_quant_pack_qai8dxp_f32(4), 4u);
+    EXPECT_EQ(kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(4, 40, 4, 16, 2), 288u);
+    EXPECT_EQ(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(3, 40, 4, 16, 2), 288u);
+    EXPECT_EQ(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(3, 40, 1, 16, 2), 216u);
+    EXPECT_EQ(kai_get_lhs_offset_lhs_quant_pack_qai8dxp_f32(3, 100), 300u);
+    // m == 0 writes nothing.
+    uint8_t byte = 0x77;
+    kai_run_lhs_quant_pack_qai8dxp_f32(0, 8, 4, 16, 2, 0, nullptr, 32, &byte);
+    EXPECT_EQ(byte, 0x77);
+}
+
+// ------------------------------------------------------------------------------------------
+// RHS packers.
+// ------------------------------------------------------------------------------------------
+
+using RhsParam = std::tuple<bool /*kxn*/, size_t /*n*/, size_t /*k*/, size_t /*nr*/, uint8_t /*zp*/, bool /*bias*/>;
+
+class RhsPackTest : public ::testing::TestWithParam<RhsParam> {};
+
+TEST_P(RhsPackTest, ByteExactAgainstReference) {
+    const auto [kxn, n, k, nr, zp, has_bias] = GetParam();
+    const uint64_t seed = kai_test::seed_from("rhs" + shape_name(n, k, nr) + (kxn ? "kxn" : "nxk") + std::to_string(zp));
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+    const auto bytes = make_rhs_bytes(n, k, kxn, seed);
+    const auto scale = make_scales(n, seed + 1);
+    const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, seed + 2);
+    const float* b = has_bias ? bias.data() : nullptr;
+    const size_t size = kxn ? kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr)
+                            : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr);
+    ASSERT_EQ(size, kai_ref::qsi4cxp_packed_size(n, k, nr));
+    GuardedBuffer got(size);
+    pack_rhs(kxn, n, k, nr, bytes.data(), b, scale.data(), zp, got.data());
+    const auto want = kxn ? kai_ref::pack_qsi4cxp_kxn(n, k, nr, kKr, kSr, bytes.data(), b, scale.data(), zp)
+                          : kai_ref::pack_qsi4cxp_nxk(n, k, nr, kKr, kSr, bytes.data(), b, scale.data(), zp);
+    EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size));
+}
+
+TEST_P(RhsPackTest, ColumnChunksAndLayoutsAgree) {
+    // nxk: packing channels [nr, n) at the packer's offsets gives the whole matrix's bytes (the
+    // threading recipe). kxn: the transposed input packs to the nxk bytes (n a multiple of nr, so
+    // no padded lanes, whose kxn bytes differ by design).
+    const auto [kxn, n_param, k, nr, zp, has_bias] = GetParam();
+    const size_t n = kxn ? kai_roundup(n_param, nr) : n_param + nr;
+    const uint64_t seed = kai_test::seed_from("rhschunk" + shape_name(n, k, nr));
+    const auto bytes = make_rhs_bytes(n, k, false, seed);
+    const auto scale = make_scales(n, seed + 1);
+    const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, seed + 2);
+    const float* b = has_bias ? bias.data() : nullptr;
+    const size_t size = kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr);
+    std::vector<uint8_t> whole(size), other(size);
+    pack_rhs(false, n, k, nr, bytes.data(), b, scale.data(), zp, whole.data());
+    if (kxn) {
+        const size_t row = (n + 1) / 2;
+        std::vector<uint8_t> t(k * row, 0);
+        const auto w = kai_ref::qs4_nxk_values(bytes.data(), n, k, zp);
+        for (size_t kk = 0; kk < k; ++kk)
+            for (size_t j = 0; j < n; ++j) {
+                const uint8_t nib = static_cast<uint8_t>((w[j * k + kk] + (zp == 8 ? 8 : 0)) & 0x0F);
+                t[kk * row + j / 2] |= static_cast<uint8_t>(j % 2 ? nib << 4 : nib);
+            }
+        pack_rhs(true, n, k, nr, t.data(), b, scale.data(), zp, other.data());
+    } else {
+        const size_t n0 = nr;
+        pack_rhs(false, n0, k, nr, bytes.data(), b, scale.data(), zp, other.data());
+        const size_t src_off = kai_get_rhs_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n0, (k + 1) / 2);
+        const size_t dst_off = kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n0, k, nr, kKr, kSr);
+        pack_rhs(false, n - n0, k, nr, bytes.data() + src_off, b ? b + n0 : nullptr, scale.data() + n0, zp,
+                 other.data() + dst_off);
+    }
+    EXPECT_TRUE(kai_test::bytes_equal(other.data(), whole.data(), size));
+}
+
+std::vector<RhsParam> rhs_params() {
+    std::vector<RhsParam> p;
+    const std::vector<std::pair<size_t, size_t>> shapes = {{1, 1}, {5, 40}, {4, 32}, {7, 33}, {9, 65},
+                                                           {16, 64}, {13, 45}, {3, 1024}, {11, 1055}, {8, 8230}};
+    for (bool kxn : {false, true})
+        for (const auto& s : shapes)
+            for (size_t nr : {4, 8})
+                for (uint8_t zp : {uint8_t{0}, uint8_t{8}}) p.emplace_back(kxn, s.first, s.second, nr, zp, (s.first + nr) % 2 == 0);
+    return p;
+}
+
+std::string rhs_param_name(const ::testing::TestParamInfo<RhsParam>& info) {
+    const auto [kxn, n, k, nr, zp, b] = info.param;
+    return std::string(kxn ? "kxn" : "nxk") + "_n" + std::to_string(n) + "_k" + std::to_string(k) + "_nr" +
+           std::to_string(nr) + "_zp" + std::to_string(zp) + (b ? "_bias" : "_nobias");
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, RhsPackTest, ::testing::ValuesIn(rhs_params()), rhs_param_name);
+
+TEST(RhsPack, SpecOffsetsAndStrides) {
+    EXPECT_EQ(kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(40, 4, 16, 2), 176u);
+    EXPECT_EQ(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(4, 40, 4, 16, 2), 176u);
+    EXPECT_EQ(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(5, 40, 4, 16, 2), 352u);
+    EXPECT_EQ(kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(5, 40, 8, 16, 2), 352u);
+    EXPECT_EQ(kai_get_rhs_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(6, 123), 3u);
+    EXPECT_EQ(kai_get_rhs_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(6, 20), 120u);
+    EXPECT_EQ(kai_get_n_step_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(8), 8u);
+    EXPECT_EQ(kai_get_n_step_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(4), 4u);
+}
+
+TEST(RhsPack, SignedAndUnsignedNibblesPackTheSameValues) {
+    // The same values given as unsigned (value + 8) and signed nibbles pack to the same bytes.
+    const size_t n = 9, k = 70, nr = 8;
+    const auto uns = make_rhs_bytes(n, k, false, 42);
+    std::vector<uint8_t> sgn(uns.size());
+    for (size_t i = 0; i < uns.size(); ++i) sgn[i] = uns[i] ^ 0x88;
+    const auto scale = make_scales(n, 43);
+    const size_t size = kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr);
+    std::vector<uint8_t> a(size), b(size);
+    pack_rhs(false, n, k, nr, uns.data(), nullptr, scale.data(), 8, a.data());
+    pack_rhs(false, n, k, nr, sgn.data(), nullptr, scale.data(), 0, b.data());
+    EXPECT_TRUE(kai_test::bytes_equal(a.data(), b.data(), size));
+}
+
+// ------------------------------------------------------------------------------------------
+// Kernels.
+// ------------------------------------------------------------------------------------------
+
+struct Shape {
+    size_t m, n, k;
+};
+
+enum class Portion { kFull, kFirstTile, kLastTiles, kMiddle };
+enum class Clamp { kNone, kBites, kInverted };
+
+using MatmulParam = std::tuple<size_t /*variant*/, Shape, Portion, Clamp, bool /*bias*/, bool /*kxn*/, uint8_t /*zp*/>;
+
+const Qsi4cxpVariant& variant(size_t i) { return kai_registry::qsi4cxp_variants().at(i); }
+
+// Sub-tile [m0, m0+mh) x [n0, n0+nw) of the portion, snapped to the steps.
+void portion_rect(Portion p, size_t m, size_t n, size_t ms, size_t ns, size_t* m0, size_t* mh, size_t* n0, size_t* nw) {
+    switch (p) {
+        case Portion::kFull:
+            *m0 = 0, *mh = m, *n0 = 0, *nw = n;
+            return;
+        case Portion::kFirstTile:
+            *m0 = 0, *mh = std::min(m, ms), *n0 = 0, *nw = std::min(n, ns);
+            return;
+        case Portion::kLastTiles:
+            *m0 = (m - 1) / ms * ms, *n0 = (n - 1) / ns * ns;
+            *mh = m - *m0, *nw = n - *n0;
+            return;
+        case Portion::kMiddle:
+            *m0 = (m / 3) / ms * ms, *n0 = (n / 3) / ns * ns;
+            *mh = std::max<size_t>(1, std::min(m - *m0, m / 2 + 1));
+            *nw = std::max<size_t>(1, std::min(n - *n0, n / 2 + 1));
+            return;
+    }
+}
+
+class MatmulTest : public ::testing::TestWithParam<MatmulParam> {};
+
+TEST_P(MatmulTest, BitExactOnSubTile) {
+    const auto [vi, shape, portion, clamp, has_bias, kxn, zp] = GetParam();
+    const Qsi4cxpVariant& v = variant(vi);
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const size_t m = shape.m, n = shape.n, k = shape.k;
+    const size_t mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
+    ASSERT_EQ(kr, kKr);
+    ASSERT_EQ(sr, kSr);
+    ASSERT_EQ(uk.get_m_step() % mr, 0u);
+    ASSERT_EQ(uk.get_n_step() % nr, 0u);
+    const uint64_t seed = kai_test::seed_from(std::string(v.name) + shape_name(m, n, k));
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+
+    const std::vector<float> lhs = make_lhs(m, k, k, seed, true);
+    const auto bytes = make_rhs_bytes(n, k, kxn, seed + 1);
+    const auto scale = make_scales(n, seed + 2);
+    const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, seed + 3);
+    const float* b = has_bias ? bias.data() : nullptr;
+
+    size_t m0, mh, n0, nw;
+    portion_rect(portion, m, n, uk.get_m_step(), uk.get_n_step(), &m0, &mh, &n0, &nw);
+
+    // Pack the whole matrices into buffers of exactly the packed size (guard pages after them).
+    GuardedBuffer lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr));
+    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p);
+    const size_t rhs_size = kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kr, sr);
+    GuardedBuffer rhs_p(rhs_size);
+    pack_rhs(kxn, n, k, nr, bytes.data(), b, scale.data(), zp, rhs_p.data());
+
+    // Reference on the full matrix from the packed LHS read back.
+    const auto lhs_u = kai_ref::unpack_qai8dxp(lhs_p.data(), m, k, mr, kr, sr);
+    const auto w = kxn ? kai_ref::qs4_kxn_values(bytes.data(), n, k, zp) : kai_ref::qs4_nxk_values(bytes.data(), n, k, zp);
+    float cmin = -FLT_MAX, cmax = FLT_MAX;
+    const auto unclamped = kai_ref::matmul_qai8dxp_qsi4cx(lhs_u, n, k, w.data(), scale.data(), b, cmin, cmax);
+    if (clamp != Clamp::kNone) {
+        std::vector<float> sorted = unclamped;
+        std::sort(sorted.begin(), sorted.end());
+        cmin = sorted[sorted.size() / 5];
+        cmax = sorted[sorted.size() * 4 / 5];
+        if (clamp == Clamp::kInverted) std::swap(cmin, cmax);  // min > max: the result is max
+    }
+    const auto want = kai_ref::matmul_qai8dxp_qsi4cx(lhs_u, n, k, w.data(), scale.data(), b, cmin, cmax);
+
+    // Offsets of the kernel equal the packers'.
+    ASSERT_EQ(uk.get_lhs_packed_offset(m0, k), kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(m0, k, mr, kr, sr));
+    ASSERT_EQ(uk.get_rhs_packed_offset(n0, k), kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n0, k, nr, kr, sr));
+    ASSERT_EQ(uk.get_rhs_packed_offset(n0, k), kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(n0, k, nr, kr, sr));
+    ASSERT_EQ(uk.get_dst_size(m, n), m * n * 4);
+
+    const size_t stride = (n + 5) * 4;  // wider than a row
+    DstBuffer dst(m, n, 4, stride);
+    const size_t dst_off = uk.get_dst_offset(m0, n0, stride);
+    ASSERT_EQ(dst_off, m0 * stride + n0 * 4);
+    uk.run_matmul(mh, nw, k, lhs_p.data() + uk.get_lhs_packed_offset(m0, k), rhs_p.data() + uk.get_rhs_packed_offset(n0, k),
+                  reinterpret_cast<float*>(dst.at(0, 0) + dst_off), stride, 4, cmin, cmax);
+
+    std::vector<float> want_tile(mh * nw);
+    for (size_t i = 0; i < mh; ++i)
+        for (size_t j = 0; j < nw; ++j) want_tile[i * nw + j] = want[(m0 + i) * n + n0 + j];
+    EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(m0, n0)), stride, want_tile.data(), nw * 4,
+                                         mh, nw));
+    EXPECT_TRUE(dst.untouched_outside(m0, mh, n0, nw));
+}
+
+std::vector<Shape> matmul_shapes() {
+    return {{1, 1, 1},   {3, 5, 40},    {7, 3, 31},   {8, 4, 32},   {9, 9, 33},   {16, 8, 64},
+            {15, 7, 63}, {17, 17, 65},  {13, 33, 23}, {31, 29, 96}, {33, 12, 45}, {4, 35, 1024}};
+}
+
+std::vector<MatmulParam> matmul_params() {
+    std::vector<MatmulParam> p;
+    const size_t nv = kai_registry::qsi4cxp_variants().size();
+    for (size_t vi = 0; vi < nv; ++vi) {
+        const bool gemv = variant(vi).ukernel.get_m_step() == 1;
+        size_t si = 0;
+        for (const Shape& s : matmul_shapes()) {
+            Shape sh = s;
+            if (gemv && si % 3 == 0) sh.m = 1;  // GEMV kernels: mostly m = 1 decode, some m > 1
+            for (Portion portion : {Portion::kFull, Portion::kFirstTile, Portion::kLastTiles, Portion::kMiddle}) {
+                const size_t c = si + static_cast<size_t>(portion);
+                const Clamp clamp = c % 4 == 0 ? Clamp::kNone : (c % 4 == 3 ? Clamp::kInverted : Clamp::kBites);
+                p.emplace_back(vi, sh, portion, clamp, c % 2 == 0, c % 3 == 1, static_cast<uint8_t>(c % 5 == 2 ? 0 : 8));
+            }
+            ++si;
+        }
+        // A long K through the full kernel.
+        p.emplace_back(vi, Shape{gemv ? size_t{1} : size_t{19}, 21, 2111}, Portion::kFull, Clamp::kBites, true, false, uint8_t{8});
+    }
+    return p;
+}
+
+std::string matmul_param_name(const ::testing::TestParamInfo<MatmulParam>& info) {
+    const auto [vi, s, portion, clamp, b, kxn, zp] = info.param;
+    std::string name = variant(vi).name;
+    name = name.substr(std::string("kai_matmul_clamp_f32_").size());
+    static const char* portions[] = {"full", "first", "last", "middle"};
+    static const char* clamps[] = {"noclamp", "clamp", "invclamp"};
+    return name + "_" + shape_name(s.m, s.n, s.k) + "_" + portions[static_cast<int>(portion)] + "_" +
+           clamps[static_cast<int>(clamp)] + (b ? "_bias" : "_nobias") + (kxn ? "_kxn" : "_nxk") + "_zp" +
+           std::to_string(zp) + "_" + std::to_string(info.index);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, MatmulTest, ::testing::ValuesIn(matmul_params()), matmul_param_name);
+
+class MatmulVariantTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(MatmulVariantTest, TiledRunEqualsFullRun) {
+    // Threading recipe of spec §1.3: every m_step x n_step tile through the offset getters.
+    const Qsi4cxpVariant& v = variant(GetParam());
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const size_t m = uk.get_m_step() == 1 ? 3 : 37, n = 27, k = 77;
+    const size_t mr = uk.get_mr(), nr = uk.get_nr();
+    const auto lhs = make_lhs(m, k, k, 7, true);
+    const auto bytes = make_rhs_bytes(n, k, false, 8);
+    const auto scale = make_scales(n, 9);
+    GuardedBuffer lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
+    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p);
+    GuardedBuffer rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr));
+    pack_rhs(false, n, k, nr, bytes.data(), nullptr, scale.data(), 8, rhs_p.data());
+    DstBuffer full(m, n, 4, n * 4), tiled(m, n, 4, n * 4);
+    uk.run_matmul(m, n, k, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(full.at(0, 0)), n * 4, 4, -FLT_MAX, FLT_MAX);
+    for (size_t m0 = 0; m0 < m; m0 += uk.get_m_step())
+        for (size_t n0 = 0; n0 < n; n0 += uk.get_n_step())
+            uk.run_matmul(std::min(uk.get_m_step(), m - m0), std::min(uk.get_n_step(), n - n0), k,
+                          lhs_p.data() + uk.get_lhs_packed_offset(m0, k), rhs_p.data() + uk.get_rhs_packed_offset(n0, k),
+                          reinterpret_cast<float*>(tiled.at(0, 0) + uk.get_dst_offset(m0, n0, n * 4)), n * 4, 4, -FLT_MAX,
+                          FLT_MAX);
+    EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(tiled.at(0, 0)), n * 4,
+                                         reinterpret_cast<const float*>(full.at(0, 0)), n * 4, m, n));
+}
+
+TEST_P(MatmulVariantTest, EmptyShapesWriteNothing) {
+    const Qsi4cxpVariant& v = variant(GetParam());
+    KAI_TEST_SKIP_UNLESS(v.features);
+    DstBuffer dst(2, 2, 4, 8);
+    v.ukernel.run_matmul(0, 2, 8, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 8, 4, -FLT_MAX, FLT_MAX);
+    v.ukernel.run_matmul(2, 0, 8, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 8, 4, -FLT_MAX, FLT_MAX);
+    EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
+}
+
+TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesNanRow) {
+    const Qsi4cxpVariant& v = variant(GetParam());
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const size_t m = 3, n = 5, k = 40, mr = uk.get_mr(), nr = uk.get_nr();
+    auto lhs = make_lhs(m, k, k, 11, false);
+    lhs[1 * k + 7] = std::numeric_limits<float>::infinity();
+    const auto bytes = make_rhs_bytes(n, k, false, 12);
+    const auto scale = make_scales(n, 13);
+    GuardedBuffer lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
+    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p);
+    GuardedBuffer rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr));
+    pack_rhs(false, n, k, nr, bytes.data(), nullptr, scale.data(), 8, rhs_p.data());
+    DstBuffer dst(m, n, 4, n * 4);
+    uk.run_matmul(m, n, k, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -FLT_MAX, FLT_MAX);
+    for (size_t j = 0; j < n; ++j) {
+        EXPECT_FALSE(std::isnan(dst.value(0, j)));
+        EXPECT_TRUE(std::isnan(dst.value(1, j)));
+        EXPECT_FALSE(std::isnan(dst.value(2, j)));
+    }
+}
+
+// End-to-end error of f32 -> quantise -> matmul against an f64 matmul of the f32 LHS with the
+// dequantised weights w * scale. Bound (derived in docs/matmul_int4_channelwise.md, "Numerics"):
+//   |y - y64| <= 1.01 * ls_i * sum_k |w_jk * scale_j| + 8 * eps_f32 * (sum_k |x_ik * w_jk * scale_j| + |b_j|)
+// The first term is the int8 quantisation of x: at most one step ls_i = 1/scale_i per element (half a
+// step from rounding, plus at most half a step where the rounded zero point makes the range end clamp).
+// The second covers the f32 epilogue (conversion, two products, one sum: 4 roundings) with margin.
+TEST_P(MatmulVariantTest, EndToEndErrorWithinDerivedBound) {
+    const Qsi4cxpVariant& v = variant(GetParam());
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const size_t m = uk.get_m_step() == 1 ? 2 : 21, n = 19, k = 300, mr = uk.get_mr(), nr = uk.get_nr();
+    const auto lhs = make_lhs(m, k, k, 21, true);
+    const auto bytes = make_rhs_bytes(n, k, false, 22);
+    const auto scale = make_scales(n, 23);
+    const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, 24);
+    GuardedBuffer lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
+    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p);
+    GuardedBuffer rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr));
+    pack_rhs(false, n, k, nr, bytes.data(), bias.data(), scale.data(), 8, rhs_p.data());
+    DstBuffer dst(m, n, 4, n * 4);
+    uk.run_matmul(m, n, k, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -FLT_MAX, FLT_MAX);
+
+    const auto w = kai_ref::qs4_nxk_values(bytes.data(), n, k, 8);
+    std::vector<float> wdq(k * n);  // K x N dequantised weights
+    for (size_t j = 0; j < n; ++j)
+        for (size_t kk = 0; kk < k; ++kk) wdq[kk * n + j] = static_cast<float>(w[j * k + kk]) * scale[j];
+    std::vector<double> y64(m * n);
+    kai_ref::matmul_f64(m, n, k, lhs.data(), k, wdq.data(), n, y64.data());
+    const auto lhs_u = kai_ref::unpack_qai8dxp(lhs_p.data(), m, k, mr, kKr, kSr);
+    for (size_t i = 0; i < m; ++i)
+        for (size_t j = 0; j < n; ++j) y64[i * n + j] += bias[j];
+    const double eps = FLT_EPSILON;
+    EXPECT_TRUE(kai_test::f32_within(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, y64.data(), n * 8, m, n,
+                                     [&](size_t i, size_t j) {
+                                         double sw = 0, sxw = 0;
+                                         for (size_t kk = 0; kk < k; ++kk) {
+                                             sw += std::fabs(static_cast<double>(wdq[kk * n + j]));
+                                             sxw += std::fabs(static_cast<double>(lhs[i * k + kk]) * wdq[kk * n + j]);
+                                         }
+                                         return 1.01 * lhs_u.scale[i] * sw + 8 * eps * (sxw + std::fabs(bias[j]));
+                                     }));
+}
+
+#ifndef NDEBUG
+TEST_P(MatmulVariantTest, PreconditionsAbortWithMessage) {
+    const Qsi4cxpVariant& v = variant(GetParam());
+    const auto& uk = v.ukernel;
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    if (uk.get_mr() > 1) {
+        EXPECT_DEATH(uk.get_lhs_packed_offset(1, 32), "m_idx must be a multiple of mr");
+    }
+    EXPECT_DEATH(uk.get_rhs_packed_offset(1, 32), "n_idx must be a multiple of nr");
+    EXPECT_DEATH(uk.run_matmul(1, 1, 32, nullptr, nullptr, nullptr, 4, 8, 0.0f, 1.0f), "dst_stride_col must be sizeof");
+}
+#endif
+
+INSTANTIATE_TEST_SUITE_P(Variants, MatmulVariantTest,
+                         ::testing::Range(size_t{0}, kai_registry::qsi4cxp_variants().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                             return std::string(variant(info.param).name).substr(std::string("kai_matmul_clamp_f32_").size());
+                         });
+
+#ifndef NDEBUG
+TEST(RhsPackDeath, ParamsChecked) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    uint8_t rhs[4] = {0};
+    float s[1] = {1.0f};
+    uint8_t out[64];
+    kai_rhs_pack_qs4cxs1s0_param bad{1, 3};
+    EXPECT_DEATH(kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(1, 1, 8, 4, 16, 2, rhs, nullptr, s, out, 0, &bad),
+                 "rhs_zero_point must be 0 or 8");
+    kai_rhs_pack_qs4cxs1s0_param bad_lhs{0, 8};
+    EXPECT_DEATH(kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(1, 1, 8, 4, 16, 2, rhs, nullptr, s, out, 0, &bad_lhs),
+                 "lhs_zero_point must be 1");
+    EXPECT_DEATH(kai_run_lhs_quant_pack_qai8dxp_f32(1, 8, 4, 15, 2, 0, s, 32, out), "kr must be a non-zero multiple of sr");
+}
+#endif
+
+// ------------------------------------------------------------------------------------------
+// KleidiAI v1.30.0 compat vectors (test/data/compat).
+// ------------------------------------------------------------------------------------------
+
+std::vector<std::string> compat_files() {
+    std::vector<std::string> files;
+    for (const char* prefix : {"kai_lhs_quant_pack_qai8dxp_f32__", "kai_rhs_pack_nxk_qsi4cxp_", "kai_rhs_pack_kxn_qsi4cxp_",
+                               "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp", "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp"}) {
+        for (const auto& f : kai_test::list_compat_vectors(prefix)) files.push_back(f);
+    }
+    return files;
+}
+
+TEST(Compat, EveryVectorOfTheFamilyIsPresent) {
+    EXPECT_EQ(compat_files().size(), 42u);
+}
+
+class CompatTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CompatTest, Replays) {
+    const kai_test::CompatVector cv = kai_test::load_compat_vector(GetParam());
+    const std::string& name = cv.str("name");
+    const std::string& kind = cv.str("kind");
+    if (kind == "lhs_packer") {
+        const size_t m = cv.size("m"), k = cv.size("k"), mr = cv.size("mr"), kr = cv.size("kr"), sr = cv.size("sr");
+        const auto& want = cv.section("lhs_packed");
+        ASSERT_EQ(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr), want.bytes.size());
+        GuardedBuffer got(want.bytes.size());
+        kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr, 0, cv.section("lhs").f32(), cv.size("lhs_stride"), got.data());
+        EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.bytes.data(), want.bytes.size(), want.mask.data()));
+        return;
+    }
+    const size_t n = cv.size("n"), k = cv.size("k");
+    const uint8_t zp = static_cast<uint8_t>(cv.size("rhs_zero_point"));
+    const float* bias = cv.has_section("bias") ? cv.section("bias").f32() : nullptr;
+    if (kind == "rhs_packer") {
+        const size_t nr = cv.size("nr");
+        const auto& want = cv.section("rhs_packed");
+        const bool kxn = name.find("_kxn_") != std::string::npos;
+        GuardedBuffer got(want.bytes.size());
+        ASSERT_EQ(kxn ? kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(n, k, nr, cv.size("kr"), cv.size("sr"))
+                      : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, cv.size("kr"), cv.size("sr")),
+                  want.bytes.size());
+        kai_rhs_pack_qs4cxs1s0_param params{1, zp};
+        if (kxn) {
+            kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(1, n, k, nr, cv.size("kr"), cv.size("sr"), cv.section("rhs").bytes.data(),
+                                                   bias, cv.section("scale").f32(), got.data(), 0, &params);
+        } else {
+            kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(1, n, k, nr, cv.size("kr"), cv.size("sr"), cv.section("rhs").bytes.data(),
+                                                   bias, cv.section("scale").f32(), got.data(), 0, &params);
+        }
+        EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.bytes.data(), want.bytes.size(), want.mask.data()));
+        return;
+    }
+    // Kernel.
+    const Qsi4cxpVariant* v = nullptr;
+    for (const auto& x : kai_registry::qsi4cxp_variants())
+        if (name == x.name) v = &x;
+    ASSERT_NE(v, nullptr) << name << " is not in the registry";
+    KAI_TEST_SKIP_UNLESS(v->features);
+    const auto& uk = v->ukernel;
+    const size_t m = cv.size("m");
+    EXPECT_EQ(uk.get_m_step(), cv.size("m_step"));
+    EXPECT_EQ(uk.get_n_step(), cv.size("n_step"));
+    EXPECT_EQ(uk.get_mr(), cv.size("mr"));
+    EXPECT_EQ(uk.get_nr(), cv.size("nr"));
+    const auto& lp = cv.section("lhs_packed");
+    const auto& rp = cv.section("rhs_packed");
+    GuardedBuffer lhs_p(lp.bytes.size()), rhs_p(rp.bytes.size());
+    std::memcpy(lhs_p.data(), lp.bytes.data(), lp.bytes.size());
+    std::memcpy(rhs_p.data(), rp.bytes.data(), rp.bytes.size());
+    DstBuffer dst(m, n, 4, (n + 3) * 4);
+    uk.run_matmul(m, n, k, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), (n + 3) * 4, 4,
+                  cv.clamp_min(), cv.clamp_max());
+    EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), (n + 3) * 4,
+                                         cv.section("dst").f32(), n * 4, m, n));
+    EXPECT_TRUE(dst.untouched_outside(0, m, 0, n));
+}
+
+INSTANTIATE_TEST_SUITE_P(Vectors, CompatTest, ::testing::ValuesIn(compat_files()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string s = info.param;
+                             const size_t slash = s.find_last_of('/');
+                             if (slash != std::string::npos) s = s.substr(slash + 1);
+                             s = s.substr(0, s.size() - 4);
+                             for (char& c : s)
+                                 if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return s;
+                         });
+
+}  // namespace
