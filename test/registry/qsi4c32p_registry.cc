@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "test/registry/qsi4c32p_registry.h"
+
+#include <iterator>
+
+#include "test/common/cpu_features.h"
+
+// The family's headers (explicit, so that other families' code is not needed to build this).
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm.h"
+
+namespace kai_registry {
+
+namespace {
+
+// Keep only this family's matmul entries: KAI_C32_ENTRY_<family> expands to an entry for
+// qsi4c32p and to nothing for every other family of kernels.bzl.
+#define KAI_C32_ENTRY_qsi4c32p(stem, features)                                                                 \
+    {"kai_" #stem,                                                                                            \
+     (features),                                                                                              \
+     {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
+      kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,                 \
+      kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem},                                   \
+     "kai_lhs_quant_pack_qai8dxp_f32",                                                                        \
+     "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0",                                                                 \
+     "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0"},
+#define KAI_C32_ENTRY_bf16(stem, features)
+#define KAI_C32_ENTRY_bf16o(stem, features)
+#define KAI_C32_ENTRY_qai8dxp(stem, features)
+#define KAI_C32_ENTRY_qsi4cxp(stem, features)
+#define KAI_C32_ENTRY_qsi8d32p(stem, features)
+#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_C32_ENTRY_##family(stem, features)
+
+const Qsi4c32pVariant kVariants[] = {
+#include "kai/kai_registry.inc"
+};
+
+#undef KAI_C32_ENTRY_qsi4c32p
+#undef KAI_C32_ENTRY_bf16
+#undef KAI_C32_ENTRY_bf16o
+#undef KAI_C32_ENTRY_qai8dxp
+#undef KAI_C32_ENTRY_qsi4cxp
+#undef KAI_C32_ENTRY_qsi8d32p
+
+}  // namespace
+
+const std::vector<Qsi4c32pVariant>& qsi4c32p_variants() {
+    static const std::vector<Qsi4c32pVariant> v(std::begin(kVariants), std::end(kVariants));
+    return v;
+}
+
+}  // namespace kai_registry
