@@ -1,0 +1,74 @@
+//
+// SPDX-FileCopyrightText: Copyright 2026 The kai authors
+// SPDX-License-Identifier: Apache-2.0
+//
+
+/// @file
+/// LHS packer of the GGUF Q4_0 family (docs/matmul_q4_0.md) for the i8mm kernels: the layout of
+/// kai_lhs_quant_pack_qsi8d32p_f32 with mr = 4, kr = 16, sr = 2, but data rounded half to even
+/// (FCVTNS), as KleidiAI's packer of this name does. Unlike KleidiAI's, it honours lhs_stride for
+/// every row. AArch64 NEON.
+
+#ifndef KAI_LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON_H
+#define KAI_LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Returns the row granularity at which packing may be split: mr.
+/// @param[in] mr Rows interleaved per packed block (the kernel's get_mr()).
+size_t kai_get_m_step_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(size_t mr);
+
+/// Returns the byte offset of row m_idx in the unpacked f32 LHS: m_idx * lhs_stride.
+/// @param[in] m_idx      Row index.
+/// @param[in] lhs_stride Row stride of the LHS in bytes.
+size_t kai_get_lhs_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(size_t m_idx, size_t lhs_stride);
+
+/// Returns the byte offset of the packed block holding row m_idx: (m_idx / mr) * mr * (k / bl) * (bl + 2).
+/// A row index that is not a multiple of mr rounds down to its block.
+/// @param[in] m_idx Row index.
+/// @param[in] k     Depth; must be a multiple of bl.
+/// @param[in] bl    Block length; must be a non-zero multiple of 32.
+/// @param[in] mr    Rows per packed block; must be non-zero.
+/// @param[in] kr    K values per inner step of the kernel; must be a non-zero multiple of sr.
+/// @param[in] sr    Split of kr; kr / sr must divide bl.
+size_t kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(
+    size_t m_idx, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
+
+/// Returns the size in bytes of the packed LHS: ceil(m / mr) * mr * (k / bl) * (bl + 2).
+/// Preconditions as kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.
+/// @param[in] m  Number of rows.
+/// @param[in] k  Depth.
+/// @param[in] bl Block length.
+/// @param[in] mr Rows per packed block.
+/// @param[in] kr K values per inner step.
+/// @param[in] sr Split of kr.
+size_t kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
+
+/// Quantises and packs m rows. Row r is read at lhs + (m_idx_start + r) * lhs_stride bytes and
+/// written to lane (m_idx_start + r) % mr of the packed blocks starting at lhs_packed. Lanes of
+/// rows beyond m in the last block are not written. Returns at once when m == 0.
+/// Per block: amax = max|x|, scale = amax / 127, stored as f16 (ties to even); q = round(x * (1 / scale)),
+/// ties to even (0 when amax == 0).
+/// @param[in]  m           Number of rows to pack.
+/// @param[in]  k           Depth; must be a multiple of bl.
+/// @param[in]  bl          Block length; must be a non-zero multiple of 32.
+/// @param[in]  mr          Rows per packed block; must be 4.
+/// @param[in]  kr          K values per kernel step; must be 16.
+/// @param[in]  sr          Split of kr; must be 2.
+/// @param[in]  m_idx_start Index of the first row (see above); must be a multiple of 4.
+/// @param[in]  lhs         f32 LHS; must not be NULL when m > 0.
+/// @param[in]  lhs_stride  Row stride of the LHS in bytes.
+/// @param[out] lhs_packed  Packed LHS; must not be NULL when m > 0.
+void kai_run_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(
+    size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const float* lhs,
+    size_t lhs_stride, void* lhs_packed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // KAI_LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON_H

@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tests of the GGUF Q4_0 family matmul_clamp_f32_qsi8d32p_qsi4c32p and its packers
+// (docs/matmul_q4_0.md, spec §11): kernels bit-exact against the reference recipe over shapes,
+// sub-tiles, clamps and strides; packers byte-exact against the reference; the KleidiAI v1.30.0
+// vectors replayed; Q4_0 edge blocks; bad-input assertions.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kai/kai_common.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
+#include "test/common/buffers.h"
+#include "test/common/compare.h"
+#include "test/common/compat_vector.h"
+#include "test/common/cpu_features.h"
+#include "test/common/rng.h"
+#include "test/reference/qsi8d32p_ref.h"
+#include "test/reference/reference_common.h"
+#include "test/registry/qsi8d32p_registry.h"
+
+namespace {
+
+using kai_registry::Qsi8d32pLhsPacker;
+using kai_registry::Qsi8d32pVariant;
+using kai_test::DstBuffer;
+using kai_test::GuardedBuffer;
+
+// ---------------------------------------------------------------------------------------------
+// Inputs.
+// ---------------------------------------------------------------------------------------------
+
+// m x k f32 LHS with row stride `stride` floats: uniform [-2, 2) times a per-row power of two,
+// and, when m >= 5, the special rows of the compat vectors: zeros, two constants, and a tie row
+// (half-integers with one +-127 per block: scale 1, every value an exact tie or integer).
+std::vector<float> make_lhs(size_t m, size_t k, size_t bl, size_t stride, uint64_t seed) {
+    kai_test::Rng rng(seed);
+    std::vector<float> x(m * stride, 0.0f);
+    for (size_t i = 0; i < m; ++i) {
+        const float mul = std::ldexp(1.0f, static_cast<int>(rng.integer(-3, 3)));
+        for (size_t kk = 0; kk < k; ++kk) x[i * stride + kk] = rng.uniform(-2.0f, 2.0f) * mul;
+    }
+    if (m >= 5) {
+        for (size_t kk = 0; kk < k; ++kk) {
+            x[1 * stride + kk] = 0.0f;
+            x[2 * stride + kk] = 0.8125f;
+            x[3 * stride + kk] = -1.375f;
+            x[4 * stride + kk] = kk % bl == 0 ? ((kk / bl) % 2 ? -127.0f : 127.0f)
+                                              : static_cast<float>(rng.integer(-120, 120)) + 0.5f;
+        }
+    }
+    return x;
+}
+
+// n Q4_0-style rows: random nibbles, f16 scales of random sign in [0.001, 0.06), and the edge
+// blocks of the compat vectors when n >= 4: zero block, subnormal scale, largest scale, negative
+// subnormal scale with every nibble 0.
+std::vector<uint8_t> make_rows(size_t n, size_t k, size_t bl, uint64_t seed) {
+    kai_test::Rng rng(seed);
+    const size_t row_bytes = kai_ref::q4_0_row_bytes(k, bl), blk = bl / 2 + 2, nb = k / bl;
+    std::vector<uint8_t> rows(n * row_bytes);
+    for (auto& b : rows) b = static_cast<uint8_t>(rng.next_u64());
+    auto set_scale = [&](size_t j, size_t b, uint16_t h) {
+        rows[j * row_bytes + b * blk] = static_cast<uint8_t>(h & 0xFF);
+        rows[j * row_bytes + b * blk + 1] = static_cast<uint8_t>(h >> 8);
+    };
+    for (size_t j = 0; j < n; ++j) {
+        for (size_t b = 0; b < nb; ++b) {
+            const float d = rng.uniform(0.001f, 0.06f) * (rng.integer(0, 1) ? -1.0f : 1.0f);
+            set_scale(j, b, kai_ref::f16_from_f32(d));
+        }
+    }
+    if (n >= 4) {
+        set_scale(0, 0, 0x0000);
+        std::memset(&rows[0 * row_bytes + 2], 0x88, bl / 2);
+        set_scale(1, nb - 1, 0x0005);
+        set_scale(2, 0, 0x7BFF);
+        set_scale(3, nb - 1, 0x8003);
+        std::memset(&rows[3 * row_bytes + (nb - 1) * blk + 2], 0x00, bl / 2);
+    }
+    return rows;
+}
+
+kai_ref::Q8Rounding rounding_of(const Qsi8d32pLhsPacker& p) {
+    return p.ties_to_even ? kai_ref::Q8Rounding::kTiesEven : kai_ref::Q8Rounding::kTiesAway;
+}
+
+std::string short_name(const char* full) {
+    std::string s = full;
+    const std::string prefix = "kai_matmul_clamp_f32_";
+    if (s.rfind(prefix, 0) == 0) s = s.substr(prefix.size());
+    return s;
+}
+
+// Clamp bounds: none, biting (20 % and 80 % quantiles of the unclamped result) or min > max.
+enum class Clamp { kNone, kBite, kInverted };
+
+void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float* hi) {
+    *lo = -FLT_MAX;
+    *hi = FLT_MAX;
+    if (c == Clamp::kNone || unclamped.empty()) return;
+    std::vector<float> s = unclamped;
+    std::sort(s.begin(), s.end());
+    const float q20 = s[s.size() / 5], q80 = s[s.size() * 4 / 5];
+    if (c == Clamp::kBite) {
+        *lo = q20;
+        *hi = q80;
+    } else {
+        *lo = q80 + 1.0f;
+        *hi = q20 - 1.0f;
+    }
+}
+
+// Packs the LHS with packer p for variant v into a guarded buffer of exactly the packed size.
+std::unique_ptr<GuardedBuffer> pack_lhs(const Qsi8d32pLhsPacker& p, const Qsi8d32pVariant& v, size_t m, size_t k,
+                                        size_t bl, const float* lhs, size_t lhs_stride_bytes) {
+    const auto& uk = v.ukernel;
+    const size_t mr = uk.get_mr(), kr = uk.get_kr(), sr = uk.get_sr();
+    auto buf = std::make_unique<GuardedBuffer>(p.get_lhs_packed_size(m, k, bl, mr, kr, sr));
+    p.run(m, k, bl, mr, kr, sr, 0, lhs, lhs_stride_bytes, buf->data());
+    return buf;
+}
+
+std::unique_ptr<GuardedBuffer> pack_rhs(const Qsi8d32pVariant& v, size_t n, size_t k, size_t bl, const uint8_t* rows) {
+    const auto& uk = v.ukernel;
+    const size_t nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
+    auto buf = std::make_unique<GuardedBuffer>(
+        kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n, k, nr, kr, bl));
+    const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
+    kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, n, k, nr, kr, sr, bl, rows, nullptr, buf->data(), 0, &params);
+    return buf;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matmul: variant x shape x LHS packer x clamp x tiling.
+// ---------------------------------------------------------------------------------------------
+
+enum class Tiling { kWhole, kTiles, kOneTile };
+
+struct MatmulCase {
+    size_t variant;
+    size_t packer;  // index into qsi8d32p_lhs_packers_for(variant)
+    size_t m, n, k, bl;
+    Clamp clamp;
+    Tiling tiling;
+};
+
+std::vector<MatmulCase> matmul_cases() {
+    std::vector<MatmulCase> out;
+    const auto& vs = kai_registry::qsi8d32p_variants();
+    for (size_t vi = 0; vi < vs.size(); ++vi) {
+        const size_t ms = vs[vi].ukernel.get_m_step();
+        struct Shape {
+            size_t m, n, k, bl;
+        };
+        std::vector<Shape> shapes = {
+            {1, 1, 32, 32},        {ms, 4, 64, 32},       {ms + 1, 5, 96, 32},  {ms, 3, 128, 64},
+            {2 * ms + 1, 9, 288, 96}, {13, 33, 224, 32},  {37, 53, 256, 64},   {ms + 3, 11, 1024, 256},
+            {5, 7, 4096, 128},     {19, 13, 128, 128},
+            {9, 5, 8224, 32},  // 257 blocks: more than the i8mm kernels precompute scale vectors for
+        };
+        if (ms > 1) shapes.push_back({ms - 1, 4, 64, 32});
+        const size_t npk = kai_registry::qsi8d32p_lhs_packers_for(vs[vi]).size();
+        for (const auto& s : shapes) {
+            for (size_t p = 0; p < npk; ++p) {
+                for (Clamp c : {Clamp::kNone, Clamp::kBite, Clamp::kInverted}) {
+                    out.push_back({vi, p, s.m, s.n, s.k, s.bl, c, c == Clamp::kBite ? Tiling::kTiles : Tiling::kWhole});
+                }
+                out.push_back({vi, p, s.m, s.n, s.k, s.bl, Clamp::kNone, Tiling::kOneTile});
+            }
+        }
+        // The prime shape of the style guide, once per variant (K kept small for emulation).
+        out.push_back({vi, 0, 257, 113, 64, 32, Clamp::kBite, Tiling::kTiles});
+    }
+    return out;
+}
+
+std::string matmul_case_name(const testing::TestParamInfo<MatmulCase>& info) {
+    const MatmulCase& c = info.param;
+    const auto& v = kai_registry::qsi8d32p_variants()[c.variant];
+    const auto packers = kai_registry::qsi8d32p_lhs_packers_for(v);
+    std::string name = short_name(v.name) + "__m" + std::to_string(c.m) + "_n" + std::to_string(c.n) + "_k" +
+                       std::to_string(c.k) + "_bl" + std::to_string(c.bl) +
+                       (packers[c.packer]->ties_to_even ? "_lhs4x8sb" : "") +
+                       (c.clamp == Clamp::kNone ? "" : c.clamp == Clamp::kBite ? "_clamp" : "_inverted") +
+                       (c.tiling == Tiling::kTiles ? "_tiles" : c.tiling == Tiling::kOneTile ? "_onetile" : "");
+    return name;
+}
+
+class Qsi8d32pMatmul : public testing::TestWithParam<MatmulCase> {};
+
+TEST_P(Qsi8d32pMatmul, BitExact) {
+    const MatmulCase& c = GetParam();
+    const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[c.variant];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const Qsi8d32pLhsPacker& packer = *kai_registry::qsi8d32p_lhs_packers_for(v)[c.packer];
+    const uint64_t seed = kai_test::seed_from(matmul_case_name(testing::TestParamInfo<MatmulCase>(c, 0)));
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+
+    const size_t m = c.m, n = c.n, k = c.k, bl = c.bl;
+    const size_t lhs_stride = k + 3;  // floats; wider than the row
+    const std::vector<float> lhs = make_lhs(m, k, bl, lhs_stride, seed);
+    const std::vector<uint8_t> rows = make_rows(n, k, bl, seed + 1);
+
+    const kai_ref::Qsi8d32 q = kai_ref::quantize_qsi8d32(m, k, bl, lhs.data(), lhs_stride * 4, rounding_of(packer));
+    float lo, hi;
+    clamp_bounds(c.clamp, kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows.data(), -FLT_MAX, FLT_MAX), &lo, &hi);
+    const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows.data(), lo, hi);
+
+    auto lhs_p = pack_lhs(packer, v, m, k, bl, lhs.data(), lhs_stride * 4);
+    auto rhs_p = pack_rhs(v, n, k, bl, rows.data());
+
+    const size_t stride = (n + 5) * sizeof(float);
+    DstBuffer dst(m, n + 2, sizeof(float), stride);
+    const size_t ms = uk.get_m_step(), ns = uk.get_n_step();
+    auto run_tile = [&](size_t m0, size_t mh, size_t n0, size_t nw) {
+        uk.run_matmul(mh, nw, k, bl, lhs_p->data() + uk.get_lhs_packed_offset(m0, k, bl),
+                      rhs_p->data() + uk.get_rhs_packed_offset(n0, k, bl),
+                      reinterpret_cast<float*>(dst.at(0, 0) + uk.get_dst_offset(m0, n0, stride)), stride, sizeof(float),
+                      lo, hi);
+    };
+    size_t r0 = 0, rn = m, c0 = 0, cn = n;
+    switch (c.tiling) {
+        case Tiling::kWhole:
+            run_tile(0, m, 0, n);
+            break;
+        case Tiling::kTiles:
+            for (size_t m0 = 0; m0 < m; m0 += ms) {
+                for (size_t n0 = 0; n0 < n; n0 += 2 * ns) run_tile(m0, std::min(ms, m - m0), n0, std::min(2 * ns, n - n0));
+            }
+            break;
+        case Tiling::kOneTile:
+            // The second tile in each direction when there is one, else the first.
+            r0 = m > ms ? ms : 0;
+            c0 = n > ns ? ns : 0;
+            rn = std::min(ms, m - r0);
+            cn = std::min(ns, n - c0);
+            run_tile(r0, rn, c0, cn);
+            break;
+    }
+    EXPECT_TRUE(dst.untouched_outside(r0, rn, c0, cn));
+    std::vector<float> got(rn * cn), want(rn * cn);
+    for (size_t i = 0; i < rn; ++i) {
+        for (size_t j = 0; j < cn; ++j) {
+            std::memcpy(&got[i * cn + j], dst.at(r0 + i, c0 + j), 4);
+            want[i * cn + j] = ref[(r0 + i) * n + c0 + j];
+        }
+    }
+    EXPECT_TRUE(kai_test::f32_bits_equal(got.data(), cn * 4, want.data(), cn * 4, rn, cn));
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Qsi8d32pMatmul, testing::ValuesIn(matmul_cases()), matmul_case_name);
+
+// m == 0 and n == 0 write nothing; getters return the spec's values (§11.2).
+class Qsi8d32pVariantTest : public testing::TestWithParam<size_t> {};
+
+std::string variant_name(const testing::TestParamInfo<size_t>& info) {
+    return short_name(kai_registry::qsi8d32p_variants()[info.param].name);
+}
+
+TEST_P(Qsi8d32pVariantTest, EmptyAndGetters) {
+    const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const size_t mr = uk.get_mr(), nr = uk.get_nr();
+    EXPECT_EQ(nr, 4u);
+    EXPECT_EQ(uk.get_sr(), 2u);
+    EXPECT_EQ(uk.get_n_step(), 4u);
+    EXPECT_EQ(uk.get_lhs_packed_offset(2 * mr, 64, 32), 2 * mr * 2 * 34);
+    EXPECT_EQ(uk.get_rhs_packed_offset(8, 64, 32), 2 * 4 * 2 * 18u);
+    EXPECT_EQ(uk.get_rhs_packed_offset(8, 256, 128),
+              kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(8, 256, nr, uk.get_kr(), 128));
+    EXPECT_EQ(uk.get_dst_offset(uk.get_m_step(), 4, 20), uk.get_m_step() * 20 + 16);
+    EXPECT_EQ(uk.get_dst_size(3, 5), 60u);
+    DstBuffer dst(2, 4, 4, 16);
+    uk.run_matmul(0, 4, 32, 32, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 16, 4, -FLT_MAX, FLT_MAX);
+    uk.run_matmul(2, 0, 32, 32, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 16, 4, -FLT_MAX, FLT_MAX);
+    EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
+}
+
+// K from 32 to 4096 in steps of 32 with bl = 32, and with one block of bl = K for every 8th K.
+TEST_P(Qsi8d32pVariantTest, KSweep) {
+    const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const Qsi8d32pLhsPacker& packer = *kai_registry::qsi8d32p_lhs_packers_for(v)[0];
+    const size_t m = 5, n = 5;
+    for (size_t k = 32; k <= 4096; k += 32) {
+        for (size_t bl : {size_t{32}, k}) {
+            if (bl == k && (k / 32) % 8 != 0) continue;
+            const uint64_t seed = kai_test::seed_from(std::string(v.name) + std::to_string(k) + "_" + std::to_string(bl));
+            SCOPED_TRACE(kai_test::seed_trace(seed) + " k=" + std::to_string(k) + " bl=" + std::to_string(bl));
+            const std::vector<float> lhs = make_lhs(m, k, bl, k, seed);
+            const std::vector<uint8_t> rows = make_rows(n, k, bl, seed + 1);
+            const auto q = kai_ref::quantize_qsi8d32(m, k, bl, lhs.data(), k * 4, rounding_of(packer));
+            const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows.data(), -FLT_MAX, FLT_MAX);
+            auto lhs_p = pack_lhs(packer, v, m, k, bl, lhs.data(), k * 4);
+            auto rhs_p = pack_rhs(v, n, k, bl, rows.data());
+            DstBuffer dst(m, n, 4, n * 4);
+            uk.run_matmul(m, n, k, bl, lhs_p->data(), rhs_p->data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4,
+                          -FLT_MAX, FLT_MAX);
+            ASSERT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, ref.data(), n * 4,
+                                                 m, n));
+        }
+    }
+}
+
+// GGUF writer blocks (spec §11.10): a block whose max-magnitude value is positive (d < 0), one
+// where it is negative, an all-zero block and a block whose scale is subnormal in f16.
+TEST_P(Qsi8d32pVariantTest, Q4_0EdgeBlocks) {
+    const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const size_t m = 3, n = 4, k = 128, bl = 32;
+    std::vector<float> w(n * k);
+    kai_test::Rng rng(7);
+    for (auto& x : w) x = rng.uniform(-1.0f, 1.0f);
+    // Row 0: block 0 max +3 (d = -3/8), block 1 max -3 (d = +3/8), block 2 zero, block 3 tiny.
+    w[5] = 3.0f;
+    w[32 + 9] = -3.0f;
+    for (size_t kk = 64; kk < 96; ++kk) w[kk] = 0.0f;
+    for (size_t kk = 96; kk < 128; ++kk) w[kk] *= 1e-6f;
+    std::vector<uint8_t> rows(n * kai_ref::q4_0_row_bytes(k, bl));
+    for (size_t j = 0; j < n; ++j) kai_ref::quantize_row_q4_0(&w[j * k], k, bl, &rows[j * kai_ref::q4_0_row_bytes(k, bl)]);
+    // Check the writer rule on row 0: scale signs, the max element at nibble 0, zero block.
+    EXPECT_EQ(kai_ref::q4_0_scale(rows.data(), k, bl, 0, 0), kai_ref::f16_from_f32(-3.0f / 8.0f));
+    EXPECT_EQ(kai_ref::q4_0_scale(rows.data(), k, bl, 0, 1), kai_ref::f16_from_f32(3.0f / 8.0f));
+    EXPECT_EQ(kai_ref::q4_0_weight(rows.data(), k, bl, 0, 5), -8);
+    EXPECT_EQ(kai_ref::q4_0_weight(rows.data(), k, bl, 0, 41), -8);
+    EXPECT_EQ(kai_ref::q4_0_scale(rows.data(), k, bl, 0, 2), 0x8000);  // d = 0 / -8 = -0, as ggml writes it
+    EXPECT_LT(kai_ref::q4_0_scale(rows.data(), k, bl, 0, 3) & 0x7FFF, 0x0400);  // subnormal
+    for (const Qsi8d32pLhsPacker* p : kai_registry::qsi8d32p_lhs_packers_for(v)) {
+        const std::vector<float> lhs = make_lhs(m, k, bl, k, 11);
+        const auto q = kai_ref::quantize_qsi8d32(m, k, bl, lhs.data(), k * 4, rounding_of(*p));
+        const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows.data(), -FLT_MAX, FLT_MAX);
+        auto lhs_p = pack_lhs(*p, v, m, k, bl, lhs.data(), k * 4);
+        auto rhs_p = pack_rhs(v, n, k, bl, rows.data());
+        DstBuffer dst(m, n, 4, n * 4);
+        uk.run_matmul(m, n, k, bl, lhs_p->data(), rhs_p->data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4,
+                      -FLT_MAX, FLT_MAX);
+        EXPECT_TRUE(
+            kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, ref.data(), n * 4, m, n))
+            << p->name;
+    }
+}
+
+#ifndef NDEBUG
+// Bad input stops with a message naming the parameter (debug builds).
+TEST_P(Qsi8d32pVariantTest, BadInputDies) {
+    const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    GTEST_FLAG_SET(death_test_style, "fast");
+    const auto& uk = v.ukernel;
+    std::vector<uint8_t> buf(4096);
+    float out[16];
+    EXPECT_DEATH(uk.run_matmul(1, 4, 96, 48, buf.data(), buf.data(), out, 16, 4, -FLT_MAX, FLT_MAX),
+                 "bl must be a non-zero multiple of 32");
+    EXPECT_DEATH(uk.run_matmul(1, 4, 96, 64, buf.data(), buf.data(), out, 16, 4, -FLT_MAX, FLT_MAX),
+                 "k must be a multiple of bl");
+    EXPECT_DEATH(uk.run_matmul(1, 4, 64, 32, buf.data(), buf.data(), out, 16, 8, -FLT_MAX, FLT_MAX),
+                 "dst_stride_col must be");
+    EXPECT_DEATH(uk.get_lhs_packed_offset(0, 64, 48), "bl must be");
+    EXPECT_DEATH(uk.get_rhs_packed_offset(2, 64, 32), "n_idx must be a multiple of nr");
+}
+#endif
+
+INSTANTIATE_TEST_SUITE_P(Variants, Qsi8d32pVariantTest,
+                         testing::Range(size_t{0}, kai_registry::qsi8d32p_variants().size()), variant_name);
+
+// ---------------------------------------------------------------------------------------------
+// Packers.
+// ---------------------------------------------------------------------------------------------
+
+struct LhsPackCase {
+    size_t packer;  // index into qsi8d32p_lhs_packers()
+    size_t mr, kr, sr;
+    size_t m, k, bl;
+};
+
+std::vector<LhsPackCase> lhs_pack_cases() {
+    std::vector<LhsPackCase> out;
+    const auto& ps = kai_registry::qsi8d32p_lhs_packers();
+    const size_t geo[][3] = {{4, 16, 2}, {4, 8, 2}, {1, 16, 2}, {1, 8, 2}, {8, 4, 1}, {2, 32, 2}, {3, 4, 2}};
+    const size_t shapes[][3] = {{1, 32, 32}, {3, 64, 32}, {5, 128, 64}, {9, 288, 96}, {37, 256, 32}, {8, 1024, 128}};
+    for (size_t p = 0; p < ps.size(); ++p) {
+        for (const auto& g : geo) {
+            if (!ps[p].accepts(g[0], g[1], g[2])) continue;
+            for (const auto& s : shapes) out.push_back({p, g[0], g[1], g[2], s[0], s[1], s[2]});
+        }
+    }
+    return out;
+}
+
+std::string lhs_pack_case_name(const testing::TestParamInfo<LhsPackCase>& info) {
+    const LhsPackCase& c = info.param;
+    std::string name = kai_registry::qsi8d32p_lhs_packers()[c.packer].name;
+    name = name.substr(std::string("kai_lhs_quant_pack_").size());
+    return name + "__m" + std::to_string(c.m) + "_k" + std::to_string(c.k) + "_bl" + std::to_string(c.bl) + "_mr" +
+           std::to_string(c.mr) + "_kr" + std::to_string(c.kr) + "_sr" + std::to_string(c.sr);
+}
+
+class Qsi8d32pLhsPack : public testing::TestWithParam<LhsPackCase> {};
+
+// Byte-exact against the reference with a padded row stride; unwritten lanes untouched; packing
+// in two row chunks (both spec §11.3 ways) gives the same bytes.
+TEST_P(Qsi8d32pLhsPack, ByteExact) {
+    const LhsPackCase& c = GetParam();
+    const Qsi8d32pLhsPacker& p = kai_registry::qsi8d32p_lhs_packers()[c.packer];
+    KAI_TEST_SKIP_UNLESS(p.features);
+    const uint64_t seed = kai_test::seed_from(lhs_pack_case_name(testing::TestParamInfo<LhsPackCase>(c, 0)));
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+    const size_t stride = c.k + 5;  // floats
+    const std::vector<float> lhs = make_lhs(c.m, c.k, c.bl, stride, seed);
+    const auto q = kai_ref::quantize_qsi8d32(c.m, c.k, c.bl, lhs.data(), stride * 4, rounding_of(p));
+    std::vector<uint8_t> mask;
+    const std::vector<uint8_t> want = kai_ref::pack_qsi8d32p(q, c.mr, c.kr / c.sr, 0xA5, &mask);
+    const size_t size = p.get_lhs_packed_size(c.m, c.k, c.bl, c.mr, c.kr, c.sr);
+    ASSERT_EQ(size, want.size());
+    GuardedBuffer got(size, 0xA5);
+    p.run(c.m, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data(), stride * 4, got.data());
+    EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size));  // unwritten bytes keep 0xA5
+
+    // Row chunks at a multiple of mr.
+    const size_t m0 = c.m > c.mr ? c.mr : 0;
+    if (m0 == 0) return;
+    const size_t off = p.get_lhs_packed_offset(m0, c.k, c.bl, c.mr, c.kr, c.sr);
+    GuardedBuffer chunked(size, 0xA5);
+    p.run(m0, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data(), stride * 4, chunked.data());
+    p.run(c.m - m0, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data() + m0 * stride, stride * 4, chunked.data() + off);
+    EXPECT_TRUE(kai_test::bytes_equal(chunked.data(), want.data(), size));
+    GuardedBuffer started(size, 0xA5);
+    p.run(m0, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data(), stride * 4, started.data());
+    p.run(c.m - m0, c.k, c.bl, c.mr, c.kr, c.sr, m0, lhs.data(), stride * 4, started.data() + off);
+    EXPECT_TRUE(kai_test::bytes_equal(started.data(), want.data(), size));
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Qsi8d32pLhsPack, testing::ValuesIn(lhs_pack_cases()), lhs_pack_case_name);
+
+// The two tie rules on exact ties (scale 1): 2.5 -> 3 / 2, -2.5 -> -3 / -2, 0.5 -> 1 / 0, 3.5 -> 4 / 4.
+TEST(Qsi8d32pLhsPackTies, TiesAwayVersusEven) {
+    std::vector<float> x(32, 0.0f);
+    x[0] = 127.0f;
+    x[1] = 2.5f;
+    x[2] = -2.5f;
+    x[3] = 0.5f;
+    x[4] = 3.5f;
+    std::vector<uint8_t> a(kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32(1, 32, 32, 4, 16, 2));
+    std::vector<uint8_t> e(a.size());
+    kai_run_lhs_quant_pack_qsi8d32p_f32(1, 32, 32, 4, 16, 2, 0, x.data(), 128, a.data());
+    kai_run_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(1, 32, 32, 4, 16, 2, 0, x.data(), 128, e.data());
+    EXPECT_EQ(a[0] | (a[1] << 8), 0x3C00);
+    EXPECT_EQ(e[0] | (e[1] << 8), 0x3C00);
+    const int8_t* qa = reinterpret_cast<const int8_t*>(a.data() + 8);
+    const int8_t* qe = reinterpret_cast<const int8_t*>(e.data() + 8);
+    EXPECT_EQ(qa[1], 3);
+    EXPECT_EQ(qa[2], -3);
+    EXPECT_EQ(qa[3], 1);
+    EXPECT_EQ(qa[4], 4);
+    EXPECT_EQ(qe[1], 2);
+    EXPECT_EQ(qe[2], -2);
+    EXPECT_EQ(qe[3], 0);
+    EXPECT_EQ(qe[4], 4);
+}
+
+struct RhsPackCase {
+    size_t n, k, bl, nr, kr;
+};
+
+std::vector<RhsPackCase> rhs_pack_cases() {
+    std::vector<RhsPackCase> out;
+    const size_t shapes[][3] = {{1, 32, 32}, {5, 64, 32}, {13, 128, 64}, {8, 288, 96}, {53, 256, 128}, {9, 1024, 32}};
+    const size_t geo[][2] = {{4, 16}, {4, 8}, {8, 16}, {8, 8}, {1, 16}, {4, 4}, {3, 2}};
+    for (const auto& s : shapes) {
+        for (const auto& g : geo) {
+            if (s[2] % g[1] != 0) continue;
+            out.push_back({s[0], s[1], s[2], g[0], g[1]});
+        }
+    }
+    return out;
+}
+
+std::string rhs_pack_case_name(const testing::TestParamInfo<RhsPackCase>& info) {
+    const RhsPackCase& c = info.param;
+    return "n" + std::to_string(c.n) + "_k" + std::to_string(c.k) + "_bl" + std::to_string(c.bl) + "_nr" +
+           std::to_string(c.nr) + "_kr" + std::to_string(c.kr);
+}
+
+class Qsi8d32pRhsPack : public testing::TestWithParam<RhsPackCase> {};
+
+// Byte-exact against the reference (every byte written), and column chunks at multiples of nr.
+TEST_P(Qsi8d32pRhsPack, ByteExact) {
+    const RhsPackCase& c = GetParam();
+    const uint64_t seed = kai_test::seed_from(rhs_pack_case_name(testing::TestParamInfo<RhsPackCase>(c, 0)));
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+    const std::vector<uint8_t> rows = make_rows(c.n, c.k, c.bl, seed);
+    const std::vector<uint8_t> want = kai_ref::pack_qsi4c32pscalef16(c.n, c.k, c.bl, c.nr, c.kr, rows.data());
+    const size_t size = kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(c.n, c.k, c.nr, c.kr, c.bl);
+    ASSERT_EQ(size, want.size());
+    const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
+    GuardedBuffer got(size, 0xA5);
+    kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, c.n, c.k, c.nr, c.kr, 2, c.bl, rows.data(), nullptr,
+                                                       got.data(), 0, &params);
+    EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size));
+
+    const size_t n0 = c.n > c.nr ? c.nr : 0;
+    if (n0 == 0) return;
+    const size_t row_stride = kai_ref::q4_0_row_bytes(c.k, c.bl);
+    EXPECT_EQ(kai_get_rhs_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n0, row_stride), n0 * row_stride);
+    GuardedBuffer chunked(size, 0xA5);
+    kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, n0, c.k, c.nr, c.kr, 2, c.bl, rows.data(), nullptr,
+                                                       chunked.data(), 0, &params);
+    kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(
+        1, c.n - n0, c.k, c.nr, c.kr, 2, c.bl, rows.data() + n0 * row_stride, nullptr,
+        chunked.data() + kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n0, c.k, c.nr, c.kr, c.bl),
+        0, &params);
+    EXPECT_TRUE(kai_test::bytes_equal(chunked.data(), want.data(), size));
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Qsi8d32pRhsPack, testing::ValuesIn(rhs_pack_cases()), rhs_pack_case_name);
+
+#ifndef NDEBUG
+TEST(Qsi8d32pPackers, BadInputDies) {
+    GTEST_FLAG_SET(death_test_style, "fast");
+    std::vector<float> lhs(256);
+    std::vector<uint8_t> out(4096);
+    std::vector<uint8_t> rows(512);
+    const float bias[4] = {0, 0, 0, 0};
+    const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
+    const kai_rhs_pack_qs4cxs1s0_param bad_zp = {1, 0};
+    EXPECT_DEATH(kai_run_lhs_quant_pack_qsi8d32p_f32(1, 96, 48, 4, 16, 2, 0, lhs.data(), 384, out.data()),
+                 "bl must be a non-zero multiple of 32");
+    EXPECT_DEATH(kai_run_lhs_quant_pack_qsi8d32p_f32(1, 96, 64, 4, 16, 2, 0, lhs.data(), 384, out.data()),
+                 "k must be a multiple of bl");
+    EXPECT_DEATH(kai_run_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(1, 64, 32, 1, 16, 2, 0, lhs.data(), 256, out.data()),
+                 "mr must be 4");
+    EXPECT_DEATH(kai_run_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(1, 96, 48, 4, 16, 2, 0, lhs.data(), 384, out.data()),
+                 "bl must be");
+    EXPECT_DEATH(kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, 4, 64, 4, 16, 2, 32, rows.data(), bias,
+                                                                    out.data(), 0, &params),
+                 "bias must be NULL");
+    EXPECT_DEATH(kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, 4, 96, 4, 16, 2, 48, rows.data(), nullptr,
+                                                                    out.data(), 0, &params),
+                 "bl must be a non-zero multiple of 32");
+    EXPECT_DEATH(kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, 4, 96, 4, 16, 2, 64, rows.data(), nullptr,
+                                                                    out.data(), 0, &params),
+                 "k must be a multiple of bl");
+    EXPECT_DEATH(kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, 4, 64, 4, 16, 2, 32, rows.data(), nullptr,
+                                                                    out.data(), 0, &bad_zp),
+                 "rhs_zero_point must be 8");
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// KleidiAI v1.30.0 reference vectors (test/data/compat, format in ../shared/compat/README.md).
+// ---------------------------------------------------------------------------------------------
+
+const Qsi8d32pLhsPacker* lhs_packer_named(const std::string& name) {
+    for (const auto& p : kai_registry::qsi8d32p_lhs_packers()) {
+        if (name == p.name) return &p;
+    }
+    return nullptr;
+}
+
+TEST(Qsi8d32pCompat, LhsPackers) {
+    size_t files = 0;
+    for (const auto& p : kai_registry::qsi8d32p_lhs_packers()) {
+        for (const std::string& path : kai_test::list_compat_vectors(std::string(p.name) + "__")) {
+            SCOPED_TRACE(path);
+            const kai_test::CompatVector v = kai_test::load_compat_vector(path);
+            const size_t m = v.size("m"), k = v.size("k"), bl = v.size("bl");
+            const size_t mr = v.size("mr"), kr = v.size("kr"), sr = v.size("sr");
+            const auto& want = v.section("lhs_packed");
+            ASSERT_EQ(p.get_lhs_packed_size(m, k, bl, mr, kr, sr), want.bytes.size());
+            std::vector<uint8_t> got(want.bytes.size(), 0);
+            p.run(m, k, bl, mr, kr, sr, 0, v.section("lhs").f32(), v.size("lhs_stride"), got.data());
+            EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.bytes.data(), got.size(), want.mask.data()));
+            ++files;
+        }
+    }
+    EXPECT_EQ(files, 12u);
+}
+
+TEST(Qsi8d32pCompat, RhsPacker) {
+    size_t files = 0;
+    for (const std::string& path :
+         kai_test::list_compat_vectors("kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0__")) {
+        SCOPED_TRACE(path);
+        const kai_test::CompatVector v = kai_test::load_compat_vector(path);
+        const size_t n = v.size("n"), k = v.size("k"), bl = v.size("bl"), nr = v.size("nr"), kr = v.size("kr");
+        const auto& want = v.section("rhs_packed");
+        ASSERT_EQ(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n, k, nr, kr, bl), want.bytes.size());
+        const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
+        GuardedBuffer got(want.bytes.size());
+        kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, n, k, nr, kr, v.size("sr"), bl,
+                                                           v.section("rhs").bytes.data(), nullptr, got.data(), 0,
+                                                           &params);
+        EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.bytes.data(), want.bytes.size(), want.mask.data()));
+        ++files;
+    }
+    EXPECT_EQ(files, 7u);
+}
+
+TEST(Qsi8d32pCompat, Kernels) {
+    size_t files = 0;
+    for (const Qsi8d32pVariant& var : kai_registry::qsi8d32p_variants()) {
+        if (!kai_test::missing_features(var.features).empty()) continue;
+        const auto& uk = var.ukernel;
+        for (const std::string& path : kai_test::list_compat_vectors(std::string(var.name) + "__")) {
+            SCOPED_TRACE(path);
+            const kai_test::CompatVector v = kai_test::load_compat_vector(path);
+            const size_t m = v.size("m"), n = v.size("n"), k = v.size("k"), bl = v.size("bl");
+            EXPECT_EQ(uk.get_m_step(), v.size("m_step"));
+            EXPECT_EQ(uk.get_n_step(), v.size("n_step"));
+            EXPECT_EQ(uk.get_mr(), v.size("mr"));
+            EXPECT_EQ(uk.get_nr(), v.size("nr"));
+            EXPECT_EQ(uk.get_kr(), v.size("kr"));
+            EXPECT_EQ(uk.get_sr(), v.size("sr"));
+            const auto& lp = v.section("lhs_packed");
+            const auto& rp = v.section("rhs_packed");
+            // Our packers reproduce the stored packed buffers.
+            const Qsi8d32pLhsPacker* packer = lhs_packer_named(v.str("lhs_packer"));
+            ASSERT_NE(packer, nullptr) << v.str("lhs_packer");
+            std::vector<uint8_t> mine(lp.bytes.size(), 0);
+            packer->run(m, k, bl, uk.get_mr(), uk.get_kr(), uk.get_sr(), 0, v.section("lhs").f32(),
+                        v.size("lhs_stride"), mine.data());
+            EXPECT_TRUE(kai_test::bytes_equal(mine.data(), lp.bytes.data(), mine.size(), lp.mask.data()));
+            // The kernel on the stored buffers, in guarded copies.
+            GuardedBuffer lhs_p(lp.bytes.size());
+            GuardedBuffer rhs_p(rp.bytes.size());
+            std::memcpy(lhs_p.data(), lp.bytes.data(), lp.bytes.size());
+            std::memcpy(rhs_p.data(), rp.bytes.data(), rp.bytes.size());
+            DstBuffer dst(m, n, 4, (n + 1) * 4);
+            uk.run_matmul(m, n, k, bl, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), (n + 1) * 4,
+                          4, v.clamp_min(), v.clamp_max());
+            EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), (n + 1) * 4,
+                                                 v.section("dst").f32(), n * 4, m, n));
+            EXPECT_TRUE(dst.untouched_outside(0, m, 0, n));
+            ++files;
+        }
+    }
+    if (kai_test::cpu_features() & KAI_FEATURE_I8MM) {
+        EXPECT_EQ(files, 32u);
+    }
+}
+
+}  // namespace
