@@ -32,9 +32,10 @@ struct Split {
 };
 
 struct BenchCase {
-    std::string name;    // kernel/packer name, or "decode: <lhs packer> + <kernel>" for pipelines
+    std::string name;    // kernel or packer name
     std::string family;  // registry family
     std::string kind;    // matmul | lhs_packer | rhs_packer | pipeline
+    std::string what;    // what one call does: "kernel", "pack+kernel" (per token), "pack"
     Shape shape;
     size_t bl = 0;        // block length (block-wise families), 0 otherwise
     uint32_t features = 0;  // KAI_FEATURE_* the CPU needs

@@ -170,6 +170,7 @@ private:
 
 struct Cli {
     Options opt;
+    bool timing_given = false;  // --repetitions or --min-time on the command line
     std::string filter = ".*";
     std::string format = "table";
     bool list = false;
@@ -246,8 +247,10 @@ Cli parse(int argc, char** argv) {
             c.opt.threads = static_cast<unsigned>(number(value(), 1));
         } else if (a == "--repetitions") {
             c.opt.repetitions = static_cast<int>(number(value(), 1));
+            c.timing_given = true;
         } else if (a == "--min-time") {
             c.opt.min_time = number(value(), 0);
+            c.timing_given = true;
         } else if (a == "--format") {
             c.format = value();
             if (c.format != "table" && c.format != "csv" && c.format != "json") {
@@ -312,6 +315,7 @@ struct Result {
 constexpr size_t kLastLevelCacheBytes = size_t(64) << 20;  // rotate inputs past a typical LLC
 
 std::string regime_of(size_t working_set, size_t copies) {
+    if (working_set == 0) return "-";
     if (copies > 1) return "rotated";
     if (working_set <= (size_t(1) << 20)) return "L2";
     if (working_set <= kLastLevelCacheBytes) return "LLC";
@@ -346,9 +350,9 @@ Result run_case(const BenchCase& c, const Options& opt, Pool& pool, const Clock&
         c.teardown();
         return r;
     }
-    r.status = opt.emulated ? "ok (sampled)" : "ok";
-    // Warm-up, then time calls until min_time (or the requested count).
-    one_call(copies > 1 ? 1 % copies : 0);
+    r.status = opt.emulated && (c.kind == "matmul" || c.kind == "pipeline") ? "ok (sampled)" : "ok";
+    // Warm-up (on hardware), then time calls until min_time (or the requested count).
+    if (!opt.emulated) one_call(copies > 1 ? 1 % copies : 0);
     std::vector<double> times;
     const double start = clock.now();
     size_t copy = 0;
@@ -396,6 +400,7 @@ std::string json_escape(const std::string& s) {
 
 void print_results(const std::vector<Result>& results, const std::string& format, const Options& opt,
                    const Clock& clock) {
+    if (format == "table") return;  // printed row by row
     if (format == "json") {
         std::printf("{\n  \"emulated\": %s,\n  \"threads\": %u,\n  \"clock\": \"%s\",\n  \"results\": [\n",
                     opt.emulated ? "true" : "false", opt.threads, clock.name());
@@ -404,10 +409,10 @@ void print_results(const std::vector<Result>& results, const std::string& format
             const BenchCase& c = *r.c;
             const double rate = r.median > 0 ? c.ops / r.median * 1e-9 : 0;
             std::printf(
-                "    {\"name\": \"%s\", \"family\": \"%s\", \"kind\": \"%s\", \"m\": %zu, \"n\": %zu, \"k\": %zu, "
+                "    {\"name\": \"%s\", \"call\": \"%s\", \"family\": \"%s\", \"kind\": \"%s\", \"m\": %zu, \"n\": %zu, \"k\": %zu, "
                 "\"bl\": %zu, \"status\": \"%s\", \"regime\": \"%s\", \"calls\": %d, \"median_s\": %.9g, "
                 "\"min_s\": %.9g, \"rate\": %.6g, \"rate_unit\": \"%s\", \"weight_bytes_per_s\": %.6g}%s\n",
-                json_escape(c.name).c_str(), c.family.c_str(), c.kind.c_str(), c.shape.m, c.shape.n, c.shape.k, c.bl,
+                json_escape(c.name).c_str(), json_escape(c.what).c_str(), c.family.c_str(), c.kind.c_str(), c.shape.m, c.shape.n, c.shape.k, c.bl,
                 json_escape(r.status).c_str(), r.regime.c_str(), r.calls, r.median, r.min, rate, c.ops_unit,
                 r.median > 0 && c.weight_bytes > 0 ? c.weight_bytes / r.median : 0.0,
                 i + 1 < results.size() ? "," : "");
@@ -416,30 +421,51 @@ void print_results(const std::vector<Result>& results, const std::string& format
         return;
     }
     if (format == "csv") {
-        std::printf("name,family,kind,m,n,k,bl,status,regime,calls,median_s,min_s,rate,rate_unit,weight_GB_per_s\n");
+        std::printf("name,call,family,kind,m,n,k,bl,status,regime,calls,median_s,min_s,rate,rate_unit,weight_GB_per_s\n");
         for (const Result& r : results) {
             const BenchCase& c = *r.c;
-            std::printf("%s,%s,%s,%zu,%zu,%zu,%zu,\"%s\",%s,%d,%.9g,%.9g,%.6g,%s,%.6g\n", c.name.c_str(),
-                        c.family.c_str(), c.kind.c_str(), c.shape.m, c.shape.n, c.shape.k, c.bl, r.status.c_str(),
+            std::printf("%s,%s,%s,%s,%zu,%zu,%zu,%zu,\"%s\",%s,%d,%.9g,%.9g,%.6g,%s,%.6g\n", c.name.c_str(),
+                        c.what.c_str(), c.family.c_str(), c.kind.c_str(), c.shape.m, c.shape.n, c.shape.k, c.bl, r.status.c_str(),
                         r.regime.c_str(), r.calls, r.median, r.min, r.median > 0 ? c.ops / r.median * 1e-9 : 0,
                         c.ops_unit, r.median > 0 && c.weight_bytes > 0 ? c.weight_bytes / r.median * 1e-9 : 0.0);
         }
         return;
     }
-    size_t w = 6;
-    for (const Result& r : results) w = std::max(w, r.c->name.size());
-    std::printf("%-*s  %-17s %-7s %11s %11s %16s %12s  %s\n", static_cast<int>(w), "kernel", "shape", "regime",
-                "median", "min", "rate", "weights", "verified");
-    for (const Result& r : results) {
-        const BenchCase& c = *r.c;
-        std::string shape = c.shape.str() + (c.bl ? " bl" + std::to_string(c.bl) : "");
-        std::string median = r.calls ? fmt("%.3f ms", r.median * 1e3) : "-";
-        std::string min = r.calls ? fmt("%.3f ms", r.min * 1e3) : "-";
-        std::string rate = r.calls ? fmt("%.2f ", c.ops / r.median * 1e-9) + c.ops_unit : "-";
-        std::string wb = r.calls && c.weight_bytes > 0 ? fmt("%.2f GB/s", c.weight_bytes / r.median * 1e-9) : "";
-        std::printf("%-*s  %-17s %-7s %11s %11s %16s %12s  %s\n", static_cast<int>(w), c.name.c_str(), shape.c_str(),
-                    r.regime.c_str(), median.c_str(), min.c_str(), rate.c_str(), wb.c_str(), r.status.c_str());
+}
+
+// The table is printed row by row as cases finish (a long suite shows progress).
+struct TableWidths {
+    int name = 6, what = 4;
+};
+
+TableWidths table_widths(const std::vector<const BenchCase*>& cases) {
+    TableWidths w;
+    for (const BenchCase* c : cases) {
+        w.name = std::max(w.name, static_cast<int>(c->name.size()));
+        w.what = std::max(w.what, static_cast<int>(c->what.size()));
     }
+    return w;
+}
+
+void print_table_header(const TableWidths& w) {
+    std::printf("%-*s  %-*s  %-20s %-7s %11s %11s %16s %12s  %s\n", w.name, "kernel", w.what, "call", "shape", "regime",
+                "median", "min", "rate", "weights", "verified");
+    std::fflush(stdout);
+}
+
+void print_table_row(const TableWidths& w, const Result& r) {
+    const BenchCase& c = *r.c;
+    std::string shape = c.kind == "lhs_packer"   ? "M=" + std::to_string(c.shape.m) + " K=" + std::to_string(c.shape.k)
+                        : c.kind == "rhs_packer" ? "N=" + std::to_string(c.shape.n) + " K=" + std::to_string(c.shape.k)
+                                                 : c.shape.str();
+    if (c.bl) shape += " bl" + std::to_string(c.bl);
+    std::string median = r.calls ? fmt("%.3f ms", r.median * 1e3) : "-";
+    std::string min = r.calls ? fmt("%.3f ms", r.min * 1e3) : "-";
+    std::string rate = r.calls ? fmt("%.2f ", c.ops / r.median * 1e-9) + c.ops_unit : "-";
+    std::string wb = r.calls && c.weight_bytes > 0 ? fmt("%.2f GB/s", c.weight_bytes / r.median * 1e-9) : "";
+    std::printf("%-*s  %-*s  %-20s %-7s %11s %11s %16s %12s  %s\n", w.name, c.name.c_str(), w.what, c.what.c_str(),
+                shape.c_str(), r.regime.c_str(), median.c_str(), min.c_str(), rate.c_str(), wb.c_str(), r.status.c_str());
+    std::fflush(stdout);
 }
 
 }  // namespace
@@ -450,6 +476,9 @@ int main(int argc, char** argv) {
     Cli cli = parse(argc, argv);
     if (cli.list) return list();
     cli.opt.emulated = cli.emulated_flag || running_under_emulator();
+    if (cli.opt.emulated && !cli.timing_given) {
+        cli.opt.repetitions = 1;  // emulated times mean nothing: verify, then time one call
+    }
 
     std::vector<BenchCase> cases;
     add_bf16_cases(cli.opt, cases);
@@ -469,17 +498,25 @@ int main(int argc, char** argv) {
         std::printf("kai %s benchmark: %u thread(s), CPU features: %s, clock: %s\n", kai_get_version(), cli.opt.threads,
                     kai_test::feature_names(kai_test::cpu_features()).c_str(), clock.name());
         if (cli.opt.emulated) {
-            std::printf("NOTE: running under an emulator: times are NOT hardware performance; "
-                        "results are verified on sampled rows and columns.\n");
+            std::printf("NOTE: running under an emulator: times are NOT hardware performance; results are verified "
+                        "on sampled rows and columns%s.\n",
+                        cli.opt.shapes.empty() ? ", and the suite keeps one decode and one prefill shape per kernel"
+                                               : "");
         }
     }
     Pool pool(cli.opt.threads);
+    std::vector<const BenchCase*> selected;
+    for (const BenchCase& c : cases) {
+        if (std::regex_search(c.name, re)) selected.push_back(&c);
+    }
+    const TableWidths widths = table_widths(selected);
+    if (cli.format == "table" && !selected.empty()) print_table_header(widths);
     std::vector<Result> results;
     int failures = 0;
-    for (const BenchCase& c : cases) {
-        if (!std::regex_search(c.name, re)) continue;
-        results.push_back(run_case(c, cli.opt, pool, clock));
+    for (const BenchCase* c : selected) {
+        results.push_back(run_case(*c, cli.opt, pool, clock));
         if (results.back().status.rfind("FAIL", 0) == 0) ++failures;
+        if (cli.format == "table") print_table_row(widths, results.back());
     }
     print_results(results, cli.format, cli.opt, clock);
     if (results.empty()) {
