@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Regenerates docs/performance.md (and docs/performance.svg) from modelled measurements.
+
+For every matmul kernel in kai/kernels.bzl it runs ../shared/tools/perfbar.py (which drives
+../shared/perf/iprof.py, mca_loop.py and mca_call.py) at the shapes the issues name, reads the
+instruction profile it leaves behind for the MMLA/DOT counts, and writes one table per family with
+the reference library's published figures beside ours. It then runs the four targets files of
+../shared/tools/targets/ and records whether every bound holds.
+
+Usage: python3 tools/perf_report.py [--shared DIR] [--family bf16|cx|c32|q40]... [--no-targets]
+Needs what tools/setup.sh installs (cross compiler, qemu, llvm-19); the chart needs
+python3-matplotlib, which this script installs with apt-get when it is missing (or skips the chart
+when it cannot).
+"""
+import argparse
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# perfbar's family prefixes, the kernel directory they cover, and the shapes we report.
+FAMILIES = {
+    "bf16": {"dir": "matmul_clamp_f32_bf16p_bf16p", "title": "BF16 (f32 output)",
+             "gemm": [256, 256, 256], "gemv": [1, 1024, 1024], "mac_per": "BFMMLA 16 / BFDOT 8 MACs"},
+    "bf16o": {"dir": "matmul_clamp_bf16_bf16p_bf16p", "title": "BF16 (bf16 output)",
+              "gemm": [256, 256, 256], "gemv": [1, 1024, 1024], "mac_per": "BFMMLA 16 / BFDOT 8 MACs"},
+    "cx": {"dir": "matmul_clamp_f32_qai8dxp_qsi4cxp", "title": "INT4 per-channel (qai8dxp x qsi4cxp)",
+           "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "c32": {"dir": "matmul_clamp_f32_qai8dxp_qsi4c32p", "title": "INT4 block-wise (qai8dxp x qsi4c32p)",
+            "gemm": [128, 1024, 1024, 32], "gemv": [1, 4096, 4096, 32], "extra_gemm": [128, 1024, 1024, 128],
+            "extra_gemv": [1, 4096, 4096, 128],
+            "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "q40": {"dir": "matmul_clamp_f32_qsi8d32p_qsi4c32p", "title": "GGUF Q4_0 (qsi8d32p x qsi4c32p)",
+            "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+}
+
+# The reference library's figures, as quoted in the family issues (same tools, same shapes):
+# (instructions/MAC, hot-loop %peak N2/V1/V2, whole-call %peak N2/V1/V2); None where not quoted.
+REFERENCE = {
+    ("bf16", "bf16p8x4_bf16p12x4b_8x12_neon_mmla", "256x256x256"): (0.111, (100, 100, 100), (92, 91, 91)),
+    ("bf16", "bf16p1x4_bf16p12x4b_1x36_neon_dot", "1x1024x1024"): (0.344, (87, 56, 56), None),
+    ("cx", "qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm", "128x1024x1024"): (0.067, (80, 67, 80), None),
+    ("cx", "qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm", "128x1024x1024"): (0.056, (80, 80, 80), (75, 74, 74)),
+    ("cx", "qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod", "1x4096x4096"): (0.213, (33, 25, 40), None),
+    ("cx", "qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod", "1x4096x4096"): (0.185, (44, 44, 44), None),
+    ("c32", "qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm", "128x1024x1024x32"): (0.103, (44, 44, 44), (45, 45, 45)),
+    ("c32", "qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm", "128x1024x1024x128"): (0.0718, (88, 87, 87), (66, 65, 65)),
+    ("c32", "qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "1x4096x4096x32"): (0.298, (31, 31, 31), None),
+    ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod", "1x4096x4096x32"): (0.2315, None, None),
+    ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod", "1x4096x4096x128"): (0.201, (44, 44, 44), None),
+    ("q40", "qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm", "128x1024x1024"): (0.122, (37, 37, 37), None),
+    ("q40", "qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024"): (0.139, (34, 34, 34), None),
+    ("q40", "qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod", "128x1024x1024"): (0.162, (54, 54, 54), None),
+    ("q40", "qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod", "1x4096x4096"): (0.313, (32, 32, 32), None),
+    ("q40", "qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "1x4096x4096"): (0.345, (26, 26, 26), None),
+}
+REFERENCE_PACKERS = [
+    ("kai_lhs_quant_pack_bf16p8x4_f32_neon", "256x256", "1.04 / element"),
+    ("kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon", "256x256", "1.19 / weight"),
+    ("kai_lhs_quant_pack_qai8dxp_f32", "128x1024", "3.0 / element"),
+    ("kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "1024x1024", "20.5 / weight"),
+    ("kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "1024x1024", "12.6 / weight"),
+    ("kai_lhs_quant_pack_qsi8d32p_f32", "128x1024", "17.9 / element"),
+    ("kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0", "1024x1024", "1.98 / weight"),
+]
+TARGETS = ["bf16", "int4cx", "int4c32", "q4_0"]
+
+ROW = re.compile(r"^(?P<case>\S+)\s+(?P<shape>\S+)\s+ipm (?P<ipm>[0-9.]+)\s+%peak (?P<peak>\S+)\s+call (?P<call>\S+)"
+                 r"(?: lhs (?P<lhs>[0-9.]+)/el)?(?: rhs (?P<rhs>[0-9.]+)/w)?")
+
+
+def kernels():
+    text = open(os.path.join(ROOT, "kai", "kernels.bzl")).read()
+    body = text[text.index("KAI_KERNELS = [") + len("KAI_KERNELS = "):]
+    return ast.literal_eval(body[: body.rindex("]") + 1])
+
+
+def is_gemv(variant):
+    # The tile in the name: <m_step>x<n_step>[x<k>]; GEMV kernels have m_step 1.
+    m = re.search(r"_(\d+)x(\d+)(?:x\d+)?_neon", variant)
+    return m is not None and m.group(1) == "1"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, **kw)
+
+
+def perfbar(shared, cases):
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(cases, f)
+        path = f.name
+    r = run([sys.executable, os.path.join(shared, "tools", "perfbar.py"), path])
+    os.unlink(path)
+    return r.stdout + r.stderr
+
+
+def mmla_dot_count(case, shape, run_name):
+    """MMLA/DOT instructions the call executed, from the profile perfbar leaves in /tmp."""
+    pj = "/tmp/kai-perfbar-prof-%s-%s.json" % (case, "x".join(map(str, shape)))
+    try:
+        prof = json.load(open(pj))
+    except (OSError, ValueError):
+        return None
+    for r in prof.get("regions", []):
+        if r.get("label") == run_name:
+            counts = r.get("counts") or r.get("classes") or r
+            return sum(int(counts.get(c, 0)) for c in ("bfmmla", "i8mmla", "dot"))
+    return None
+
+
+def packed_rhs_bytes(fam, stem, shape):
+    """Bytes of packed weights a call reads (spec layouts), for the bandwidth comparison."""
+    n, k = shape[1], shape[2]
+    bl = shape[3] if len(shape) > 3 else 32
+    if fam in ("bf16", "bf16o"):
+        kp = -(-k // 4) * 4
+        return -(-n // 12) * 12 * (4 + 2 * kp)
+    if fam == "cx":
+        kp = -(-k // 32) * 32
+        return n * (kp // 2 + 12)
+    if fam == "c32":
+        return n * ((k // bl) * (bl // 2 + 2) + 8)
+    if fam == "q40":
+        return n * (k // bl) * (bl // 2 + 2)
+    return None
+
+
+def min_mmla_dot(variant, shape):
+    m, n, k = shape[:3]
+    if "mmla" in variant or "i8mm" in variant:
+        per = 16 if "bf16" in variant else 32
+    else:
+        per = 8 if "bf16" in variant else 16
+    return m * n * k / per
+
+
+def fmt3(xs):
+    return "/".join("%.0f" % x for x in xs) if xs else "-"
+
+
+def measure_family(shared, fam, spec, entries):
+    variants = [e["name"][len("kai_matmul_clamp_"):] for e in entries
+                if e["kind"] == "matmul" and e["dir"].endswith(spec["dir"])]
+    rows = []
+    for v in variants:
+        stem = v.split("_", 1)[1]  # drop the output type (f32_ / bf16_)
+        if is_gemv(v):
+            shapes = [spec["gemv"]] + ([spec["extra_gemv"]] if "extra_gemv" in spec else [])
+        else:
+            shapes = [spec["gemm"]] + ([spec["extra_gemm"]] if "extra_gemm" in spec else [])
+        for shape in shapes:
+            if fam in ("bf16", "bf16o"):
+                case = "%s_%s" % (fam, "gemv" if is_gemv(v) else "gemm")
+            else:
+                case = "%s:%s" % (fam, stem)
+            run_name = "kai_run_matmul_clamp_" + v
+            out = perfbar(shared, [{"case": case, "shape": shape, "run": run_name, "min_peak": [0, 0, 0]}])
+            row = {"variant": v, "stem": stem, "shape": "x".join(map(str, shape)), "raw": out.strip()}
+            for line in out.splitlines():
+                mo = ROW.match(line)
+                if mo:
+                    row["ipm"] = float(mo.group("ipm"))
+                    row["peak"] = [float(x) for x in mo.group("peak").split("/")] if mo.group("peak") != "-" else []
+                    row["call"] = [float(x) for x in mo.group("call").split("/")] if mo.group("call") != "-" else []
+            row["rhs_bytes"] = packed_rhs_bytes(fam, stem, shape)
+            cnt = mmla_dot_count(case, shape, run_name)
+            if cnt is not None:
+                row["mm"] = cnt
+                row["mm_min"] = min_mmla_dot(v, shape)
+            rows.append(row)
+            print("  %-60s %-18s %s" % (v, row["shape"], "ipm %.4f" % row["ipm"] if "ipm" in row else "FAILED"), flush=True)
+    return rows
+
+
+def chart(results, path):
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        if shutil.which("apt-get") and os.geteuid() == 0:
+            subprocess.run(["apt-get", "install", "-y", "-qq", "python3-matplotlib"], capture_output=True)
+        sys.path.append("/usr/lib/python3/dist-packages")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("perf_report: python3-matplotlib unavailable; chart skipped")
+        return False
+    # Like with like: our hot loop and whole call, and the reference's where the issues quote them.
+    labels, series = [], {"kai hot loop": [], "kai whole call": [], "reference hot loop": [], "reference whole call": []}
+    for fam, rows in results.items():
+        for r in rows:
+            if not r.get("call"):
+                continue
+            labels.append("%s %s\n%s" % (fam, r["stem"], r["shape"]))
+            rr = REFERENCE.get((fam if fam != "bf16o" else "bf16", r["stem"], r["shape"]))
+            series["kai hot loop"].append(r["peak"][0] if r.get("peak") else 0)
+            series["kai whole call"].append(r["call"][0])
+            series["reference hot loop"].append(rr[1][0] if rr and rr[1] else 0)
+            series["reference whole call"].append(rr[2][0] if rr and rr[2] else 0)
+    if not labels:
+        return False
+    fig, ax = plt.subplots(figsize=(max(10, 0.7 * len(labels)), 6))
+    xs = list(range(len(labels)))
+    width = 0.2
+    for i, (name, values) in enumerate(series.items()):
+        ax.bar([x + (i - 1.5) * width for x in xs], values, width, label=name)
+    ax.set_xticks(xs)
+    ax.set_xticklabels(labels, rotation=75, fontsize=6)
+    ax.set_ylabel("% of modelled MMLA/DOT peak, Neoverse N2")
+    ax.set_title("kai vs the reference library (absent bar: figure not quoted)")
+    ax.set_ylim(0, 105)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path)
+    return True
+
+
+NOTES_BEGIN = "<!-- analysis: begin (hand-written; tools/perf_report.py keeps this block) -->"
+NOTES_END = "<!-- analysis: end -->"
+
+
+def kept_notes(path):
+    """The hand-written analysis block of the current file, kept across regenerations."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return ""
+    if NOTES_BEGIN not in text or NOTES_END not in text:
+        return ""
+    return text[text.index(NOTES_BEGIN): text.index(NOTES_END) + len(NOTES_END)]
+
+
+def write_doc(results, targets_out, has_chart, shared_rel):
+    notes = kept_notes(os.path.join(ROOT, "docs", "performance.md"))
+    L = []
+    L.append("# Performance\n")
+    L.append("Generated by `python3 tools/perf_report.py` (do not edit by hand). Every figure is deterministic:")
+    L.append("executed instruction counts from QEMU (`../shared/perf/iprof.py`) and llvm-mca-19's models of")
+    L.append("Neoverse N2, V1 and V2 (`mca_loop.py` for the hot loop, `mca_call.py` for the whole call). Wall")
+    L.append("time under qemu says nothing about hardware speed and is never quoted here.\n")
+    L.append("Per kernel (the command for one row is `python3 %s/tools/perfbar.py CASES.json` with the row's case," % shared_rel)
+    L.append("shape and run function; `tools/perf_report.py` writes those files):\n")
+    L.append("* **insn/MAC**: instructions executed by `kai_run_matmul_*` divided by M·N·K;")
+    L.append("* **MMLA/DOT vs min**: MMLA/DOT instructions executed against M·N·K / MACs per instruction;")
+    L.append("* **hot loop %**: the hottest loop's modelled fraction of MMLA/DOT peak, N2/V1/V2;")
+    L.append("* **call %**: the whole call's (epilogues, edges and tails included), N2/V1/V2;")
+    L.append("* **reference**: the reference library's figures on the same tools, as quoted in the family issues.\n")
+    if has_chart:
+        L.append("![modelled % of peak per kernel, kai against the reference library](performance.svg)\n")
+    for fam, rows in results.items():
+        spec = FAMILIES[fam]
+        L.append("## %s\n" % spec["title"])
+        L.append("| kernel | shape | insn/MAC | MMLA/DOT vs min | hot loop % | call % | reference insn/MAC | reference hot % | reference call % |")
+        L.append("|---|---|---|---|---|---|---|---|---|")
+        for r in rows:
+            rr = REFERENCE.get((fam if fam != "bf16o" else "bf16", r["stem"], r["shape"]))
+            mm = "%.0f / %.0f" % (r["mm"], r["mm_min"]) if "mm" in r else "-"
+            L.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                r["variant"], r["shape"], "%.4f" % r["ipm"] if "ipm" in r else "failed", mm,
+                fmt3(r.get("peak")), fmt3(r.get("call")),
+                "%.4f" % rr[0] if rr else "-", fmt3(rr[1]) if rr else "-", fmt3(rr[2]) if rr and rr[2] else "-"))
+        L.append("")
+    L.append("## Packers (reference library, instructions per element or weight)\n")
+    L.append("| packer | shape | reference |")
+    L.append("|---|---|---|")
+    for name, shape, fig in REFERENCE_PACKERS:
+        L.append("| `%s` | %s | %s |" % (name, shape, fig))
+    L.append("\nkai's packer figures are the `lhs`/`rhs` columns of the targets runs below.\n")
+    L.append("## Targets (`python3 %s/tools/perfbar.py %s/tools/targets/<family>.json`)\n" % (shared_rel, shared_rel))
+    for t, out in targets_out.items():
+        L.append("### %s\n" % t)
+        L.append("```")
+        L.append(out.strip())
+        L.append("```\n")
+    L.append("## What the model does and does not capture\n")
+    L.append("llvm-mca models a core's pipes, latencies and issue width for code running from the L1 cache with")
+    L.append("perfect branch prediction and an idealised front end. It does not model cache misses, memory")
+    L.append("bandwidth, prefetching, TLB misses, frequency or other cores. Large GEMMs keep their packed")
+    L.append("operands in cache by tiling, so the model is a fair guide for them. GEMV is different: at M = 1")
+    L.append("every weight is read once per token, so on real hardware decode is usually bound by memory")
+    L.append("bandwidth. The table compares, for each GEMV measured above at its shape, the time to stream")
+    L.append("its packed weights at 100 GB/s (a typical server socket) with the modelled compute time of one")
+    L.append("core at 3 GHz running at the modelled whole-call fraction of peak (Neoverse V1: 4 SDOT or BFDOT")
+    L.append("per cycle). When the compute time of one core exceeds the bandwidth time, a few cores reading")
+    L.append("disjoint column ranges (the offset API) saturate the socket's bandwidth.\n")
+    L.append("| GEMV | shape | packed weights | time at 100 GB/s | modelled compute, 1 core | cores to saturate |")
+    L.append("|---|---|---|---|---|---|")
+    for fam, rows in results.items():
+        for r in rows:
+            m, n, k = [int(x) for x in r["shape"].split("x")[:3]]
+            if m != 1 or not r.get("call") or r.get("rhs_bytes") is None:
+                continue
+            macs = m * n * k
+            per_instr = 8 if fam in ("bf16", "bf16o") else 16
+            peak_mac_per_cycle = 4 * per_instr
+            frac = r["call"][1] / 100.0
+            if frac <= 0:
+                continue
+            t_compute = macs / (peak_mac_per_cycle * frac) / 3.0e9
+            t_bw = r["rhs_bytes"] / 100e9
+            L.append("| `%s` | %s | %.1f MiB | %.0f us | %.0f us | %d |" % (
+                r["variant"], r["shape"], r["rhs_bytes"] / 2**20, t_bw * 1e6, t_compute * 1e6,
+                max(1, int(-(-t_compute // t_bw)))))
+    L.append("")
+    if notes:
+        L.append(notes)
+        L.append("")
+    open(os.path.join(ROOT, "docs", "performance.md"), "w").write("\n".join(L))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(ROOT), "shared"))
+    ap.add_argument("--family", action="append", choices=sorted(FAMILIES))
+    ap.add_argument("--no-targets", action="store_true")
+    args = ap.parse_args()
+    entries = kernels()
+    results = {}
+    for fam in args.family or list(FAMILIES):
+        print("measuring %s" % fam, flush=True)
+        results[fam] = measure_family(args.shared, fam, FAMILIES[fam], entries)
+    targets_out = {}
+    if not args.no_targets:
+        for t in TARGETS:
+            print("targets %s" % t, flush=True)
+            r = run([sys.executable, os.path.join(args.shared, "tools", "perfbar.py"),
+                     os.path.join(args.shared, "tools", "targets", t + ".json")])
+            targets_out[t] = r.stdout + r.stderr
+    has_chart = chart(results, os.path.join(ROOT, "docs", "performance.svg"))
+    shared_rel = os.path.relpath(args.shared, ROOT)
+    write_doc(results, targets_out, has_chart, shared_rel)
+    print("wrote docs/performance.md")
+
+
+if __name__ == "__main__":
+    main()
