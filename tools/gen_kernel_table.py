@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Writes docs/kernels.md, the table of every kernel and packer, from kai/kernels.bzl.
+"""Writes the files derived from kai/kernels.bzl that are read without Bazel:
+
+* docs/kernels.md, the table of every kernel and packer;
+* benchmark/kai_benchmark_entries.inc, the benchmark's list of entries (one X-macro line per
+  kernel or packer): kai_benchmark lists it with --list and fails when a family adapter leaves an
+  entry without a case, so a kernel cannot be added without its benchmark.
 
 Usage: python3 tools/gen_kernel_table.py [--check]
---check exits 1 (and writes nothing) when docs/kernels.md is not what the list gives: CI runs it
-so that the table never drifts from the one list.
+--check exits 1 (and writes nothing) when a file is not what the list gives: CI runs it so that
+nothing drifts from the one list.
 """
 import ast
 import os
@@ -55,19 +60,39 @@ def render(entries):
     return "\n".join(lines)
 
 
+def render_bench(entries):
+    lines = [
+        "// Generated from kai/kernels.bzl by python3 tools/gen_kernel_table.py; do not edit.",
+        "// KAI_BENCH_ENTRY(kind, family, name, features): every kernel and packer kai_benchmark covers.",
+    ]
+    for e in entries:
+        feats = " | ".join("KAI_FEATURE_" + f.upper() for f in e["features"]) or "0"
+        lines.append("KAI_BENCH_ENTRY(%s, %s, %s, %s)" % (e["kind"], e["family"], e["name"], feats))
+    lines.append("")
+    return "\n".join(lines)
+
+
 def main():
-    out = render(load())
-    path = os.path.join(ROOT, "docs", "kernels.md")
-    if "--check" in sys.argv[1:]:
-        current = open(path).read() if os.path.exists(path) else ""
-        if current != out:
-            print("docs/kernels.md is out of date: run python3 tools/gen_kernel_table.py")
-            return 1
-        print("docs/kernels.md matches kai/kernels.bzl")
-        return 0
-    open(path, "w").write(out)
-    print("wrote docs/kernels.md")
-    return 0
+    entries = load()
+    outputs = {
+        os.path.join("docs", "kernels.md"): render(entries),
+        os.path.join("benchmark", "kai_benchmark_entries.inc"): render_bench(entries),
+    }
+    check = "--check" in sys.argv[1:]
+    stale = 0
+    for rel, text in outputs.items():
+        path = os.path.join(ROOT, rel)
+        if check:
+            current = open(path).read() if os.path.exists(path) else ""
+            if current != text:
+                print("%s is out of date: run python3 tools/gen_kernel_table.py" % rel)
+                stale += 1
+            else:
+                print("%s matches kai/kernels.bzl" % rel)
+            continue
+        open(path, "w").write(text)
+        print("wrote %s" % rel)
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
