@@ -7,6 +7,8 @@ kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla and kai_matmul_clamp_bf1
 what the epilogue writes: f32, or the clamped f32 rounded to bf16 with BFCVTN. The templates are
 tools/templates/bf16_{gemm,gemv}.{c,h}.in: a line starting with @F32@ or @BF16@ belongs to that
 output type only, every other line to both. Each output is a self-contained .c/.h pair.
+Exception: the bf16-output GEMM's .c is written by hand (4 x 24 tiles with an assembly epilogue, see
+its comments), so bf16_gemm.c.in renders the f32 GEMM only; both GEMM headers are still generated.
 
 Usage (from the repository root):  python3 tools/gen_bf16_kernels.py [--check]
 --check writes nothing and exits 1 when a committed file differs from what it generates (CI).
@@ -20,6 +22,7 @@ TEMPLATES = os.path.join(ROOT, "tools", "templates")
 
 TILES = {"gemm": "bf16p8x4_bf16p12x4b_8x12_neon_mmla", "gemv": "bf16p1x4_bf16p12x4b_1x36_neon_dot"}
 OUTPUTS = {"f32": "@F32@", "bf16": "@BF16@"}
+HAND_WRITTEN = {("gemm", "c", "bf16")}
 
 
 def render(kind, ext, out):
@@ -48,6 +51,8 @@ def main():
     for kind in TILES:
         for ext in ("c", "h"):
             for out in OUTPUTS:
+                if (kind, ext, out) in HAND_WRITTEN:
+                    continue
                 path, text = render(kind, ext, out)
                 if check:
                     current = open(path).read() if os.path.exists(path) else None

@@ -2,7 +2,9 @@
 // Standalone use of the BF16 family: this program includes only kai/kai_common.h and the family's
 // headers, and is linked with only one kernel's .c and its packers' .c (see the bf16_standalone_*
 // targets in BUILD.bazel, which have no other dependency). It packs, runs the kernel over threads'
-// worth of tiles and checks the result against a plain C loop.
+// worth of tiles and checks the result against a plain C loop. The bf16-output GEMM is also run
+// as one whole-matrix call (its 4 x 24 paths), which must give the same bits as the tiles; its
+// targets build it with and without its assembly (-DKAI_BF16_NO_ASM).
 
 #include <float.h>
 #include <math.h>
@@ -23,6 +25,13 @@
 #define M 1
 #define N 77
 #define K 301
+#elif defined(KAI_STANDALONE_BF16O_GEMM)
+#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_bf16p8x4_f32_neon.h"
+#include "kai/ukernels/pack/kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon.h"
+#define M 19
+#define N 53
+#define K 37
 #else
 #include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_bf16p8x4_f32_neon.h"
@@ -66,6 +75,15 @@ int main(void) {
     kai_run_rhs_pack_kxn_bf16p12x4biasf32_bf16_neon(1, N, K, nr, kr, sr, N * 2, rhs16_kxn, bias, NULL, rhs_packed, 0, NULL);
     static uint16_t dst[M * N];
     const size_t es = 2;
+#elif defined(KAI_STANDALONE_BF16O_GEMM)
+#define KERNEL(f) kai_##f##_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla
+    const size_t mr = KERNEL(get_mr)(), nr = KERNEL(get_nr)(), kr = KERNEL(get_kr)(), sr = KERNEL(get_sr)();
+    void* lhs_packed = malloc(kai_get_lhs_packed_size_lhs_quant_pack_bf16p8x4_f32_neon(M, K, mr, kr, sr));
+    void* rhs_packed = malloc(kai_get_rhs_packed_size_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon(N, K, nr, kr));
+    kai_run_lhs_quant_pack_bf16p8x4_f32_neon(M, K, mr, kr, sr, 0, lhs, K * 4, lhs_packed);
+    kai_run_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon(1, N, K, nr, kr, sr, K * 4, rhs_nxk, bias, NULL, rhs_packed, 0, NULL);
+    static uint16_t dst[M * N], whole[M * N];
+    const size_t es = 2;
 #else
 #define KERNEL(f) kai_##f##_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
     const size_t mr = KERNEL(get_mr)(), nr = KERNEL(get_nr)(), kr = KERNEL(get_kr)(), sr = KERNEL(get_sr)();
@@ -102,7 +120,7 @@ int main(void) {
                 s += p;
                 sa += fabs(p);
             }
-#ifdef KAI_STANDALONE_GEMV
+#if defined(KAI_STANDALONE_GEMV) || defined(KAI_STANDALONE_BF16O_GEMM)
             const double got = (double)kai_cast_f32_bf16(dst[i * N + j]);
             const double bound = (K + 8) * ldexp(sa, -23) + ldexp(fabs(s), -8);
 #else
@@ -115,6 +133,25 @@ int main(void) {
             }
         }
     }
+#if defined(KAI_STANDALONE_BF16O_GEMM)
+    // The whole matrix in one call (column blocks in pairs, the lone last one through scratch).
+    KERNEL(run)(M, N, K, lhs_packed, rhs_packed, whole, N * es, es, -FLT_MAX, FLT_MAX);
+    if (memcmp(whole, dst, sizeof(dst)) != 0) {
+        printf("the whole-matrix call differs from the tile-by-tile calls\n");
+        bad = 1;
+    }
+    // And with a clamp that bites (the clamped assembly path): against the clamped tiles' values.
+    KERNEL(run)(M, N, K, lhs_packed, rhs_packed, whole, N * es, es, -0.5F, 0.75F);
+    for (size_t t = 0; t < M * N; ++t) {
+        float v = kai_cast_f32_bf16(dst[t]);
+        v = v < 0.75F ? v : 0.75F;
+        v = v > -0.5F ? v : -0.5F;
+        if (whole[t] != kai_cast_bf16_f32(v)) {
+            printf("clamped dst[%zu] = 0x%04x, expected 0x%04x\n", t, whole[t], kai_cast_bf16_f32(v));
+            bad = 1;
+        }
+    }
+#endif
     free(lhs_packed);
     free(rhs_packed);
     printf("%s\n", bad ? "FAIL" : "PASS");
