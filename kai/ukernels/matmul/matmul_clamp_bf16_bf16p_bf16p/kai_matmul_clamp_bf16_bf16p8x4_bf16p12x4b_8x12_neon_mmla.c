@@ -31,8 +31,9 @@
 // of 16 and 16 (BFCVTN's 24 instructions are the same): the epilogue is the only vector-pipe work
 // besides BFMMLA, and on Neoverse V2 BFCVTN is two micro-ops on two of the four vector pipes.
 // The RHS block-pair loop is outside the LHS loop so that the bias of a pair is rearranged once,
-// into a small table the tiles load their initial accumulators from. A lone last column block is
-// paired with itself; ragged columns or rows go through a scratch tile.
+// into a small table the tiles load their initial accumulators from. A column block without a
+// partner (n <= 12, or an odd last block) takes the 8 x 12 path; ragged columns or rows go
+// through a scratch tile.
 
 #include "kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
 
@@ -109,8 +110,9 @@ size_t kai_get_dst_size_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla(siz
 // Computes `tiles` tiles of 4 rows x 24 columns (two 12-column RHS blocks, rhs0 and rhs1) and
 // stores them at dst (row stride dst_stride bytes). Tile t covers LHS rows [4t, 4t + 4): half
 // t % 2 of the 8-row LHS block t / 2 (lhs points to block 0, lhs_block is the block size in
-// bytes). Ragged tiles come here with dst = a scratch column. Inlined into four functions, one
-// per value of (clamp_needed, multi_k), so that none has a branch on them.
+// bytes). Ragged tiles come here with dst = a scratch column. Inlined into one function per value
+// of (clamp_needed, multi_k) that is used (multi_k == 1 only with -DKAI_BF16_NO_ASM; otherwise the
+// assembly below takes K > 4), so that none has a branch on them.
 //
 // The last K step of a tile is peeled and written in the same straight-line code as the tile's
 // narrowing, stores and the next tile's accumulator initialisation: the BFCVTN/BFCVTN2, UZP and
