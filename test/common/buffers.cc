@@ -16,6 +16,7 @@ size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
 
 constexpr uint32_t kSentinelF32 = 0x7FC0DEADu;
 constexpr uint16_t kSentinelBf16 = 0x7FDEu;
+constexpr uint8_t kCanary = 0xC3;
 }  // namespace
 
 GuardedBuffer::GuardedBuffer(size_t size, uint8_t fill) : size_(size) {
@@ -34,11 +35,27 @@ GuardedBuffer::GuardedBuffer(size_t size, uint8_t fill) : size_(size) {
     }
     // The data ends exactly where the trailing guard page starts.
     data_ = mapping_ + page + (body - size);
+    std::memset(mapping_ + page, kCanary, body - size);
     std::memset(data_, fill, size);
 }
 
 GuardedBuffer::~GuardedBuffer() {
-    if (mapping_ != nullptr) munmap(mapping_, mapping_size_);
+    if (mapping_ == nullptr) return;
+    const ::testing::AssertionResult front = front_intact();
+    if (!front) ADD_FAILURE() << front.message();
+    munmap(mapping_, mapping_size_);
+}
+
+::testing::AssertionResult GuardedBuffer::front_intact() const {
+    for (const uint8_t* p = data_; p > mapping_ + page_size();) {
+        --p;
+        if (*p != kCanary) {
+            return ::testing::AssertionFailure()
+                   << "write before the start of a " << size_ << "-byte guarded buffer, " << (data_ - p)
+                   << " byte(s) before it";
+        }
+    }
+    return ::testing::AssertionSuccess();
 }
 
 DstBuffer::DstBuffer(size_t rows, size_t cols, size_t elem_size, size_t stride_bytes)
@@ -46,7 +63,7 @@ DstBuffer::DstBuffer(size_t rows, size_t cols, size_t elem_size, size_t stride_b
       cols_(cols),
       elem_size_(elem_size),
       stride_(stride_bytes),
-      buf_(rows == 0 ? 0 : (rows - 1) * stride_bytes + stride_bytes) {
+      buf_(kMargin + (rows == 0 ? 0 : (rows - 1) * stride_bytes + stride_bytes)) {
     if (elem_size != 4 && elem_size != 2) {
         std::fprintf(stderr, "DstBuffer: elem_size must be 4 or 2\n");
         std::abort();
@@ -65,10 +82,10 @@ DstBuffer::DstBuffer(size_t rows, size_t cols, size_t elem_size, size_t stride_b
     }
 }
 
-uint8_t* DstBuffer::at(size_t row, size_t col) { return buf_.data() + row * stride_ + col * elem_size_; }
+uint8_t* DstBuffer::at(size_t row, size_t col) { return buf_.data() + kMargin + row * stride_ + col * elem_size_; }
 
 uint32_t DstBuffer::bits(size_t row, size_t col) const {
-    const uint8_t* p = buf_.data() + row * stride_ + col * elem_size_;
+    const uint8_t* p = base() + row * stride_ + col * elem_size_;
     if (elem_size_ == 4) {
         uint32_t v;
         std::memcpy(&v, p, 4);
@@ -89,11 +106,22 @@ float DstBuffer::value(size_t row, size_t col) const {
 
 ::testing::AssertionResult DstBuffer::untouched_outside(size_t row0, size_t nrows, size_t col0,
                                                          size_t ncols) const {
-    const uint8_t* p = buf_.data();
     const uint32_t sentinel = elem_size_ == 4 ? kSentinelF32 : kSentinelBf16;
-    // Walk the whole allocation in element-sized units (the stride is a multiple of elem_size
-    // in every test; a trailing partial unit is compared byte-wise).
-    for (size_t off = 0; off < buf_.size(); off += elem_size_) {
+    // The margin before row 0 (a whole number of sentinels).
+    for (size_t off = 0; off < kMargin; off += elem_size_) {
+        uint32_t v = 0;
+        std::memcpy(&v, buf_.data() + off, elem_size_);
+        if (v != sentinel) {
+            return ::testing::AssertionFailure()
+                   << "write before element (0, 0), " << kMargin - off << " bytes before it: 0x" << std::hex << v
+                   << " instead of the sentinel 0x" << sentinel;
+        }
+    }
+    const uint8_t* p = base();
+    const size_t size = buf_.size() - kMargin;
+    // Walk the matrix in element-sized units (the stride is a multiple of elem_size in every
+    // test; a trailing partial unit is compared byte-wise).
+    for (size_t off = 0; off < size; off += elem_size_) {
         const size_t row = off / stride_;
         const size_t col_bytes = off % stride_;
         const bool in_row_body = col_bytes < cols_ * elem_size_;
@@ -101,7 +129,7 @@ float DstBuffer::value(size_t row, size_t col) const {
         const bool inside = in_row_body && row >= row0 && row < row0 + nrows && col >= col0 && col < col0 + ncols;
         if (inside) continue;
         uint32_t v = 0;
-        const size_t len = off + elem_size_ <= buf_.size() ? elem_size_ : buf_.size() - off;
+        const size_t len = off + elem_size_ <= size ? elem_size_ : size - off;
         std::memcpy(&v, p + off, len);
         const uint32_t expect = len == elem_size_ ? sentinel : (sentinel & ((1u << (8 * len)) - 1));
         if (v != expect) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Self-tests of the test harness and of kai_common.h: the checks every family relies on must be
 // able to fail.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -26,11 +27,36 @@ using kai_test::GuardedBuffer;
 
 // ------------------------------------------------------------------ CPU features vs the model
 
+// The "Features" line of /proc/cpuinfo as kai feature bits, or false when there is no such line
+// (under qemu-user the file is the host's).
+bool proc_cpuinfo_features(uint32_t* out) {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("Features", 0) != 0) continue;
+        const std::string words = " " + line.substr(line.find(':') + 1) + " ";
+        *out = 0;
+        if (words.find(" asimddp ") != std::string::npos) *out |= KAI_FEATURE_DOTPROD;
+        if (words.find(" i8mm ") != std::string::npos) *out |= KAI_FEATURE_I8MM;
+        if (words.find(" bf16 ") != std::string::npos) *out |= KAI_FEATURE_BF16;
+        return true;
+    }
+    return false;
+}
+
 TEST(CpuFeatures, MatchTheModelTheRunWasStartedWith) {
-    // tools/toolchain/qemu_run.sh exports the model it starts qemu with.
+    // tools/toolchain/qemu_run.sh exports the model it starts qemu with; on hardware the kernel's
+    // own report, /proc/cpuinfo, is the reference.
     const char* model = std::getenv("KAI_CPU_MODEL");
     if (model == nullptr) {
-        GTEST_SKIP() << "not started through qemu_run.sh under emulation: no CPU model to compare with";
+        uint32_t expected = 0;
+        if (!proc_cpuinfo_features(&expected)) {
+            GTEST_SKIP() << "neither started through qemu_run.sh nor given a Features line in /proc/cpuinfo";
+        }
+        const uint32_t all = KAI_FEATURE_DOTPROD | KAI_FEATURE_I8MM | KAI_FEATURE_BF16;
+        EXPECT_EQ(kai_test::feature_names(kai_test::cpu_features() & all), kai_test::feature_names(expected))
+            << "detected features differ from /proc/cpuinfo";
+        return;
     }
     const uint32_t f = kai_test::cpu_features();
     const std::string m = model;
@@ -81,6 +107,15 @@ TEST(DstBuffer, CatchesAWriteOutsideTheTile) {
     EXPECT_NE(std::string(r.message()).find("element (1, 6)"), std::string::npos) << r.message();
 }
 
+TEST(DstBuffer, CatchesAWriteJustBeforeTheFirstElement) {
+    for (size_t es : {size_t{4}, size_t{2}}) {
+        DstBuffer dst(2, 3, es, 3 * es);
+        EXPECT_TRUE(dst.untouched_outside(0, 2, 0, 3));
+        dst.at(0, 0)[-1] = 0;
+        EXPECT_FALSE(dst.untouched_outside(0, 2, 0, 3)) << "elem_size " << es;
+    }
+}
+
 TEST(DstBuffer, CatchesAWriteIntoTheStrideGap) {
     DstBuffer dst(3, 4, 4, 4 * 4 + 8);
     dst.at(1, 4)[0] = 0;  // first byte after row 1's last column
@@ -117,7 +152,7 @@ TEST(GuardedBufferDeathTest, OverreadFaults) {
         "");
 }
 
-TEST(GuardedBufferDeathTest, UnderrunFaults) {
+TEST(GuardedBufferDeathTest, UnderrunBeyondTheCanaryFaults) {
     GuardedBuffer buf(64);
     EXPECT_DEATH(
         {
@@ -125,6 +160,22 @@ TEST(GuardedBufferDeathTest, UnderrunFaults) {
             p[-4096 - 1] = 1;
         },
         "");
+}
+
+void write_just_before_a_guarded_buffer() {
+    GuardedBuffer buf(64);
+    buf.data()[-1] = 1;
+}
+
+TEST(GuardedBuffer, WriteJustBeforeTheStartIsReported) {
+    EXPECT_NONFATAL_FAILURE(write_just_before_a_guarded_buffer(), "1 byte(s) before it");
+    GuardedBuffer buf(100);
+    EXPECT_TRUE(buf.front_intact());
+    const uint8_t canary = buf.data()[-37];
+    buf.data()[-37] = static_cast<uint8_t>(canary + 1);
+    EXPECT_FALSE(buf.front_intact());
+    buf.data()[-37] = canary;  // restored, so that the destructor does not report it
+    EXPECT_TRUE(buf.front_intact());
 }
 
 TEST(GuardedBuffer, StartsFilled) {
