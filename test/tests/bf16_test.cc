@@ -239,6 +239,15 @@ TEST_P(Bf16RhsPackTest, MatchesReference) {
 TEST(Bf16PackerAgreement, AllSourcesGiveOneLayout) {
     const auto& rhs_packers = kai_registry::bf16_rhs_packers();
     const auto& lhs_packers = kai_registry::bf16_lhs_packers();
+    std::string not_run;
+    for (const Bf16RhsPacker& p : rhs_packers) {
+        const std::string missing = kai_test::missing_features(p.features);
+        if (!missing.empty()) not_run += std::string(" ") + p.name + " (needs " + missing + ")";
+    }
+    for (const Bf16LhsPacker& p : lhs_packers) {
+        const std::string missing = kai_test::missing_features(p.features);
+        if (!missing.empty()) not_run += std::string(" ") + p.name + " (needs " + missing + ")";
+    }
     const size_t shapes[][2] = {{1, 1}, {13, 7}, {25, 38}, {53, 64}};
     for (const auto& s : shapes) {
         const size_t n = s[0], k = s[1];
@@ -275,6 +284,7 @@ TEST(Bf16PackerAgreement, AllSourcesGiveOneLayout) {
             }
         }
     }
+    if (!not_run.empty()) GTEST_SKIP() << "compared the packers this CPU runs; it lacks features for" << not_run;
 }
 
 std::vector<LhsPackCase> lhs_pack_cases() {
@@ -284,7 +294,7 @@ std::vector<LhsPackCase> lhs_pack_cases() {
         const std::vector<size_t> ms =
             packers[p].mr == 1 ? std::vector<size_t>{1} : std::vector<size_t>{1, 7, 8, 9, 17, 37};
         for (size_t m : ms) {
-            for (size_t k : {1, 3, 4, 5, 38, 64, 129, 255}) cases.push_back({p, m, k});
+            for (size_t k : {1, 3, 4, 5, 38, 64, 129, 255, 1024, 1031}) cases.push_back({p, m, k});
         }
     }
     return cases;
@@ -295,7 +305,7 @@ std::vector<RhsPackCase> rhs_pack_cases() {
     const auto& packers = kai_registry::bf16_rhs_packers();
     for (size_t p = 0; p < packers.size(); ++p) {
         for (size_t n : {1, 11, 12, 13, 25, 53}) {
-            for (size_t k : {1, 3, 4, 5, 38, 64, 129}) {
+            for (size_t k : {1, 3, 4, 5, 38, 64, 129, 1031}) {
                 cases.push_back({p, n, k, (n + k) % 2 == 0});
             }
         }
@@ -476,10 +486,13 @@ struct Shape {
 std::vector<KernelCase> kernel_cases() {
     const bool reduced = kai_test::reduced_sweep();
     // GEMM: 1x1x1, tile-1/tile/tile+1 in each dimension, K not a multiple of 4, primes, K >= 1024
-    // and >= 2048 on small M x N.
+    // and >= 2048 on small M x N. The bf16-output GEMM computes pairs of column blocks as 4x24
+    // tiles inside a call: n = 23/24/25 and a single K step (k <= 4) with n > 12 reach its
+    // one-step and ragged-pair paths.
     const std::vector<Shape> gemm = {{1, 1, 1},    {7, 11, 3},   {8, 12, 4},    {9, 13, 5},    {3, 7, 3},
                                      {12, 8, 4},   {16, 24, 7},  {17, 25, 38},  {13, 33, 23},  {37, 53, 64},
-                                     {2, 1013, 6}, {1, 1, 1023}, {93, 57, 89},  {257, 113, 373}, {9, 25, 2048}};
+                                     {2, 1013, 6}, {1, 1, 1023}, {93, 57, 89},  {257, 113, 373}, {9, 25, 2048},
+                                     {9, 25, 3},   {8, 24, 4},   {17, 23, 1},   {33, 47, 2}};
     // GEMV (m = 1): n around 12 and 36, K not a multiple of 4, K >= 1024 and >= 2048.
     const std::vector<Shape> gemv = {{1, 1, 1},   {1, 11, 3},   {1, 12, 4},     {1, 13, 5},  {1, 35, 7},
                                      {1, 36, 8},  {1, 37, 38},  {1, 72, 64},    {1, 73, 89}, {1, 113, 373},
@@ -572,10 +585,12 @@ TEST(Bf16KernelSpecialValues, InfinitiesAndNaNAreClamped) {
             for (size_t i = 0; i < m; ++i) {
                 EXPECT_EQ(dst.value(i, 0), hi) << "row " << i;
                 EXPECT_EQ(dst.value(i, 1), -hi) << "row " << i;
-                EXPECT_TRUE(std::isnan(dst.value(i, 2))) << "row " << i;
+                EXPECT_TRUE(std::isnan(dst.value(i, 2))) << "row " << i;  // written: see below
                 EXPECT_EQ(dst.value(i, 3), hi) << "row " << i;
                 for (size_t j = 4; j < n; ++j) EXPECT_TRUE(std::isfinite(dst.value(i, j))) << i << "," << j;
             }
+            // The NaN expected in column 2 must be the kernel's, not the sentinel left in place.
+            EXPECT_TRUE(dst.written_inside(0, m, 0, n));
         }
     }
 }
@@ -667,7 +682,8 @@ void replay_packer(const kai_test::CompatVector& f) {
 
 // Kernel files: the named kernel, and its bf16-output twin, on the stored packed operands,
 // against the stored output with the README's rule |got - expected| <= 1e-4 * (|bias| + sum |a b|)
-// (plus the bf16 rounding, 2^-8 |expected|, for the twin).
+// (plus the bf16 rounding, 2^-8 |expected|, for the twin), and against the f64 reference with the
+// bound derived from K (bf16_error_bound), as in the sweep.
 void replay_kernel(const kai_test::CompatVector& f) {
     const std::string name = f.str("name");
     const size_t m = f.size("m"), n = f.size("n"), k = f.size("k");
@@ -704,12 +720,20 @@ void replay_kernel(const kai_test::CompatVector& f) {
         uk.run_matmul(m, n, k, lhs_packed.data(), rhs_packed.data(), dst.at(0, 0), (n + 1) * es, es, f.clamp_min(),
                       f.clamp_max());
         EXPECT_TRUE(dst.untouched_outside(0, m, 0, n));
+        EXPECT_TRUE(dst.written_inside(0, m, 0, n));
         for (size_t i = 0; i < m; ++i) {
             for (size_t j = 0; j < n; ++j) {
+                const double got = dst.value(i, j);
+                // The stored KleidiAI output, with the vectors' own rule.
                 const double e = expected[i * n + j];
                 double bound = 1e-4 * abs_sum[i * n + j];
                 if (v.bf16_output) bound += std::ldexp(std::fabs(e) + bound, -8);
-                ASSERT_LE(std::fabs(dst.value(i, j) - e), bound) << "dst[" << i << "][" << j << "]";
+                ASSERT_LE(std::fabs(got - e), bound) << "dst[" << i << "][" << j << "] vs the stored output";
+                // The exact result on the same bf16 operands, with the bound derived from K.
+                const double exact = kai_ref::bf16_clamp(ref[i * n + j], f.clamp_min(), f.clamp_max());
+                ASSERT_LE(std::fabs(got - exact),
+                          kai_ref::bf16_error_bound(abs_sum[i * n + j], exact, k, v.bf16_output))
+                    << "dst[" << i << "][" << j << "] vs the f64 reference";
             }
         }
         ++ran;
