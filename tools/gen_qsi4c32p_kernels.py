@@ -206,13 +206,13 @@ size_t kai_get_dst_size_{name}(size_t m, size_t n) {{
 CHECKS = """    KAI_ASSUME_ALWAYS_MSG(bl > 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
     KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_ASSUME_ALWAYS_MSG(dst_stride_col == sizeof(float), "dst_stride_col must be 4 (sizeof(float))");
-    KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
-    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
-    KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
     KAI_UNUSED(dst_stride_col);
     if (m == 0 || n == 0) {
         return;
     }
+    KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
+    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
+    KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
 """
 
 

@@ -411,13 +411,13 @@ void kai_run_matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod(
     KAI_ASSUME_ALWAYS_MSG(bl > 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
     KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_ASSUME_ALWAYS_MSG(dst_stride_col == sizeof(float), "dst_stride_col must be 4 (sizeof(float))");
-    KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
-    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
-    KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
     KAI_UNUSED(dst_stride_col);
     if (m == 0 || n == 0) {
         return;
     }
+    KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
+    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
+    KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
 
     const size_t nb = k / bl;
     const size_t lhs_stride = kai_c32_1x4_lhs_block_stride(k);
