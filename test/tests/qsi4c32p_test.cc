@@ -349,24 +349,48 @@ std::vector<float> reference(const Prepared& p, size_t m0, size_t mh, size_t n0,
                                            has_bias ? bias.data() : nullptr, clamp_min, clamp_max);
 }
 
+// The whole LHS and RHS of a case, each packed once with the kernel's mr / nr, kr and sr.
+struct Packed {
+    std::vector<uint8_t> lhs, rhs;
+};
+
+Packed pack_whole(const Qsi4c32pVariant& v, const Prepared& p, bool has_bias) {
+    const auto& uk = v.ukernel;
+    const size_t mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
+    Packed out;
+    out.lhs.resize(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(p.m, p.k, mr, kr, sr));
+    kai_run_lhs_quant_pack_qai8dxp_f32(p.m, p.k, mr, kr, sr, 0, p.lhs.data(), (p.k + 3) * 4, out.lhs.data());
+    out.rhs.resize(rhs_packed_size(p.rhs.kxn, p.n, p.k, nr, kr, p.bl));
+    pack_rhs(p.rhs, 0, p.n, nr, kr, has_bias, out.rhs.data());
+    return out;
+}
+
 class KernelTest : public ::testing::TestWithParam<KernelParam> {
 protected:
-    // Packs rows [m0, m0 + mh) and columns [n0, n0 + nw) into exactly-sized guarded buffers, runs
-    // the kernel on them with a wider DST stride, and checks the bits and the sentinel.
-    void run_tile(const Qsi4c32pVariant& v, const Prepared& p, size_t m0, size_t mh, size_t n0, size_t nw,
-                  bool has_bias, const std::vector<float>& want) {
+    // Runs the kernel on rows [m0, m0 + mh) and columns [n0, n0 + nw) the way a caller tiles the
+    // work: the operands of the whole matrix (packed once) at get_lhs_packed_offset(m0, k) and
+    // get_rhs_packed_offset(n0, k, bl), the DST at get_dst_offset(m0, n0, stride) of a wider
+    // stride, and checks the bits and the sentinel. Each operand is a guarded copy of the whole
+    // packed buffer cut right after the tile's last packed byte, so a read past the tile's rows or
+    // columns faults as it would in an exactly sized buffer.
+    void run_tile(const Qsi4c32pVariant& v, const Prepared& p, const Packed& packed, size_t m0, size_t mh, size_t n0,
+                  size_t nw, const std::vector<float>& want) {
         const auto& uk = v.ukernel;
         const size_t mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
         ASSERT_EQ(kr, kKr);
         ASSERT_EQ(sr, kSr);
-        GuardedBuffer lp(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(mh, p.k, mr, kr, sr));
-        kai_run_lhs_quant_pack_qai8dxp_f32(mh, p.k, mr, kr, sr, 0, p.lhs.data() + m0 * (p.k + 3), (p.k + 3) * 4,
-                                           lp.data());
-        GuardedBuffer rp(rhs_packed_size(p.rhs.kxn, nw, p.k, nr, kr, p.bl));
-        pack_rhs(p.rhs, n0, nw, nr, kr, has_bias, rp.data());
+        const size_t lhs_end = kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m0 + mh, p.k, mr, kr, sr);
+        const size_t rhs_end = rhs_packed_size(p.rhs.kxn, n0 + nw, p.k, nr, kr, p.bl);
+        ASSERT_LE(lhs_end, packed.lhs.size());
+        ASSERT_LE(rhs_end, packed.rhs.size());
+        GuardedBuffer lp(lhs_end), rp(rhs_end);
+        std::memcpy(lp.data(), packed.lhs.data(), lhs_end);
+        std::memcpy(rp.data(), packed.rhs.data(), rhs_end);
         const size_t stride = (p.n + 5) * sizeof(float);
         DstBuffer dst(p.m, p.n + 5, sizeof(float), stride);
-        uk.run_matmul(mh, nw, p.k, p.bl, lp.data(), rp.data(), reinterpret_cast<float*>(dst.at(m0, n0)), stride,
+        uk.run_matmul(mh, nw, p.k, p.bl, lp.data() + uk.get_lhs_packed_offset(m0, p.k),
+                      rp.data() + uk.get_rhs_packed_offset(n0, p.k, p.bl),
+                      reinterpret_cast<float*>(dst.at(0, 0) + uk.get_dst_offset(m0, n0, stride)), stride,
                       sizeof(float), p.clamp_min, p.clamp_max);
         for (size_t i = 0; i < mh; ++i)
             for (size_t j = 0; j < nw; ++j) {
@@ -396,12 +420,13 @@ TEST_P(KernelTest, BitExactAgainstSpecRecipe) {
         p.clamp_max = c.clamp == Clamp::kInverted ? lo : hi;
     }
     const auto want = reference(p, 0, c.m, 0, c.n, mr, c.bias, p.clamp_min, p.clamp_max);
+    const Packed packed = pack_whole(v, p, c.bias);
     {
         SCOPED_TRACE("whole matrix");
-        run_tile(v, p, 0, c.m, 0, c.n, c.bias, want);
+        run_tile(v, p, packed, 0, c.m, 0, c.n, want);
     }
-    // Sub-tiles through the offset getters: the last tile in each direction (ragged) and an
-    // interior one, each packed on its own.
+    // Sub-tiles through the offset getters, on the operands packed once for the whole matrix: the
+    // last tile in each direction (ragged) and an interior one.
     const size_t ms = v.ukernel.get_m_step(), ns = v.ukernel.get_n_step();
     const size_t m0s[] = {(c.m - 1) / ms * ms, c.m > ms ? ms : 0};
     const size_t n0s[] = {(c.n - 1) / ns * ns, c.n > 2 * ns ? ns : 0};
@@ -414,7 +439,7 @@ TEST_P(KernelTest, BitExactAgainstSpecRecipe) {
         std::vector<float> sub(mh * nw);
         for (size_t i = 0; i < mh; ++i)
             for (size_t j = 0; j < nw; ++j) sub[i * nw + j] = want[(m0 + i) * c.n + n0 + j];
-        run_tile(v, p, m0, mh, n0, nw, c.bias, sub);
+        run_tile(v, p, packed, m0, mh, n0, nw, sub);
     }
 }
 
@@ -524,6 +549,9 @@ TEST_P(KernelVariantTest, EmptyShapesWriteNothing) {
     v.ukernel.run_matmul(0, 1, 32, 32, dummy, dummy, reinterpret_cast<float*>(dst.at(0, 0)), 4, 4, -1.0f, 1.0f);
     v.ukernel.run_matmul(1, 0, 32, 32, dummy, dummy, reinterpret_cast<float*>(dst.at(0, 0)), 4, 4, -1.0f, 1.0f);
     EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
+    // As the header says, an empty call returns at once: buffers may be NULL then.
+    v.ukernel.run_matmul(0, 0, 32, 32, nullptr, nullptr, nullptr, 4, 4, -1.0f, 1.0f);
+    v.ukernel.run_matmul(0, 5, 32, 32, nullptr, nullptr, nullptr, 20, 4, -1.0f, 1.0f);
 }
 
 TEST_P(KernelVariantTest, BadParametersAbortWithAMessage) {
