@@ -274,22 +274,19 @@ void kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(
     const size_t stride = kai_packed_stride(k, nr);
     // Unsigned input (zero point 8) is already biased; signed input gets bias 8 by flipping bit 3.
     const uint8_t flip = (uint8_t)(params->rhs_zero_point == 8 ? 0 : 8);
-    uint8_t tmp_small[16 * 16];
-    uint8_t* tmp = nr <= 16 ? tmp_small : (uint8_t*)malloc(16 * nr);
-    int32_t sums_small[16];
-    int32_t* sums = nr <= 16 ? sums_small : (int32_t*)malloc(sizeof(int32_t) * nr);
-    KAI_ASSERT_ALWAYS_MSG(tmp != NULL && sums != NULL, "out of memory");
+    // Position sums of the fast path (nr 4 or 8 only); the generic path adds its chunks per lane.
+    int32_t fast_sums[8] = {0};
     uint8_t* block = (uint8_t*)rhs_packed;
     for (size_t n0 = 0; n0 < n; n0 += nr) {
         uint8_t* tail = block + nr * kp / 2;
-        for (size_t j = 0; j < nr; ++j) {
-            sums[j] = 0;
-        }
         size_t c = 0;
 #if defined(__aarch64__)
         if (kbl == 8 && (nr == 4 || nr == 8) && n0 + nr <= n) {
             // Chunks whose 32 K rows all exist, through the fast path; u16 position sums take at
             // most 120 per chunk, so they are folded every 256 chunks.
+            for (size_t j = 0; j < nr; ++j) {
+                fast_sums[j] = 0;
+            }
             const uint8x16_t vflip = vdupq_n_u8((uint8_t)(flip | (flip << 4)));
             uint16x8_t acc_e[2] = {vdupq_n_u16(0), vdupq_n_u16(0)};
             uint16x8_t acc_o[2] = {vdupq_n_u16(0), vdupq_n_u16(0)};
@@ -302,28 +299,31 @@ void kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(
                     kai_chunk_nr4(src, row_bytes, vflip, block + c * 16 * nr, acc_e, acc_o);
                 }
                 if (c % 256 == 255) {
-                    kai_fold_sums(nr, acc_e, acc_o, sums);
+                    kai_fold_sums(nr, acc_e, acc_o, fast_sums);
                 }
             }
-            kai_fold_sums(nr, acc_e, acc_o, sums);
+            kai_fold_sums(nr, acc_e, acc_o, fast_sums);
         }
 #endif
-        for (; c < kp / kai_k_chunk; ++c) {
-            kai_gather_chunk(rhs, row_bytes, n, k, n0, nr, c, flip, tmp);
-            uint8_t* out = block + c * 16 * nr;
-            for (size_t j = 0; j < nr; ++j) {
+        const size_t c_rest = c;
+        for (size_t j = 0; j < nr; ++j) {
+            int32_t sum = c_rest > 0 ? fast_sums[j] : 0;
+            // The remaining chunks of lane j, one column gathered at a time (any nr, no scratch
+            // beyond 16 bytes).
+            for (c = c_rest; c < kp / kai_k_chunk; ++c) {
+                uint8_t tmp[16];
+                kai_gather_chunk(rhs, row_bytes, n, k, n0 + j, 1, c, flip, tmp);
+                uint8_t* out = block + c * 16 * nr;
 #if defined(__aarch64__)
                 if (kbl == 8) {
-                    sums[j] += kai_pack_chunk_neon(tmp + 16 * j, nr, j, out);
+                    sum += kai_pack_chunk_neon(tmp, nr, j, out);
                     continue;
                 }
 #endif
-                sums[j] += kai_pack_chunk_scalar(tmp + 16 * j, nr, kbl, j, out);
+                sum += kai_pack_chunk_scalar(tmp, nr, kbl, j, out);
             }
-        }
-        for (size_t j = 0; j < nr; ++j) {
             const size_t ch = KAI_MIN(n0 + j, n - 1);
-            const int32_t sum16 = (int32_t)(16 * (sums[j] - (int32_t)(8 * kp)));
+            const int32_t sum16 = (int32_t)(16 * (sum - (int32_t)(8 * kp)));
             const float s = scale[ch] * 0.0625F;
             const float b = bias != NULL ? bias[ch] : 0.0F;
             memcpy(tail + 4 * j, &sum16, sizeof(sum16));
@@ -331,11 +331,5 @@ void kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(
             memcpy(tail + 8 * nr + 4 * j, &b, sizeof(b));
         }
         block += stride;
-    }
-    if (tmp != tmp_small) {
-        free(tmp);
-    }
-    if (sums != sums_small) {
-        free(sums);
     }
 }
