@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cfloat>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -107,6 +108,14 @@ void pack_lhs(size_t m, size_t k, size_t mr, const float* lhs, size_t stride_byt
     kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr, 0, lhs, stride_bytes, out.data());
 }
 
+// The quantised LHS that expected values are computed from: test/reference's packer (spec §5) run on
+// the f32 rows and read back. Expected values must never come from kai's own packer output.
+kai_ref::Qai8dxpUnpacked reference_lhs(size_t m, size_t k, size_t mr, const float* lhs, size_t stride_bytes) {
+    std::vector<uint8_t> packed(kai_ref::qai8dxp_packed_size(m, k, mr));
+    kai_ref::pack_qai8dxp(m, k, mr, kKr, kSr, 0, lhs, stride_bytes, packed.data());
+    return kai_ref::unpack_qai8dxp(packed.data(), m, k, mr, kKr, kSr);
+}
+
 void pack_rhs(bool kxn, size_t n, size_t k, size_t nr, const uint8_t* rhs, const float* bias, const float* scale,
               uint8_t zp, void* out) {
     kai_rhs_pack_qs4cxs1s0_param params{1, zp};
@@ -163,6 +172,41 @@ TEST_P(QuantLhsTest, RowChunksMatchWholeMatrix) {
                                        lhs.data() + kai_get_lhs_offset_lhs_quant_pack_qai8dxp_f32(m0, k * 4) / 4,
                                        k * 4, split.data() + off);
     EXPECT_TRUE(kai_test::bytes_equal(split.data(), whole.data(), size));
+}
+
+TEST_P(QuantLhsTest, RowRangeWithMIdxStartMatchesWholeMatrix) {
+    // Rows [m0, m) packed with m_idx_start = m0 into the block get_lhs_packed_offset(m0) gives (the
+    // block holding row m0: rounded down when m0 is not a multiple of mr) land in lanes
+    // (i + m0) % mr. Alone they write exactly the reference's bytes and nothing else; with rows
+    // [0, m0) packed afterwards the buffer is the whole matrix's pack.
+    const auto [m_param, k, mr, kr, sr] = GetParam();
+    const size_t m = m_param + mr;  // always more than one block
+    const uint64_t seed = kai_test::seed_from("lhsrange" + shape_name(m, k, mr) + std::to_string(kr));
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+    const size_t stride = (k + 3) * 4;
+    const std::vector<float> lhs = make_lhs(m, k, k + 3, seed, true);
+    const size_t size = kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr);
+    GuardedBuffer whole(size, 0x5A);
+    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr, 0, lhs.data(), stride, whole.data());
+    // Starts inside a block (when mr > 1) and on block boundaries.
+    std::vector<size_t> starts = {1, mr - 1, mr, mr + 1, 2 * mr - 1, m - 1};
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    for (size_t m0 : starts) {
+        if (m0 == 0 || m0 >= m) continue;
+        SCOPED_TRACE("rows [" + std::to_string(m0) + ", " + std::to_string(m) + ") with m_idx_start " +
+                     std::to_string(m0));
+        const size_t off = kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(m0, k, mr, kr, sr);
+        ASSERT_EQ(off, m0 / mr * kai_ref::qai8dxp_block_stride(k, mr));
+        const float* src = lhs.data() + kai_get_lhs_offset_lhs_quant_pack_qai8dxp_f32(m0, stride) / 4;
+        GuardedBuffer got(size, 0x5A);
+        kai_run_lhs_quant_pack_qai8dxp_f32(m - m0, k, mr, kr, sr, m0, src, stride, got.data() + off);
+        std::vector<uint8_t> want(size, 0x5A);
+        kai_ref::pack_qai8dxp(m - m0, k, mr, kr, sr, m0, src, stride, want.data() + off);
+        EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size)) << "rows [m0, m) alone";
+        kai_run_lhs_quant_pack_qai8dxp_f32(m0, k, mr, kr, sr, 0, lhs.data(), stride, got.data());
+        EXPECT_TRUE(kai_test::bytes_equal(got.data(), whole.data(), size)) << "rows [m0, m), then [0, m0)";
+    }
 }
 
 std::string lhs_param_name(const ::testing::TestParamInfo<LhsParam>& info) {
@@ -357,14 +401,70 @@ TEST_P(RhsPackTest, ColumnChunksAndLayoutsAgree) {
     EXPECT_TRUE(kai_test::bytes_equal(other.data(), whole.data(), size));
 }
 
+TEST_P(RhsPackTest, ColumnRangesMatchSliceOfWholePack) {
+    // Columns [n0, n), n0 a multiple of the packer's n step, packed on their own at
+    // get_rhs_packed_offset(n0) give exactly that slice of the whole pack, padded lanes included
+    // (n0 is even, so kxn's padding reads the same nibble as in the whole matrix), and write nothing
+    // before it. The kxn packer takes no row stride, so columns [n0, n) of the K x N input are first
+    // copied into a K x (n - n0) matrix of their own; nxk rows are contiguous.
+    const auto [kxn, n_param, k, nr, zp, has_bias] = GetParam();
+    const size_t n = n_param + nr;  // always more than one block
+    const uint64_t seed =
+        kai_test::seed_from("rhsrange" + shape_name(n, k, nr) + (kxn ? "kxn" : "nxk") + std::to_string(zp));
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+    const auto bytes = make_rhs_bytes(n, k, kxn, seed);
+    const auto scale = make_scales(n, seed + 1);
+    const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, seed + 2);
+    const float* b = has_bias ? bias.data() : nullptr;
+    const size_t step =
+        kxn ? kai_get_n_step_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(nr) : kai_get_n_step_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(nr);
+    ASSERT_EQ(step % 2, 0u);
+    const size_t size = kxn ? kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr)
+                            : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr);
+    GuardedBuffer whole(size);
+    pack_rhs(kxn, n, k, nr, bytes.data(), b, scale.data(), zp, whole.data());
+    const auto ref = kxn ? kai_ref::pack_qsi4cxp_kxn(n, k, nr, kKr, kSr, bytes.data(), b, scale.data(), zp)
+                         : kai_ref::pack_qsi4cxp_nxk(n, k, nr, kKr, kSr, bytes.data(), b, scale.data(), zp);
+    ASSERT_TRUE(kai_test::bytes_equal(whole.data(), ref.data(), size)) << "whole pack";
+    for (size_t n0 = step; n0 < n; n0 += step) {
+        const size_t nw = n - n0;
+        SCOPED_TRACE("columns [" + std::to_string(n0) + ", " + std::to_string(n) + ")");
+        std::vector<uint8_t> part;  // the input of columns [n0, n) alone
+        if (kxn) {
+            const size_t row = (n + 1) / 2, part_row = (nw + 1) / 2;
+            const size_t col_off = kai_get_rhs_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(n0, row);
+            ASSERT_EQ(col_off + part_row, row);
+            part.resize(k * part_row);
+            for (size_t kk = 0; kk < k; ++kk)
+                std::memcpy(part.data() + kk * part_row, bytes.data() + kk * row + col_off, part_row);
+        } else {
+            const size_t row_off = kai_get_rhs_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n0, (k + 1) / 2);
+            part.assign(bytes.begin() + static_cast<std::ptrdiff_t>(row_off), bytes.end());
+        }
+        const size_t off = kxn ? kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(n0, k, nr, kKr, kSr)
+                               : kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n0, k, nr, kKr, kSr);
+        ASSERT_EQ(off, n0 / nr * kai_ref::qsi4cxp_block_stride(k, nr));
+        GuardedBuffer got(size, 0x5A);
+        pack_rhs(kxn, nw, k, nr, part.data(), b ? b + n0 : nullptr, scale.data() + n0, zp, got.data() + off);
+        EXPECT_TRUE(kai_test::bytes_equal(got.data() + off, whole.data() + off, size - off))
+            << "slice of the whole pack";
+        const std::vector<uint8_t> fill(off, 0x5A);
+        EXPECT_TRUE(kai_test::bytes_equal(got.data(), fill.data(), off)) << "bytes before the slice";
+    }
+}
+
 std::vector<RhsParam> rhs_params() {
     std::vector<RhsParam> p;
     const std::vector<std::pair<size_t, size_t>> shapes = {{1, 1}, {5, 40}, {4, 32}, {7, 33}, {9, 65},
                                                            {16, 64}, {13, 45}, {3, 1024}, {11, 1055}, {8, 8230}};
+    // Every (layout, shape, nr) runs once with and once without bias (alternating with zp), so both
+    // meet padded (n % nr != 0) and unpadded n. nr = 20 (no kernel uses it; the packers take any nr)
+    // goes through the generic path with blocks wider than 16 lanes.
     for (bool kxn : {false, true})
-        for (const auto& s : shapes)
-            for (size_t nr : {4, 8})
-                for (uint8_t zp : {uint8_t{0}, uint8_t{8}}) p.emplace_back(kxn, s.first, s.second, nr, zp, (s.first + nr) % 2 == 0);
+        for (size_t si = 0; si < shapes.size(); ++si)
+            for (size_t nr : {4, 8, 20})
+                for (uint8_t zp : {uint8_t{0}, uint8_t{8}})
+                    p.emplace_back(kxn, shapes[si].first, shapes[si].second, nr, zp, (zp == 8) != (si % 2 == 1));
     return p;
 }
 
@@ -469,8 +569,8 @@ TEST_P(MatmulTest, BitExactOnSubTile) {
     GuardedBuffer rhs_p(rhs_size);
     pack_rhs(kxn, n, k, nr, bytes.data(), b, scale.data(), zp, rhs_p.data());
 
-    // Reference on the full matrix from the packed LHS read back.
-    const auto lhs_u = kai_ref::unpack_qai8dxp(lhs_p.data(), m, k, mr, kr, sr);
+    // Reference on the full matrix from the reference packer's LHS (not kai's packed LHS).
+    const auto lhs_u = reference_lhs(m, k, mr, lhs.data(), k * 4);
     const auto w = kxn ? kai_ref::qs4_kxn_values(bytes.data(), n, k, zp) : kai_ref::qs4_nxk_values(bytes.data(), n, k, zp);
     float cmin = -FLT_MAX, cmax = FLT_MAX;
     const auto unclamped = kai_ref::matmul_qai8dxp_qsi4cx(lhs_u, n, k, w.data(), scale.data(), b, cmin, cmax);
@@ -601,6 +701,9 @@ TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesNanRow) {
         EXPECT_TRUE(std::isnan(dst.value(1, j)));
         EXPECT_FALSE(std::isnan(dst.value(2, j)));
     }
+    // The sentinel is a NaN too: every element must have been written (and nothing else).
+    EXPECT_TRUE(dst.written_inside(0, m, 0, n));
+    EXPECT_TRUE(dst.untouched_outside(0, m, 0, n));
 }
 
 // End-to-end error of f32 -> quantise -> matmul against an f64 matmul of the f32 LHS with the
@@ -631,7 +734,7 @@ TEST_P(MatmulVariantTest, EndToEndErrorWithinDerivedBound) {
         for (size_t kk = 0; kk < k; ++kk) wdq[kk * n + j] = static_cast<float>(w[j * k + kk]) * scale[j];
     std::vector<double> y64(m * n);
     kai_ref::matmul_f64(m, n, k, lhs.data(), k, wdq.data(), n, y64.data());
-    const auto lhs_u = kai_ref::unpack_qai8dxp(lhs_p.data(), m, k, mr, kKr, kSr);
+    const auto lhs_u = reference_lhs(m, k, mr, lhs.data(), k * 4);  // the bound's ls_i, not from kai
     for (size_t i = 0; i < m; ++i)
         for (size_t j = 0; j < n; ++j) y64[i * n + j] += bias[j];
     const double eps = FLT_EPSILON;
