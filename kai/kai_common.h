@@ -7,8 +7,12 @@
 /// The one header every kai micro-kernel and packer includes: assertion and error macros,
 /// rounding helpers, the datatype enum, bf16/f16 conversions, int4 helpers, the version and the
 /// parameter structs of the packers. Names, values and semantics follow KleidiAI v1.30.0's
-/// `kai/kai_common.h`, so code written against KleidiAI compiles unchanged. Deliberate
-/// differences are marked "kai:" below.
+/// `kai/kai_common.h`, so code written against KleidiAI compiles unchanged unless it calls the
+/// SVE/SME vector-length queries (next paragraph). Deliberate differences are marked "kai:".
+///
+/// kai: KleidiAI's header also declares kai_get_sve_vector_length_u8/u16/u32() and
+/// kai_get_sve_vscale() (and, under __ARM_FEATURE_SVE2, the SME queries and kai_commit_za()),
+/// implemented in assembly files. kai has no SVE or SME kernels and omits them all.
 ///
 /// Everything here is a macro or `static inline`: the header has no .c file to compile or link.
 
