@@ -61,7 +61,7 @@ extern "C" {
 #define KAI_ERROR(msg)                                        \
     do {                                                      \
         fflush(stdout);                                       \
-        fprintf(stderr, "%s:%d %s", __FILE__, __LINE__, msg); \
+        fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, msg); \
         KAI_ABORT();                                          \
     } while (0)
 #endif
@@ -174,14 +174,19 @@ static inline size_t kai_get_datatype_size_in_bytes(enum kai_datatype dt) {
 // Size arithmetic.
 // ---------------------------------------------------------------------------------------------
 
-/// Returns ceil(a / b). Precondition: b > 0 and a + b - 1 does not overflow.
+/// Returns ceil(a / b). Precondition: b > 0.
+/// kai: computed without a + b - 1, so it holds for every a.
 static inline size_t kai_div_ceil(size_t a, size_t b) {
-    return (a + b - 1) / b;
+    return a / b + (a % b != 0);
 }
 
-/// Returns a rounded up to a multiple of b. Precondition: b > 0 and the result is representable.
+/// Returns a rounded up to a multiple of b. Precondition: b > 0.
+/// kai: aborts in every build (with a message) when the result does not fit in size_t, so that
+/// a size computed from an absurd k or n fails loudly instead of wrapping to a small value.
 static inline size_t kai_roundup(size_t a, size_t b) {
-    return kai_div_ceil(a, b) * b;
+    const size_t q = kai_div_ceil(a, b);
+    KAI_ASSERT_ALWAYS_MSG(q <= SIZE_MAX / b, "size computation overflows size_t");
+    return q * b;
 }
 
 /// kai: returns a * b, aborting in every build (with a message) when the product overflows size_t.
