@@ -58,6 +58,7 @@ void kai_run_lhs_pack_bf16p8x4_bf16_neon(
     }
     KAI_ASSUME_MSG(lhs != NULL, "lhs must not be NULL");
     KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
+    KAI_ASSUME_MSG(m == 1 || lhs_stride / 2 >= k, "lhs_stride must be at least k * 2 when m > 1");
 
     const size_t kp = kai_roundup(k, kai_kr);
     uint8_t* out = (uint8_t*)lhs_packed;

@@ -69,6 +69,7 @@ void kai_run_lhs_quant_pack_bf16p8x4_f32_neon(
     }
     KAI_ASSUME_MSG(lhs != NULL, "lhs must not be NULL");
     KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
+    KAI_ASSUME_MSG(m == 1 || lhs_stride / 4 >= k, "lhs_stride must be at least k * 4 when m > 1");
 
     const size_t kp = kai_roundup(k, kai_kr);
     const size_t full_chunks = k / kai_kr;
