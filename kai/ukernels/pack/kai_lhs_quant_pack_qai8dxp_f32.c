@@ -72,6 +72,7 @@ size_t kai_get_lhs_offset_lhs_quant_pack_qai8dxp_f32(size_t m_idx, size_t lhs_st
 
 size_t kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr) {
     KAI_ASSUME_MSG(mr >= 1, "mr must be at least 1");
+    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
     KAI_ASSUME_MSG(sr >= 1 && kr % sr == 0, "kr must be a multiple of sr");
     KAI_UNUSED(kr);
     KAI_UNUSED(sr);
@@ -80,6 +81,7 @@ size_t kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(size_t m_idx, size_t
 
 size_t kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(size_t m, size_t k, size_t mr, size_t kr, size_t sr) {
     KAI_ASSUME_MSG(mr >= 1, "mr must be at least 1");
+    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
     KAI_ASSUME_MSG(sr >= 1 && kr % sr == 0, "kr must be a multiple of sr");
     KAI_UNUSED(kr);
     KAI_UNUSED(sr);

@@ -47,6 +47,7 @@ size_t kai_get_rhs_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(size_t n_idx, size_t rh
 
 size_t kai_get_rhs_packed_stride_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(size_t k, size_t nr, size_t kr, size_t sr) {
     KAI_ASSUME_MSG(nr >= 1, "nr must be at least 1");
+    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
     KAI_ASSUME_MSG(sr >= 1 && kr % sr == 0, "kr must be a multiple of sr");
     KAI_UNUSED(kr);
     KAI_UNUSED(sr);
@@ -55,6 +56,7 @@ size_t kai_get_rhs_packed_stride_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(size_t k, size_t
 
 size_t kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr) {
     KAI_ASSUME_MSG(nr >= 1, "nr must be at least 1");
+    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
     KAI_ASSUME_MSG(n_idx % nr == 0, "n_idx must be a multiple of nr");
     KAI_ASSUME_MSG(sr >= 1 && kr % sr == 0, "kr must be a multiple of sr");
     KAI_UNUSED(kr);
@@ -64,6 +66,7 @@ size_t kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(size_t n_idx, si
 
 size_t kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(size_t n, size_t k, size_t nr, size_t kr, size_t sr) {
     KAI_ASSUME_MSG(nr >= 1, "nr must be at least 1");
+    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
     KAI_ASSUME_MSG(sr >= 1 && kr % sr == 0, "kr must be a multiple of sr");
     KAI_UNUSED(kr);
     KAI_UNUSED(sr);

@@ -84,7 +84,7 @@ size_t kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(size_t n, size_t k
 /// @param[in]  n           Number of channels (N). Returns at once when 0.
 /// @param[in]  k           Depth K; must be at least 1.
 /// @param[in]  nr          Channels per block; must be at least 1.
-/// @param[in]  kr          K elements per inner loop; must be a multiple of sr, and kr / sr must divide 16.
+/// @param[in]  kr          K elements per inner loop; must be a non-zero multiple of sr, and kr / sr must divide 16.
 /// @param[in]  sr          Number of kr splits; must be at least 1.
 /// @param[in]  rhs         The int4 weights (layout above); must not be NULL.
 /// @param[in]  bias        n f32 biases, or NULL for zeros.

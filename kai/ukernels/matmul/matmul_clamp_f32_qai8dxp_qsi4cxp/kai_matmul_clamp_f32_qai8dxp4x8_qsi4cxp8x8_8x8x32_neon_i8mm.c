@@ -83,11 +83,13 @@ size_t kai_get_sr_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm(void) 
 
 size_t kai_get_lhs_packed_offset_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm(size_t m_idx, size_t k) {
     KAI_ASSUME_MSG(m_idx % kai_mr == 0, "m_idx must be a multiple of mr");
+    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
     return kai_mul_size_checked(m_idx / kai_mr, kai_lhs_block_stride(k));
 }
 
 size_t kai_get_rhs_packed_offset_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm(size_t n_idx, size_t k) {
     KAI_ASSUME_MSG(n_idx % kai_nr == 0, "n_idx must be a multiple of nr");
+    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
     return kai_mul_size_checked(n_idx / kai_nr, kai_rhs_block_stride(k));
 }
 
