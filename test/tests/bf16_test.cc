@@ -13,15 +13,19 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "kai/kai_common.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot.h"
-#include "kai/ukernels/pack/kai_lhs_quant_pack_bf16p8x4_f32_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_kxn_bf16p12x4biasf32_bf16_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon.h"
+#include "kai/ukernels/pack/kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon.h"
+#include "kai/ukernels/pack/kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon.h"
 #include "test/common/buffers.h"
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
@@ -760,24 +764,276 @@ TEST(Bf16Compat, ReplaysKleidiAIVectors) {
 
 // ------------------------------------------------------------------------------------------
 // Preconditions (debug builds only: KAI_ASSUME is compiled out with NDEBUG).
+//
+// One death test per distinct (function, message) of the family's KAI_ASSUME_MSG checks: the
+// call violates exactly that precondition (every other argument valid, buffers zeroed and large
+// enough), and the child must print KAI_ERROR's "<file>:<line> <message>" from the function's
+// own source file with exactly that message. Not covered, because no argument can reach them:
+// the GEMVs' get_dst_offset check "m_idx must be a multiple of m_step (1)" (always true) and
+// the internal KAI_ASSUME on a static helper of the bf16-output GEMM.
 // ------------------------------------------------------------------------------------------
 
 #ifndef NDEBUG
-TEST(Bf16DeathTest, PreconditionsNameTheParameter) {
-    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_BF16);
-    float dst[4] = {0, 0, 0, 0};
-    uint8_t packed[64] = {0};
-    EXPECT_DEATH(kai_run_matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot(2, 1, 1, packed, packed, dst, 4, 4,
-                                                                            -FLT_MAX, FLT_MAX),
-                 "m must be 1");
-    EXPECT_DEATH(kai_get_lhs_packed_size_lhs_quant_pack_bf16p8x4_f32_neon(8, 8, 4, 4, 1), "mr must be 8");
-    for (const Bf16Variant& v : kai_registry::bf16_variants()) {
-        const size_t es = kai_registry::bf16_dst_elem_size(v);
-        EXPECT_DEATH(v.ukernel.run_matmul(1, 1, 1, packed, packed, dst, 16, es + 1, -FLT_MAX, FLT_MAX),
-                     "dst_stride_col must be");
-        EXPECT_DEATH(v.ukernel.get_rhs_packed_offset(5, 8), "n_idx must be a multiple of nr");
+
+// A call that must abort with `message`.
+struct Violation {
+    const char* function;  // the entry point called (for the failure message)
+    std::string message;   // the KAI_ASSUME_MSG text it must print
+    std::function<void()> call;
+};
+
+// The regex (POSIX extended, what GoogleTest uses on Linux) for KAI_ERROR's output from `file`
+// with exactly `message`: metacharacters escaped, and the message not continued by more words
+// (so "n_idx must be a multiple of nr" does not match "n_idx must be a multiple of nr (12)").
+std::string death_regex(const std::string& file, const std::string& message) {
+    std::string re;
+    const auto append_literal = [&re](const std::string& s) {
+        for (const char c : s) {
+            if (std::strchr(".[]()*+?{}|^$\\", c) != nullptr) re += '\\';
+            re += c;
+        }
+    };
+    append_literal(file);
+    re += ":[0-9]+ ";
+    append_literal(message);
+    re += "([^ ]|$)";
+    return re;
+}
+
+// Runs every call of `table` in a death test; `stem` names the source file ("<stem>.c").
+void expect_each_aborts(const char* stem, const std::vector<Violation>& table) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    const std::string file = std::string(stem) + ".c";
+    for (const Violation& v : table) {
+        EXPECT_DEATH(v.call(), death_regex(file, v.message)) << v.function << ": \"" << v.message << "\"";
     }
 }
+
+class Bf16KernelPreconditionsDeathTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(Bf16KernelPreconditionsDeathTest, EachViolationAbortsNamingTheParameter) {
+    const Bf16Variant& v = kai_registry::bf16_variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const bool gemv = uk.get_mr() == 1;
+    const size_t es = kai_registry::bf16_dst_elem_size(v);
+    const std::string elem = v.bf16_output ? "sizeof(uint16_t)" : "sizeof(float)";
+    // m = 1, n = 1, k = 4: one LHS block (8 x 4 bf16 at most), one RHS block (12 x (4 + 4 x 2)
+    // bytes), one DST element (dst_stride_row = es).
+    alignas(16) uint8_t lhs[256] = {};
+    alignas(16) uint8_t rhs[256] = {};
+    alignas(16) uint8_t dst[256] = {};
+    const size_t k = 4;
+    const auto run = [&](size_t m, const void* l, const void* r, void* d, size_t stride_row, size_t stride_col) {
+        uk.run_matmul(m, 1, k, l, r, d, stride_row, stride_col, -FLT_MAX, FLT_MAX);
+    };
+
+    // The valid arguments the violations start from return normally.
+    EXPECT_EQ(uk.get_lhs_packed_offset(0, k), 0u);
+    EXPECT_EQ(uk.get_rhs_packed_offset(0, k), 0u);
+    EXPECT_EQ(uk.get_dst_offset(0, 0, 64), 0u);
+    run(1, lhs, rhs, dst, es, es);
+
+    std::vector<Violation> table = {
+        {"get_rhs_packed_offset", "n_idx must be a multiple of nr (12)", [&] { (void)uk.get_rhs_packed_offset(6, k); }},
+        // The other family's element size.
+        {"run_matmul", "dst_stride_col must be " + elem, [&] { run(1, lhs, rhs, dst, es, v.bf16_output ? 4 : 2); }},
+        {"run_matmul", "lhs_packed must not be NULL", [&] { run(1, nullptr, rhs, dst, es, es); }},
+        {"run_matmul", "rhs_packed must not be NULL", [&] { run(1, lhs, nullptr, dst, es, es); }},
+        {"run_matmul", "dst must not be NULL", [&] { run(1, lhs, rhs, nullptr, es, es); }},
+    };
+    if (gemv) {
+        table.push_back({"get_lhs_packed_offset", "m_idx must be 0 (the GEMV takes one row)",
+                         [&] { (void)uk.get_lhs_packed_offset(1, k); }});
+        // 12 is a multiple of nr but not of the n step.
+        table.push_back({"get_dst_offset", "n_idx must be a multiple of n_step (36)",
+                         [&] { (void)uk.get_dst_offset(0, 12, 64); }});
+        table.push_back({"run_matmul", "m must be 1 (the 1x36 kernel is a GEMV)",
+                         [&] { run(2, lhs, rhs, dst, es, es); }});
+    } else {
+        table.push_back({"get_lhs_packed_offset", "m_idx must be a multiple of mr (8)",
+                         [&] { (void)uk.get_lhs_packed_offset(4, k); }});
+        table.push_back({"get_dst_offset", "m_idx must be a multiple of m_step (8)",
+                         [&] { (void)uk.get_dst_offset(4, 0, 64); }});
+        table.push_back({"get_dst_offset", "n_idx must be a multiple of n_step (12)",
+                         [&] { (void)uk.get_dst_offset(0, 6, 64); }});
+        table.push_back({"run_matmul", "dst_stride_row must be a multiple of " + elem,
+                         [&] { run(1, lhs, rhs, dst, es + 1, es); }});
+    }
+    expect_each_aborts(v.name, table);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, Bf16KernelPreconditionsDeathTest,
+                         ::testing::Range<size_t>(0, kai_registry::bf16_variants().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                             return short_name(kai_registry::bf16_variants()[info.param].name);
+                         });
+
+class Bf16LhsPackerPreconditionsDeathTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(Bf16LhsPackerPreconditionsDeathTest, EachViolationAbortsNamingTheParameter) {
+    const Bf16LhsPacker& p = kai_registry::bf16_lhs_packers()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(p.features);
+    const size_t mr = p.mr;
+    const size_t bad_mr = mr == 8 ? 1 : 8;  // the other layout's mr
+    const std::string mr_msg = mr == 8 ? "mr must be 8" : "mr must be 1";
+    // m = 1 (2 for "m must be 1"), k = 4, f32 or bf16 source with a row stride of 16 bytes.
+    alignas(16) float lhs[64] = {};
+    alignas(16) uint8_t packed[256] = {};
+    const size_t k = 4, stride = k * sizeof(float);
+    const auto run = [&](size_t m, size_t r_mr, size_t kr, size_t sr, size_t m_idx_start, const void* src,
+                         void* out) { p.run(m, k, r_mr, kr, sr, m_idx_start, src, stride, out); };
+
+    EXPECT_EQ(p.get_m_step(mr), mr);
+    EXPECT_EQ(p.get_lhs_packed_offset(0, k, mr, kKr, kSr), 0u);
+    EXPECT_EQ(p.get_lhs_packed_size(1, k, mr, kKr, kSr), mr * k * 2);
+    run(1, mr, kKr, kSr, 0, lhs, packed);
+
+    std::vector<Violation> table = {
+        {"get_m_step", mr_msg, [&] { (void)p.get_m_step(bad_mr); }},
+        {"get_lhs_packed_offset", mr_msg, [&] { (void)p.get_lhs_packed_offset(0, k, bad_mr, kKr, kSr); }},
+        {"get_lhs_packed_offset", "kr must be 4", [&] { (void)p.get_lhs_packed_offset(0, k, mr, 2, kSr); }},
+        {"get_lhs_packed_offset", "sr must be 1", [&] { (void)p.get_lhs_packed_offset(0, k, mr, kKr, 2); }},
+        {"get_lhs_packed_size", mr_msg, [&] { (void)p.get_lhs_packed_size(1, k, bad_mr, kKr, kSr); }},
+        {"get_lhs_packed_size", "kr must be 4", [&] { (void)p.get_lhs_packed_size(1, k, mr, 2, kSr); }},
+        {"get_lhs_packed_size", "sr must be 1", [&] { (void)p.get_lhs_packed_size(1, k, mr, kKr, 2); }},
+        {"run", mr_msg, [&] { run(1, bad_mr, kKr, kSr, 0, lhs, packed); }},
+        {"run", "kr must be 4", [&] { run(1, mr, 2, kSr, 0, lhs, packed); }},
+        {"run", "sr must be 1", [&] { run(1, mr, kKr, 2, 0, lhs, packed); }},
+        {"run", "m_idx_start must be 0", [&] { run(1, mr, kKr, kSr, mr, lhs, packed); }},
+        {"run", "lhs must not be NULL", [&] { run(1, mr, kKr, kSr, 0, nullptr, packed); }},
+        {"run", "lhs_packed must not be NULL", [&] { run(1, mr, kKr, kSr, 0, lhs, nullptr); }},
+    };
+    if (mr == 1) {
+        table.push_back({"get_lhs_packed_offset", "m_idx must be 0",
+                         [&] { (void)p.get_lhs_packed_offset(1, k, mr, kKr, kSr); }});
+        table.push_back({"run", "m must be 1", [&] { run(2, mr, kKr, kSr, 0, lhs, packed); }});
+    } else {
+        table.push_back({"get_lhs_packed_offset", "m_idx must be a multiple of mr",
+                         [&] { (void)p.get_lhs_packed_offset(4, k, mr, kKr, kSr); }});
+        // Two rows 8 bytes apart: less than one row of k = 4 f32 values, or of k = 8 bf16 ones.
+        const size_t kk = p.bf16_source ? 8 : 4;
+        table.push_back({"run", p.bf16_source ? "lhs_stride must be at least k * 2 when m > 1"
+                                              : "lhs_stride must be at least k * 4 when m > 1",
+                         [&, kk] { p.run(2, kk, mr, kKr, kSr, 0, lhs, 8, packed); }});
+    }
+    expect_each_aborts(p.name, table);
+}
+
+INSTANTIATE_TEST_SUITE_P(Packers, Bf16LhsPackerPreconditionsDeathTest,
+                         ::testing::Range<size_t>(0, kai_registry::bf16_lhs_packers().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                             return short_name(kai_registry::bf16_lhs_packers()[info.param].name);
+                         });
+
+// kai_get_rhs_offset_* is not in the registry (kxn takes n_idx, nxk also the row stride).
+using RhsOffsetFn = size_t (*)(size_t n_idx, size_t rhs_stride);
+
+RhsOffsetFn rhs_offset_fn(const std::string& packer) {
+    struct Entry {
+        const char* name;
+        RhsOffsetFn fn;
+    };
+    static const Entry entries[] = {
+        {"kai_rhs_pack_kxn_bf16p12x4biasf32_bf16_neon",
+         [](size_t n_idx, size_t) { return kai_get_rhs_offset_rhs_pack_kxn_bf16p12x4biasf32_bf16_neon(n_idx); }},
+        {"kai_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon",
+         [](size_t n_idx, size_t s) { return kai_get_rhs_offset_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon(n_idx, s); }},
+        {"kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon",
+         [](size_t n_idx, size_t) { return kai_get_rhs_offset_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon(n_idx); }},
+        {"kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon",
+         [](size_t n_idx, size_t s) {
+             return kai_get_rhs_offset_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon(n_idx, s);
+         }},
+    };
+    for (const Entry& e : entries) {
+        if (packer == e.name) return e.fn;
+    }
+    return nullptr;
+}
+
+class Bf16RhsPackerPreconditionsDeathTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(Bf16RhsPackerPreconditionsDeathTest, EachViolationAbortsNamingTheParameter) {
+    const Bf16RhsPacker& p = kai_registry::bf16_rhs_packers()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(p.features);
+    const auto rhs_offset = rhs_offset_fn(p.name);
+    ASSERT_NE(rhs_offset, nullptr) << p.name << " has no kai_get_rhs_offset_* entry here";
+    // n = 1, k = 4, f32 or bf16 source with a row stride of 16 bytes (kxn: 4 rows of one value;
+    // nxk: one row of 4 values); no bias. One packed block is 12 x (4 + 4 x 2) = 144 bytes.
+    alignas(16) float rhs[64] = {};
+    alignas(16) uint8_t packed[256] = {};
+    const size_t n = 1, k = 4, stride = 16;
+    const float scale = 1.0f;
+    const int params = 0;
+    const auto run = [&](size_t num_groups, size_t nr, size_t kr, size_t sr, const void* src, const void* s,
+                         void* out, size_t extra_bytes, const void* prm) {
+        p.run(num_groups, n, k, nr, kr, sr, stride, src, nullptr, s, out, extra_bytes, prm);
+    };
+
+    EXPECT_EQ(rhs_offset(kNr, stride), p.nxk ? kNr * stride : kNr * (p.bf16_source ? 2 : 4));
+    EXPECT_EQ(p.get_bias_offset(kNr), kNr * sizeof(float));
+    EXPECT_EQ(p.get_rhs_packed_offset(kNr, k, kNr, kKr), 144u);
+    EXPECT_EQ(p.get_rhs_packed_size(n, k, kNr, kKr), 144u);
+    run(1, kNr, kKr, kSr, rhs, nullptr, packed, 0, nullptr);
+
+    const std::vector<Violation> table = {
+        {"get_rhs_offset", "n_idx must be a multiple of 12", [&] { (void)rhs_offset(6, stride); }},
+        {"get_bias_offset", "n_idx must be a multiple of 12", [&] { (void)p.get_bias_offset(6); }},
+        {"get_rhs_packed_offset", "nr must be 12", [&] { (void)p.get_rhs_packed_offset(0, k, 8, kKr); }},
+        {"get_rhs_packed_offset", "kr must be 4", [&] { (void)p.get_rhs_packed_offset(0, k, kNr, 2); }},
+        {"get_rhs_packed_offset", "n_idx must be a multiple of nr",
+         [&] { (void)p.get_rhs_packed_offset(6, k, kNr, kKr); }},
+        {"get_rhs_packed_size", "nr must be 12", [&] { (void)p.get_rhs_packed_size(n, k, 8, kKr); }},
+        {"get_rhs_packed_size", "kr must be 4", [&] { (void)p.get_rhs_packed_size(n, k, kNr, 2); }},
+        // Unchecked, roundup(SIZE_MAX, 12) would wrap to 0 and so would the size.
+        {"get_rhs_packed_size", "n is too large", [&] { (void)p.get_rhs_packed_size(SIZE_MAX, k, kNr, kKr); }},
+        {"run", "num_groups must be 1", [&] { run(2, kNr, kKr, kSr, rhs, nullptr, packed, 0, nullptr); }},
+        {"run", "nr must be 12", [&] { run(1, 8, kKr, kSr, rhs, nullptr, packed, 0, nullptr); }},
+        {"run", "kr must be 4", [&] { run(1, kNr, 2, kSr, rhs, nullptr, packed, 0, nullptr); }},
+        {"run", "sr must be 1", [&] { run(1, kNr, kKr, 2, rhs, nullptr, packed, 0, nullptr); }},
+        {"run", "scale must be NULL", [&] { run(1, kNr, kKr, kSr, rhs, &scale, packed, 0, nullptr); }},
+        {"run", "extra_bytes must be 0", [&] { run(1, kNr, kKr, kSr, rhs, nullptr, packed, 4, nullptr); }},
+        {"run", "params must be NULL", [&] { run(1, kNr, kKr, kSr, rhs, nullptr, packed, 0, &params); }},
+        {"run", "rhs must not be NULL", [&] { run(1, kNr, kKr, kSr, nullptr, nullptr, packed, 0, nullptr); }},
+        {"run", "rhs_packed must not be NULL", [&] { run(1, kNr, kKr, kSr, rhs, nullptr, nullptr, 0, nullptr); }},
+    };
+    expect_each_aborts(p.name, table);
+}
+
+// Sizes and offsets that do not fit in size_t abort (kai_common.h's checked arithmetic) instead of
+// wrapping to a small value that a caller would allocate.
+TEST(Bf16SizeDeathTest, SizesThatOverflowAbort) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+#ifdef NDEBUG
+    const std::string overflow = "";
+#else
+    const std::string overflow = "kai_common\\.h:[0-9]+ size computation overflows size_t";
+#endif
+    for (const Bf16LhsPacker& p : kai_registry::bf16_lhs_packers()) {
+        SCOPED_TRACE(p.name);
+        EXPECT_DEATH((void)p.get_lhs_packed_size(1, SIZE_MAX, p.mr, kKr, kSr), overflow);
+        EXPECT_DEATH((void)p.get_lhs_packed_size(1, SIZE_MAX / 2, p.mr, kKr, kSr), overflow);
+        if (p.mr == 8) EXPECT_DEATH((void)p.get_lhs_packed_size(SIZE_MAX, 4, p.mr, kKr, kSr), overflow);
+    }
+    for (const Bf16RhsPacker& p : kai_registry::bf16_rhs_packers()) {
+        SCOPED_TRACE(p.name);
+        EXPECT_DEATH((void)p.get_rhs_packed_size(1, SIZE_MAX, kNr, kKr), overflow);
+        EXPECT_DEATH((void)p.get_rhs_packed_offset(kNr, SIZE_MAX / 4, kNr, kKr), overflow);
+    }
+    for (const Bf16Variant& v : kai_registry::bf16_variants()) {
+        SCOPED_TRACE(v.name);
+        EXPECT_DEATH((void)v.ukernel.get_rhs_packed_offset(kNr, SIZE_MAX), overflow);
+        // (The GEMV's only LHS offset is 0, whatever k.)
+        if (v.ukernel.get_mr() == 8) EXPECT_DEATH((void)v.ukernel.get_lhs_packed_offset(8, SIZE_MAX), overflow);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Packers, Bf16RhsPackerPreconditionsDeathTest,
+                         ::testing::Range<size_t>(0, kai_registry::bf16_rhs_packers().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                             return short_name(kai_registry::bf16_rhs_packers()[info.param].name);
+                         });
 #endif
 
 }  // namespace
