@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -762,11 +763,12 @@ TEST_P(MatmulVariantTest, PreconditionsAbortWithMessage) {
 }
 #endif
 
+std::string variant_param_name(const ::testing::TestParamInfo<size_t>& info) {
+    return std::string(variant(info.param).name).substr(std::string("kai_matmul_clamp_f32_").size());
+}
+
 INSTANTIATE_TEST_SUITE_P(Variants, MatmulVariantTest,
-                         ::testing::Range(size_t{0}, kai_registry::qsi4cxp_variants().size()),
-                         [](const ::testing::TestParamInfo<size_t>& info) {
-                             return std::string(variant(info.param).name).substr(std::string("kai_matmul_clamp_f32_").size());
-                         });
+                         ::testing::Range(size_t{0}, kai_registry::qsi4cxp_variants().size()), variant_param_name);
 
 #ifndef NDEBUG
 TEST(RhsPackDeath, ParamsChecked) {
@@ -781,6 +783,231 @@ TEST(RhsPackDeath, ParamsChecked) {
     EXPECT_DEATH(kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(1, 1, 8, 4, 16, 2, rhs, nullptr, s, out, 0, &bad_lhs),
                  "lhs_zero_point must be 1");
     EXPECT_DEATH(kai_run_lhs_quant_pack_qai8dxp_f32(1, 8, 4, 15, 2, 0, s, 32, out), "kr must be a non-zero multiple of sr");
+}
+#endif
+
+// ------------------------------------------------------------------------------------------
+// Preconditions: one death test per distinct (function, message) of the family's KAI_ASSUME_MSG
+// checks (debug builds only: KAI_ASSUME is compiled out with NDEBUG). Each case calls its function
+// twice: once with valid arguments, which must return normally (so the baseline is valid), then in
+// a death test with exactly one precondition violated, which must abort with "<file>:<line>
+// <message>" printed by that function's own source file. The (function, message) pairs already
+// covered above (MatmulVariantTest.PreconditionsAbortWithMessage, RhsPackDeath.ParamsChecked) are
+// not repeated. Checks that no argument can violate are absent: "m_idx must be a multiple of mr"
+// and "... of m_step" when mr = m_step = 1 (the dotprod kernels).
+// ------------------------------------------------------------------------------------------
+
+#ifndef NDEBUG
+struct PreconditionCase {
+    std::string function;                // the function called, for the failure trace
+    std::string file;                    // basename of the source file whose check must fire
+    std::string message;                 // the KAI_ASSUME_MSG message, exactly as in the source
+    std::function<void(bool)> call;      // call(false): valid arguments; call(true): one violated
+};
+
+// The literal s as a POSIX extended regular expression (gtest's death-test matcher on Linux).
+std::string regex_literal(const std::string& s) {
+    std::string re;
+    for (char c : s) {
+        if (std::strchr("\\.[](){}*+?|^$", c) != nullptr) re += '\\';
+        re += c;
+    }
+    return re;
+}
+
+void expect_preconditions(const std::vector<PreconditionCase>& cases) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    std::vector<std::string> seen;
+    for (const PreconditionCase& c : cases) {
+        SCOPED_TRACE(c.function + ": \"" + c.message + "\"");
+        const std::string key = c.function + "|" + c.message;
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), key), 0) << "case listed twice";
+        seen.push_back(key);
+        c.call(false);
+        EXPECT_DEATH(c.call(true), regex_literal(c.file) + ":[0-9]+ " + regex_literal(c.message));
+    }
+}
+
+class Qsi4cxpKernelPreconditionsDeathTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(Qsi4cxpKernelPreconditionsDeathTest, Kernels) {
+    const Qsi4cxpVariant& v = variant(GetParam());
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const std::string stem = std::string(v.name).substr(std::string("kai_").size());
+    const std::string file = std::string(v.name) + ".c";
+    const size_t m = 1, n = 1, k = 32, mr = uk.get_mr(), nr = uk.get_nr(), m_step = uk.get_m_step(),
+                 n_step = uk.get_n_step();
+    const auto lhs = make_lhs(m, k, k, 31, false);
+    std::vector<uint8_t> lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
+    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr, 0, lhs.data(), k * 4, lhs_p.data());
+    const auto bytes = make_rhs_bytes(n, k, false, 32);
+    const auto scale = make_scales(n, 33);
+    std::vector<uint8_t> rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr));
+    pack_rhs(false, n, k, nr, bytes.data(), nullptr, scale.data(), 8, rhs_p.data());
+    std::vector<float> dst(m * n);
+
+    // run_matmul with one argument replaced when the case is violated.
+    auto run = [&](size_t kk, const void* l, const void* r, float* d) {
+        uk.run_matmul(m, n, kk, l, r, d, n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+    };
+    const std::string run_fn = "kai_run_" + stem, dst_fn = "kai_get_dst_offset_" + stem;
+    std::vector<PreconditionCase> cases;
+    if (m_step > 1) {
+        cases.push_back({dst_fn, file, "m_idx must be a multiple of m_step",
+                         [&](bool bad) { (void)uk.get_dst_offset(bad ? m_step / 2 : m_step, 0, 64); }});
+    }
+    cases.push_back({dst_fn, file, "n_idx must be a multiple of n_step",
+                     [&](bool bad) { (void)uk.get_dst_offset(0, bad ? n_step / 2 : n_step, 64); }});
+    cases.push_back({"kai_get_lhs_packed_offset_" + stem, file, "k must be at least 1",
+                     [&](bool bad) { (void)uk.get_lhs_packed_offset(mr, bad ? 0 : k); }});
+    cases.push_back({"kai_get_rhs_packed_offset_" + stem, file, "k must be at least 1",
+                     [&](bool bad) { (void)uk.get_rhs_packed_offset(nr, bad ? 0 : k); }});
+    cases.push_back({run_fn, file, "k must be at least 1",
+                     [&](bool bad) { run(bad ? 0 : k, lhs_p.data(), rhs_p.data(), dst.data()); }});
+    cases.push_back({run_fn, file, "lhs_packed must not be NULL",
+                     [&](bool bad) { run(k, bad ? nullptr : lhs_p.data(), rhs_p.data(), dst.data()); }});
+    cases.push_back({run_fn, file, "rhs_packed must not be NULL",
+                     [&](bool bad) { run(k, lhs_p.data(), bad ? nullptr : rhs_p.data(), dst.data()); }});
+    cases.push_back({run_fn, file, "dst must not be NULL",
+                     [&](bool bad) { run(k, lhs_p.data(), rhs_p.data(), bad ? nullptr : dst.data()); }});
+    expect_preconditions(cases);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, Qsi4cxpKernelPreconditionsDeathTest,
+                         ::testing::Range(size_t{0}, kai_registry::qsi4cxp_variants().size()), variant_param_name);
+
+TEST(Qsi4cxpPreconditionsDeathTest, LhsPacker) {
+    const std::string file = "kai_lhs_quant_pack_qai8dxp_f32.c";
+    const std::string offset_fn = "kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32";
+    const std::string size_fn = "kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32";
+    const std::string run_fn = "kai_run_lhs_quant_pack_qai8dxp_f32";
+    const size_t m = 2, k = 40, mr = 4;
+    const auto lhs = make_lhs(m, k, k, 41, false);
+    std::vector<uint8_t> out(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
+    // The run with one argument replaced when the case is violated.
+    struct Args {
+        size_t k, mr, kr;
+        const float* lhs;
+        size_t stride;
+        void* out;
+    };
+    const Args ok{k, mr, kKr, lhs.data(), k * sizeof(float), out.data()};
+    auto run = [&](const Args& a) { kai_run_lhs_quant_pack_qai8dxp_f32(m, a.k, a.mr, a.kr, kSr, 0, a.lhs, a.stride, a.out); };
+    auto with = [&](bool bad, auto edit) {
+        Args a = ok;
+        if (bad) edit(a);
+        run(a);
+    };
+    const std::vector<PreconditionCase> cases = {
+        {offset_fn, file, "mr must be at least 1",
+         [&](bool bad) { (void)kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(4, k, bad ? 0 : mr, kKr, kSr); }},
+        {offset_fn, file, "kr must be a multiple of sr",
+         [&](bool bad) { (void)kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(4, k, mr, bad ? 15 : kKr, kSr); }},
+        {offset_fn, file, "k must be at least 1",
+         [&](bool bad) { (void)kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(4, bad ? 0 : k, mr, kKr, kSr); }},
+        {size_fn, file, "mr must be at least 1",
+         [&](bool bad) { (void)kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, bad ? 0 : mr, kKr, kSr); }},
+        {size_fn, file, "k must be at least 1",
+         [&](bool bad) { (void)kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, bad ? 0 : k, mr, kKr, kSr); }},
+        {size_fn, file, "kr must be a multiple of sr",
+         [&](bool bad) { (void)kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, bad ? 15 : kKr, kSr); }},
+        {run_fn, file, "mr must be at least 1", [&](bool bad) { with(bad, [](Args& a) { a.mr = 0; }); }},
+        // "kr must be a non-zero multiple of sr": RhsPackDeath.ParamsChecked.
+        {run_fn, file, "k must be at least 1", [&](bool bad) { with(bad, [](Args& a) { a.k = 0; }); }},
+        {run_fn, file, "kr / sr must divide 32", [&](bool bad) { with(bad, [](Args& a) { a.kr = 6; }); }},
+        {run_fn, file, "lhs must not be NULL", [&](bool bad) { with(bad, [](Args& a) { a.lhs = nullptr; }); }},
+        {run_fn, file, "lhs_packed must not be NULL", [&](bool bad) { with(bad, [](Args& a) { a.out = nullptr; }); }},
+        {run_fn, file, "lhs_stride must be at least k * sizeof(float)",
+         [&](bool bad) { with(bad, [](Args& a) { a.stride -= sizeof(float); }); }},
+    };
+    expect_preconditions(cases);
+}
+
+// The two RHS packers share their signatures; kxn adds the check of get_rhs_offset.
+struct RhsPackerFns {
+    const char* stem;  // rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0
+    bool kxn;
+    size_t (*get_stride)(size_t, size_t, size_t, size_t);
+    size_t (*get_offset)(size_t, size_t, size_t, size_t, size_t);
+    size_t (*get_size)(size_t, size_t, size_t, size_t, size_t);
+    void (*run)(size_t, size_t, size_t, size_t, size_t, size_t, const uint8_t*, const float*, const float*, void*, size_t,
+                const kai_rhs_pack_qs4cxs1s0_param*);
+};
+
+TEST(Qsi4cxpPreconditionsDeathTest, RhsPackers) {
+    const RhsPackerFns packers[] = {
+        {"rhs_pack_nxk_qsi4cxp_qs4cxs1s0", false, kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4cxp_qs4cxs1s0,
+         kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0, kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0,
+         kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0},
+        {"rhs_pack_kxn_qsi4cxp_qs4cxs1s0", true, kai_get_rhs_packed_stride_rhs_pack_kxn_qsi4cxp_qs4cxs1s0,
+         kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0, kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0,
+         kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0},
+    };
+    const size_t n = 5, k = 40, nr = 4;
+    const auto bytes = make_rhs_bytes(n, k, true, 51);  // k * ceil(n / 2) = 120 bytes >= n * ceil(k / 2) = 100
+    const auto scale = make_scales(n, 52);
+    const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, 53);
+    for (const RhsPackerFns& p : packers) {
+        const std::string file = std::string("kai_") + p.stem + ".c";
+        const std::string stride_fn = std::string("kai_get_rhs_packed_stride_") + p.stem;
+        const std::string offset_fn = std::string("kai_get_rhs_packed_offset_") + p.stem;
+        const std::string size_fn = std::string("kai_get_rhs_packed_size_") + p.stem;
+        const std::string run_fn = std::string("kai_run_") + p.stem;
+        std::vector<uint8_t> out(p.get_size(n, k, nr, kKr, kSr));
+        // The run with one argument replaced when the case is violated.
+        struct Args {
+            size_t num_groups, k, nr, kr;
+            const uint8_t* rhs;
+            const float* scale;
+            void* out;
+            size_t extra_bytes;
+            kai_rhs_pack_qs4cxs1s0_param params;
+            bool null_params;
+        };
+        const Args ok{1, k, nr, kKr, bytes.data(), scale.data(), out.data(), 0, {1, 8}, false};
+        auto with = [&](bool bad, auto edit) {
+            Args a = ok;
+            if (bad) edit(a);
+            p.run(a.num_groups, n, a.k, a.nr, a.kr, kSr, a.rhs, bias.data(), a.scale, a.out, a.extra_bytes,
+                  a.null_params ? nullptr : &a.params);
+        };
+        std::vector<PreconditionCase> cases = {
+            {stride_fn, file, "nr must be at least 1", [&](bool bad) { (void)p.get_stride(k, bad ? 0 : nr, kKr, kSr); }},
+            {stride_fn, file, "kr must be a multiple of sr", [&](bool bad) { (void)p.get_stride(k, nr, bad ? 15 : kKr, kSr); }},
+            {offset_fn, file, "nr must be at least 1", [&](bool bad) { (void)p.get_offset(0, k, bad ? 0 : nr, kKr, kSr); }},
+            {offset_fn, file, "n_idx must be a multiple of nr",
+             [&](bool bad) { (void)p.get_offset(bad ? nr / 2 : nr, k, nr, kKr, kSr); }},
+            {offset_fn, file, "kr must be a multiple of sr",
+             [&](bool bad) { (void)p.get_offset(nr, k, nr, bad ? 15 : kKr, kSr); }},
+            {size_fn, file, "nr must be at least 1", [&](bool bad) { (void)p.get_size(n, k, bad ? 0 : nr, kKr, kSr); }},
+            {stride_fn, file, "k must be at least 1", [&](bool bad) { (void)p.get_stride(bad ? 0 : k, nr, kKr, kSr); }},
+            {offset_fn, file, "k must be at least 1", [&](bool bad) { (void)p.get_offset(nr, bad ? 0 : k, nr, kKr, kSr); }},
+            {size_fn, file, "k must be at least 1", [&](bool bad) { (void)p.get_size(n, bad ? 0 : k, nr, kKr, kSr); }},
+            {size_fn, file, "kr must be a multiple of sr", [&](bool bad) { (void)p.get_size(n, k, nr, bad ? 15 : kKr, kSr); }},
+            {run_fn, file, "num_groups must be 1", [&](bool bad) { with(bad, [](Args& a) { a.num_groups = 2; }); }},
+            {run_fn, file, "extra_bytes must be 0", [&](bool bad) { with(bad, [](Args& a) { a.extra_bytes = 1; }); }},
+            {run_fn, file, "nr must be at least 1", [&](bool bad) { with(bad, [](Args& a) { a.nr = 0; }); }},
+            {run_fn, file, "kr must be a non-zero multiple of sr", [&](bool bad) { with(bad, [](Args& a) { a.kr = 15; }); }},
+            {run_fn, file, "kr / sr must divide 16", [&](bool bad) { with(bad, [](Args& a) { a.kr = 6; }); }},
+            {run_fn, file, "k must be at least 1", [&](bool bad) { with(bad, [](Args& a) { a.k = 0; }); }},
+            {run_fn, file, "params must not be NULL", [&](bool bad) { with(bad, [](Args& a) { a.null_params = true; }); }},
+            {run_fn, file, "rhs must not be NULL", [&](bool bad) { with(bad, [](Args& a) { a.rhs = nullptr; }); }},
+            {run_fn, file, "scale must not be NULL", [&](bool bad) { with(bad, [](Args& a) { a.scale = nullptr; }); }},
+            {run_fn, file, "rhs_packed must not be NULL", [&](bool bad) { with(bad, [](Args& a) { a.out = nullptr; }); }},
+        };
+        // RhsPackDeath.ParamsChecked covers rhs_zero_point for nxk and lhs_zero_point for kxn.
+        if (p.kxn) {
+            cases.push_back({run_fn, file, "params->rhs_zero_point must be 0 or 8",
+                             [&](bool bad) { with(bad, [](Args& a) { a.params.rhs_zero_point = 3; }); }});
+            cases.push_back({std::string("kai_get_rhs_offset_") + p.stem, file, "n_idx must be even",
+                             [&](bool bad) { (void)kai_get_rhs_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(bad ? 3 : 4, 0); }});
+        } else {
+            cases.push_back({run_fn, file, "params->lhs_zero_point must be 1",
+                             [&](bool bad) { with(bad, [](Args& a) { a.params.lhs_zero_point = 0; }); }});
+        }
+        expect_preconditions(cases);
+    }
 }
 #endif
 
