@@ -52,7 +52,7 @@ size_t kai_get_m_step_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(size_t mr) {
 }
 
 size_t kai_get_lhs_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(size_t m_idx, size_t lhs_stride) {
-    return m_idx * lhs_stride;
+    return kai_mul_size_checked(m_idx, lhs_stride);
 }
 
 size_t kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(
@@ -112,6 +112,7 @@ void kai_run_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(
     KAI_ASSUME_MSG(m_idx_start % kai_mr == 0, "m_idx_start must be a multiple of 4");
     KAI_ASSUME_MSG(lhs != NULL, "lhs must not be NULL");
     KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
+    KAI_ASSUME_MSG(m == 1 || lhs_stride / sizeof(float) >= k, "lhs_stride must be at least k * sizeof(float) when m > 1");
 
     const size_t nb = k / bl;
     const size_t sub_block = kai_mr * (bl + 2);

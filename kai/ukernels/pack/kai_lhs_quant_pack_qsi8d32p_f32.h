@@ -61,7 +61,7 @@ size_t kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32(size_t m, size_t k, s
 /// @param[in]  sr          Split of kr; kr / sr must divide bl.
 /// @param[in]  m_idx_start Index of the first row (see above).
 /// @param[in]  lhs         f32 LHS; must not be NULL when m > 0.
-/// @param[in]  lhs_stride  Row stride of the LHS in bytes.
+/// @param[in]  lhs_stride  Row stride of the LHS in bytes; at least k * sizeof(float) when m > 1.
 /// @param[out] lhs_packed  Packed LHS; must not be NULL when m > 0.
 void kai_run_lhs_quant_pack_qsi8d32p_f32(
     size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const float* lhs,

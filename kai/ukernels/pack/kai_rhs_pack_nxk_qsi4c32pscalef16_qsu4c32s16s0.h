@@ -37,19 +37,20 @@ size_t kai_get_rhs_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(size_t n_id
 
 /// Returns the byte offset of the packed block holding row n_idx: (n_idx / nr) * packed stride.
 /// @param[in] n_idx Row index; must be a multiple of nr.
-/// @param[in] k     Depth (see kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0).
-/// @param[in] nr    Rows per packed block.
-/// @param[in] kr    K values per kernel step.
-/// @param[in] bl    Block length.
+/// @param[in] k     Depth, as for the stride (kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0).
+/// @param[in] nr    Rows per packed block, as for the stride.
+/// @param[in] kr    K values per kernel step, as for the stride.
+/// @param[in] bl    Block length, as for the stride.
 size_t kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(
     size_t n_idx, size_t k, size_t nr, size_t kr, size_t bl);
 
 /// Returns the size in bytes of the packed RHS: ceil(n / nr) * packed stride.
+/// Aborts in every build when the size does not fit in size_t.
 /// @param[in] n  Number of rows (output channels).
-/// @param[in] k  Depth.
-/// @param[in] nr Rows per packed block.
-/// @param[in] kr K values per kernel step.
-/// @param[in] bl Block length.
+/// @param[in] k  Depth, as for the stride (kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0).
+/// @param[in] nr Rows per packed block, as for the stride.
+/// @param[in] kr K values per kernel step, as for the stride.
+/// @param[in] bl Block length, as for the stride.
 size_t kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(size_t n, size_t k, size_t nr, size_t kr, size_t bl);
 
 /// Packs n Q4_0 rows. Per block of nr rows and quantisation block: the nr f16 scales copied
@@ -63,9 +64,9 @@ size_t kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(size_t
 /// @param[in]  kr          K values per kernel step; must be even, at most 16 and divide bl.
 /// @param[in]  sr          Must be 2.
 /// @param[in]  bl          Block length; must be a non-zero multiple of 32.
-/// @param[in]  rhs         n rows of (k / bl) blocks of bl / 2 + 2 bytes; must not be NULL.
+/// @param[in]  rhs         n rows of (k / bl) blocks of bl / 2 + 2 bytes; must not be NULL when n > 0.
 /// @param[in]  bias        Must be NULL: this family takes no bias.
-/// @param[out] rhs_packed  Packed RHS; must not be NULL.
+/// @param[out] rhs_packed  Packed RHS; must not be NULL when n > 0.
 /// @param[in]  extra_bytes Must be 0.
 /// @param[in]  params      Must not be NULL; lhs_zero_point must be 1 and rhs_zero_point 8.
 void kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(

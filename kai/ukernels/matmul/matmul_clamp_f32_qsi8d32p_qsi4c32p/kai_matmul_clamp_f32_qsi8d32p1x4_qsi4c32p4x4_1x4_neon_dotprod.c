@@ -86,7 +86,7 @@ size_t kai_get_dst_offset_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotp
     size_t m_idx, size_t n_idx, size_t dst_stride) {
     KAI_ASSUME_MSG(m_idx % kai_m_step == 0, "m_idx must be a multiple of m_step (1)");
     KAI_ASSUME_MSG(n_idx % kai_n_step == 0, "n_idx must be a multiple of n_step (4)");
-    return kai_add_size_checked(kai_mul_size_checked(m_idx, dst_stride), n_idx * sizeof(float));
+    return kai_add_size_checked(kai_mul_size_checked(m_idx, dst_stride), kai_mul_size_checked(n_idx, sizeof(float)));
 }
 
 size_t kai_get_dst_size_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod(size_t m, size_t n) {
@@ -200,6 +200,7 @@ void kai_run_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod(
     KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
     KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
     KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
+    KAI_ASSUME_MSG(m == 1 || dst_stride_row / sizeof(float) >= n, "dst_stride_row must be at least n * sizeof(float) when m > 1");
 
     const size_t nb = k / bl;
     const size_t lhs_stride = nb * (bl + 2);
