@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -557,6 +559,390 @@ TEST(Qsi8d32pPackers, BadInputDies) {
                  "rhs_zero_point must be 8");
 }
 #endif
+
+// ---------------------------------------------------------------------------------------------
+// Preconditions: one death test per distinct (function, message) of the family's KAI_ASSUME_MSG
+// checks (debug builds only: KAI_ASSUME is compiled out with NDEBUG), plus the sizes and offsets
+// that do not fit in size_t (kai_common.h's checked arithmetic, aborting in every build). Each
+// case calls its function twice: once with valid arguments, which must return normally (so the
+// baseline is valid), then in a death test with exactly one argument broken, which must abort with
+// "<file>:<line> <message>" printed by the source file that holds the check (kai_common.h for
+// "size computation overflows size_t"; release builds print nothing, so they match any output).
+// The (function, message) pairs already checked by Qsi8d32pVariantTest.BadInputDies and
+// Qsi8d32pPackers.BadInputDies above are not repeated. Checks that no argument can violate are
+// absent: "m_idx must be a multiple of mr (1)" and "... of m_step (1)" of the 1-row kernels.
+// ---------------------------------------------------------------------------------------------
+
+struct PreconditionCase {
+    std::string function;            // the function called (and, for overflows, what is absurd)
+    std::string file;                // basename of the source file whose check must fire
+    std::string message;             // the message, exactly as in the source
+    std::function<void(bool)> call;  // call(false): valid arguments; call(true): one broken
+};
+
+// The literal s as a POSIX extended regular expression (gtest's death-test matcher on Linux).
+std::string regex_literal(const std::string& s) {
+    std::string re;
+    for (char c : s) {
+        if (std::strchr("\\.[](){}*+?|^$", c) != nullptr) re += '\\';
+        re += c;
+    }
+    return re;
+}
+
+#ifdef NDEBUG
+constexpr bool kMessagesPrinted = false;  // KAI_ERROR aborts silently
+#else
+constexpr bool kMessagesPrinted = true;
+#endif
+
+void expect_preconditions(const std::vector<PreconditionCase>& cases) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    std::vector<std::string> seen;
+    for (const PreconditionCase& c : cases) {
+        SCOPED_TRACE(c.function + ": \"" + c.message + "\"");
+        const std::string key = c.function + "|" + c.message;
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), key), 0) << "case listed twice";
+        seen.push_back(key);
+        c.call(false);
+        const std::string re = regex_literal(c.file) + ":[0-9]+ " + regex_literal(c.message);
+        EXPECT_DEATH(c.call(true), kMessagesPrinted ? re : std::string());
+    }
+}
+
+const char kCommonFile[] = "kai_common.h";
+const char kOverflow[] = "size computation overflows size_t";
+// The largest multiple of 32 (so of bl = 32 and of kr = 16): a k that passes every shape check but
+// whose packed sizes do not fit in size_t.
+constexpr size_t kHugeK = SIZE_MAX - 31;
+
+// The family's shape: every kernel and packer accepts it (mr = 4 / 1, nr = 4, kr = 16 / 8, sr = 2).
+constexpr size_t kK = 64, kBl = 32;
+
+#ifndef NDEBUG
+class Qsi8d32pKernelPreconditionsDeathTest : public testing::TestWithParam<size_t> {};
+
+TEST_P(Qsi8d32pKernelPreconditionsDeathTest, Kernels) {
+    const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const std::string stem = std::string(v.name).substr(std::string("kai_").size());
+    const std::string file = std::string(v.name) + ".c";
+    const size_t m = 2, n = 4, mr = uk.get_mr(), nr = uk.get_nr(), m_step = uk.get_m_step(), n_step = uk.get_n_step();
+    const std::vector<float> lhs = make_lhs(m, kK, kBl, kK, 91);
+    const std::vector<uint8_t> rows = make_rows(n, kK, kBl, 92);
+    auto lhs_p = pack_lhs(*kai_registry::qsi8d32p_lhs_packers_for(v)[0], v, m, kK, kBl, lhs.data(), kK * 4);
+    auto rhs_p = pack_rhs(v, n, kK, kBl, rows.data());
+    std::vector<float> dst(m * n);
+    auto run = [&](const void* l, const void* r, float* d) {
+        uk.run_matmul(m, n, kK, kBl, l, r, d, n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+    };
+    const std::string lhs_fn = "kai_get_lhs_packed_offset_" + stem, rhs_fn = "kai_get_rhs_packed_offset_" + stem,
+                      dst_fn = "kai_get_dst_offset_" + stem, run_fn = "kai_run_" + stem;
+    // BadInputDies covers: bl of get_lhs_packed_offset and run, k and dst_stride_col of run, n_idx
+    // of get_rhs_packed_offset.
+    std::vector<PreconditionCase> cases = {
+        {lhs_fn, file, "k must be a multiple of bl",
+         [&](bool bad) { (void)uk.get_lhs_packed_offset(mr, bad ? 48 : kK, kBl); }},
+        {rhs_fn, file, "bl must be a non-zero multiple of 32",
+         [&](bool bad) { (void)uk.get_rhs_packed_offset(nr, kK, bad ? 0 : kBl); }},
+        {rhs_fn, file, "k must be a multiple of bl",
+         [&](bool bad) { (void)uk.get_rhs_packed_offset(nr, bad ? 48 : kK, kBl); }},
+        {dst_fn, file, "n_idx must be a multiple of n_step (" + std::to_string(n_step) + ")",
+         [&](bool bad) { (void)uk.get_dst_offset(m_step, bad ? n_step / 2 : n_step, 64); }},
+        {run_fn, file, "lhs_packed must not be NULL",
+         [&](bool bad) { run(bad ? nullptr : lhs_p->data(), rhs_p->data(), dst.data()); }},
+        {run_fn, file, "rhs_packed must not be NULL",
+         [&](bool bad) { run(lhs_p->data(), bad ? nullptr : rhs_p->data(), dst.data()); }},
+        {run_fn, file, "dst must not be NULL",
+         [&](bool bad) { run(lhs_p->data(), rhs_p->data(), bad ? nullptr : dst.data()); }},
+        // Two rows one float closer than a row of n.
+        {run_fn, file, "dst_stride_row must be at least n * sizeof(float) when m > 1",
+         [&](bool bad) {
+             uk.run_matmul(m, n, kK, kBl, lhs_p->data(), rhs_p->data(), dst.data(),
+                           (bad ? n - 1 : n) * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+         }},
+    };
+    if (mr > 1) {
+        cases.push_back({lhs_fn, file, "m_idx must be a multiple of mr (" + std::to_string(mr) + ")",
+                         [&](bool bad) { (void)uk.get_lhs_packed_offset(bad ? mr / 2 : mr, kK, kBl); }});
+    }
+    if (m_step > 1) {
+        cases.push_back({dst_fn, file, "m_idx must be a multiple of m_step (" + std::to_string(m_step) + ")",
+                         [&](bool bad) { (void)uk.get_dst_offset(bad ? m_step / 2 : m_step, n_step, 64); }});
+    }
+    expect_preconditions(cases);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, Qsi8d32pKernelPreconditionsDeathTest,
+                         testing::Range(size_t{0}, kai_registry::qsi8d32p_variants().size()), variant_name);
+
+TEST(Qsi8d32pPackerPreconditionsDeathTest, LhsPackers) {
+    const size_t m = 5, mr = 4, kr = 16, sr = 2;  // accepted by both packers
+    const std::vector<float> lhs = make_lhs(m, kK, kBl, kK, 93);
+    for (const Qsi8d32pLhsPacker& p : kai_registry::qsi8d32p_lhs_packers()) {
+        SCOPED_TRACE(p.name);
+        KAI_TEST_SKIP_UNLESS(p.features);
+        const std::string name = p.name, stem = name.substr(std::string("kai_").size()), file = name + ".c";
+        const bool sb = name == "kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon";
+        const std::string offset_fn = "kai_get_lhs_packed_offset_" + stem, size_fn = "kai_get_lhs_packed_size_" + stem,
+                          run_fn = "kai_run_" + stem;
+        std::vector<uint8_t> out(p.get_lhs_packed_size(m, kK, kBl, mr, kr, sr));
+        // The getters and the run with one argument replaced when the case is broken.
+        struct Args {
+            size_t m_idx, k, bl, mr, kr, sr;
+            const float* lhs;
+            void* out;
+        };
+        const Args ok{0, kK, kBl, mr, kr, sr, lhs.data(), out.data()};
+        auto edited = [&](bool bad, const std::function<void(Args&)>& edit) {
+            Args a = ok;
+            if (bad) edit(a);
+            return a;
+        };
+        std::vector<PreconditionCase> cases;
+        // The shape checks, shared by the three functions.
+        const std::pair<const char*, std::function<void(Args&)>> shape[] = {
+            {"bl must be a non-zero multiple of 32", [](Args& a) { a.bl = 0; }},
+            {"k must be a multiple of bl", [](Args& a) { a.k = 48; }},
+            {"mr must be non-zero", [](Args& a) { a.mr = 0; }},
+            {"kr must be a non-zero multiple of sr", [](Args& a) { a.kr = 15; }},
+            {"kr / sr must divide bl", [](Args& a) { a.kr = 6; }},
+        };
+        for (const auto& s : shape) {
+            const auto edit = s.second;
+            cases.push_back({offset_fn, file, s.first, [&, edit](bool bad) {
+                                 const Args a = edited(bad, edit);
+                                 (void)p.get_lhs_packed_offset(mr, a.k, a.bl, a.mr, a.kr, a.sr);
+                             }});
+            cases.push_back({size_fn, file, s.first, [&, edit](bool bad) {
+                                 const Args a = edited(bad, edit);
+                                 (void)p.get_lhs_packed_size(m, a.k, a.bl, a.mr, a.kr, a.sr);
+                             }});
+            // BadInputDies covers bl and k of both runs (bl = 48 leaves k % bl != 0 unreached).
+            if (s.first == std::string("bl must be a non-zero multiple of 32")) continue;
+            if (s.first == std::string("k must be a multiple of bl") && !sb) continue;
+            cases.push_back({run_fn, file, s.first, [&, edit](bool bad) {
+                                 const Args a = edited(bad, edit);
+                                 p.run(m, a.k, a.bl, a.mr, a.kr, a.sr, a.m_idx, a.lhs, kK * 4, a.out);
+                             }});
+        }
+        auto run_case = [&](const char* message, std::function<void(Args&)> edit) {
+            cases.push_back({run_fn, file, message, [&, edit](bool bad) {
+                                 const Args a = edited(bad, edit);
+                                 p.run(m, a.k, a.bl, a.mr, a.kr, a.sr, a.m_idx, a.lhs, kK * 4, a.out);
+                             }});
+        };
+        run_case("lhs must not be NULL", [](Args& a) { a.lhs = nullptr; });
+        run_case("lhs_packed must not be NULL", [](Args& a) { a.out = nullptr; });
+        // Rows one float closer than a row of k (m > 1).
+        cases.push_back({run_fn, file, "lhs_stride must be at least k * sizeof(float) when m > 1", [&](bool bad) {
+                             p.run(m, kK, kBl, mr, kr, sr, 0, lhs.data(), (bad ? kK - 1 : kK) * 4, out.data());
+                         }});
+        if (sb) {
+            // "mr must be 4": BadInputDies.
+            run_case("kr must be 16", [](Args& a) { a.kr = 8; });
+            run_case("sr must be 2", [](Args& a) { a.sr = 4; });
+            run_case("m_idx_start must be a multiple of 4", [](Args& a) { a.m_idx = 2; });
+        }
+        expect_preconditions(cases);
+    }
+}
+
+TEST(Qsi8d32pPackerPreconditionsDeathTest, RhsPacker) {
+    const std::string stem = "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0";
+    const std::string file = "kai_" + stem + ".c";
+    const std::string stride_fn = "kai_get_rhs_packed_stride_" + stem, offset_fn = "kai_get_rhs_packed_offset_" + stem,
+                      size_fn = "kai_get_rhs_packed_size_" + stem, run_fn = "kai_run_" + stem;
+    const size_t n = 5, nr = 4, kr = 16, sr = 2;
+    const std::vector<uint8_t> rows = make_rows(n, kK, kBl, 94);
+    std::vector<uint8_t> out(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n, kK, nr, kr, kBl));
+    struct Args {
+        size_t num_groups, k, nr, kr, sr, bl;
+        const uint8_t* rhs;
+        void* out;
+        size_t extra_bytes;
+        kai_rhs_pack_qs4cxs1s0_param params;
+        bool null_params;
+    };
+    const Args ok{1, kK, nr, kr, sr, kBl, rows.data(), out.data(), 0, {1, 8}, false};
+    auto edited = [&](bool bad, const std::function<void(Args&)>& edit) {
+        Args a = ok;
+        if (bad) edit(a);
+        return a;
+    };
+    auto run = [&](const Args& a) {
+        kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(a.num_groups, n, a.k, a.nr, a.kr, a.sr, a.bl, a.rhs, nullptr,
+                                                           a.out, a.extra_bytes, a.null_params ? nullptr : &a.params);
+    };
+    std::vector<PreconditionCase> cases;
+    const std::pair<const char*, std::function<void(Args&)>> shape[] = {
+        {"bl must be a non-zero multiple of 32", [](Args& a) { a.bl = 0; }},
+        {"k must be a multiple of bl", [](Args& a) { a.k = 48; }},
+        {"nr must be non-zero", [](Args& a) { a.nr = 0; }},
+        {"kr must be even, at most 16 and divide bl", [](Args& a) { a.kr = 32; }},
+    };
+    for (const auto& s : shape) {
+        const auto edit = s.second;
+        cases.push_back({stride_fn, file, s.first, [&, edit](bool bad) {
+                             const Args a = edited(bad, edit);
+                             (void)kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(a.k, a.nr, a.kr,
+                                                                                                        a.bl);
+                         }});
+        cases.push_back({offset_fn, file, s.first, [&, edit](bool bad) {
+                             const Args a = edited(bad, edit);
+                             (void)kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(nr, a.k, a.nr,
+                                                                                                        a.kr, a.bl);
+                         }});
+        cases.push_back({size_fn, file, s.first, [&, edit](bool bad) {
+                             const Args a = edited(bad, edit);
+                             (void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n, a.k, a.nr, a.kr,
+                                                                                                      a.bl);
+                         }});
+        // BadInputDies covers bl and k of the run.
+        if (s.first == std::string("nr must be non-zero") ||
+            s.first == std::string("kr must be even, at most 16 and divide bl")) {
+            cases.push_back({run_fn, file, s.first, [&, edit](bool bad) { run(edited(bad, edit)); }});
+        }
+    }
+    cases.push_back({offset_fn, file, "n_idx must be a multiple of nr", [&](bool bad) {
+                         (void)kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(bad ? nr / 2 : nr, kK,
+                                                                                                    nr, kr, kBl);
+                     }});
+    // BadInputDies covers "bias must be NULL..." and "params->rhs_zero_point must be 8".
+    const std::pair<const char*, std::function<void(Args&)>> run_only[] = {
+        {"num_groups must be 1", [](Args& a) { a.num_groups = 2; }},
+        {"sr must be 2", [](Args& a) { a.sr = 1; }},
+        {"extra_bytes must be 0", [](Args& a) { a.extra_bytes = 4; }},
+        {"params must not be NULL", [](Args& a) { a.null_params = true; }},
+        {"params->lhs_zero_point must be 1", [](Args& a) { a.params.lhs_zero_point = 0; }},
+        {"rhs must not be NULL", [](Args& a) { a.rhs = nullptr; }},
+        {"rhs_packed must not be NULL", [](Args& a) { a.out = nullptr; }},
+    };
+    for (const auto& s : run_only) {
+        const auto edit = s.second;
+        cases.push_back({run_fn, file, s.first, [&, edit](bool bad) { run(edited(bad, edit)); }});
+    }
+    expect_preconditions(cases);
+}
+#endif  // NDEBUG
+
+// Sizes and offsets that do not fit in size_t abort in every build instead of wrapping to a small
+// value that a caller would allocate or add to a pointer. For overflow cases `function` also names
+// the absurd argument, so that two ways of overflowing one getter are two cases.
+class Qsi8d32pKernelSizeOverflowDeathTest : public testing::TestWithParam<size_t> {};
+
+TEST_P(Qsi8d32pKernelSizeOverflowDeathTest, Getters) {
+    const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const std::string stem = std::string(v.name).substr(std::string("kai_").size());
+    const size_t mr = uk.get_mr(), nr = uk.get_nr(), m_step = uk.get_m_step(), n_step = uk.get_n_step();
+    const std::string lhs_fn = "kai_get_lhs_packed_offset_" + stem, rhs_fn = "kai_get_rhs_packed_offset_" + stem,
+                      dst_fn = "kai_get_dst_offset_" + stem, size_fn = "kai_get_dst_size_" + stem;
+    const size_t huge_m_idx = SIZE_MAX / 16 * 16;  // a multiple of mr, nr, m_step and n_step
+    const std::vector<PreconditionCase> cases = {
+        {lhs_fn + " (k = SIZE_MAX - 31)", kCommonFile, kOverflow,
+         [&](bool bad) { (void)uk.get_lhs_packed_offset(mr, bad ? kHugeK : kK, kBl); }},
+        {lhs_fn + " (m_idx = SIZE_MAX / 16 * 16)", kCommonFile, kOverflow,
+         [&](bool bad) { (void)uk.get_lhs_packed_offset(bad ? huge_m_idx : mr, kK, kBl); }},
+        {rhs_fn + " (k = SIZE_MAX - 31)", kCommonFile, kOverflow,
+         [&](bool bad) { (void)uk.get_rhs_packed_offset(nr, bad ? kHugeK : kK, kBl); }},
+        {rhs_fn + " (n_idx = SIZE_MAX / 16 * 16)", kCommonFile, kOverflow,
+         [&](bool bad) { (void)uk.get_rhs_packed_offset(bad ? huge_m_idx : nr, kK, kBl); }},
+        {dst_fn + " (dst_stride = SIZE_MAX)", kCommonFile, kOverflow,
+         [&](bool bad) { (void)uk.get_dst_offset(m_step, n_step, bad ? SIZE_MAX : 64); }},
+        {size_fn + " (m = SIZE_MAX)", kCommonFile, kOverflow,
+         [&](bool bad) { (void)uk.get_dst_size(bad ? SIZE_MAX : 3, 5); }},
+        {size_fn + " (n = SIZE_MAX / 2)", kCommonFile, kOverflow,
+         [&](bool bad) { (void)uk.get_dst_size(1, bad ? SIZE_MAX / 2 : 5); }},
+    };
+    expect_preconditions(cases);
+}
+
+// The n_idx * sizeof(float) term of get_dst_offset: n_idx = 2^62 (a multiple of n_step) gave 0.
+TEST_P(Qsi8d32pKernelSizeOverflowDeathTest, DstOffsetColumn) {
+    const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const std::string stem = std::string(v.name).substr(std::string("kai_").size());
+    expect_preconditions({{"kai_get_dst_offset_" + stem + " (n_idx = 2^62)", kCommonFile, kOverflow,
+                           [&](bool bad) { (void)uk.get_dst_offset(0, bad ? size_t{1} << 62 : 4, 64); }}});
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, Qsi8d32pKernelSizeOverflowDeathTest,
+                         testing::Range(size_t{0}, kai_registry::qsi8d32p_variants().size()), variant_name);
+
+TEST(Qsi8d32pPackerSizeOverflowDeathTest, LhsPackers) {
+    const size_t mr = 4, kr = 16, sr = 2;
+    for (const Qsi8d32pLhsPacker& p : kai_registry::qsi8d32p_lhs_packers()) {
+        SCOPED_TRACE(p.name);
+        KAI_TEST_SKIP_UNLESS(p.features);
+        const std::string stem = std::string(p.name).substr(std::string("kai_").size());
+        const std::string offset_fn = "kai_get_lhs_packed_offset_" + stem, size_fn = "kai_get_lhs_packed_size_" + stem;
+        const std::vector<PreconditionCase> cases = {
+            {offset_fn + " (k = SIZE_MAX - 31)", kCommonFile, kOverflow,
+             [&](bool bad) { (void)p.get_lhs_packed_offset(mr, bad ? kHugeK : kK, kBl, mr, kr, sr); }},
+            {offset_fn + " (m_idx = SIZE_MAX)", kCommonFile, kOverflow,
+             [&](bool bad) { (void)p.get_lhs_packed_offset(bad ? SIZE_MAX : mr, kK, kBl, mr, kr, sr); }},
+            {size_fn + " (k = SIZE_MAX - 31)", kCommonFile, kOverflow,
+             [&](bool bad) { (void)p.get_lhs_packed_size(5, bad ? kHugeK : kK, kBl, mr, kr, sr); }},
+            {size_fn + " (m = SIZE_MAX)", kCommonFile, kOverflow,
+             [&](bool bad) { (void)p.get_lhs_packed_size(bad ? SIZE_MAX : 5, kK, kBl, mr, kr, sr); }},
+            {size_fn + " (mr = SIZE_MAX)", kCommonFile, kOverflow,
+             [&](bool bad) { (void)p.get_lhs_packed_size(5, kK, kBl, bad ? SIZE_MAX : mr, kr, sr); }},
+        };
+        expect_preconditions(cases);
+    }
+}
+
+TEST(Qsi8d32pPackerSizeOverflowDeathTest, RhsPacker) {
+    const std::string stem = "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0";
+    const size_t nr = 4, kr = 16;
+    const std::vector<PreconditionCase> cases = {
+        {"kai_get_rhs_packed_stride_" + stem + " (k = SIZE_MAX - 31)", kCommonFile, kOverflow,
+         [&](bool bad) {
+             (void)kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(bad ? kHugeK : kK, nr, kr, kBl);
+         }},
+        {"kai_get_rhs_packed_stride_" + stem + " (nr = SIZE_MAX)", kCommonFile, kOverflow,
+         [&](bool bad) {
+             (void)kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(kK, bad ? SIZE_MAX : nr, kr, kBl);
+         }},
+        {"kai_get_rhs_packed_offset_" + stem + " (k = SIZE_MAX - 31)", kCommonFile, kOverflow,
+         [&](bool bad) {
+             (void)kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(nr, bad ? kHugeK : kK, nr, kr,
+                                                                                        kBl);
+         }},
+        {"kai_get_rhs_packed_offset_" + stem + " (n_idx = SIZE_MAX / 4 * 4)", kCommonFile, kOverflow,
+         [&](bool bad) {
+             (void)kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(bad ? SIZE_MAX / 4 * 4 : nr, kK,
+                                                                                        nr, kr, kBl);
+         }},
+        {"kai_get_rhs_packed_size_" + stem + " (k = SIZE_MAX - 31)", kCommonFile, kOverflow,
+         [&](bool bad) {
+             (void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(5, bad ? kHugeK : kK, nr, kr, kBl);
+         }},
+        {"kai_get_rhs_packed_size_" + stem + " (n = SIZE_MAX)", kCommonFile, kOverflow,
+         [&](bool bad) {
+             (void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(bad ? SIZE_MAX : 5, kK, nr, kr, kBl);
+         }},
+    };
+    expect_preconditions(cases);
+}
+
+// The row-offset getters of the three packers: 2^32 rows of 2^32 bytes gave offset 0.
+TEST(Qsi8d32pPackerSizeOverflowDeathTest, RowOffsets) {
+    const size_t big = size_t{1} << 32;
+    const std::vector<PreconditionCase> cases = {
+        {"kai_get_lhs_offset_lhs_quant_pack_qsi8d32p_f32", kCommonFile, kOverflow,
+         [&](bool bad) { (void)kai_get_lhs_offset_lhs_quant_pack_qsi8d32p_f32(bad ? big : 4, big); }},
+        {"kai_get_lhs_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon", kCommonFile, kOverflow,
+         [&](bool bad) { (void)kai_get_lhs_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(bad ? big : 4, big); }},
+        {"kai_get_rhs_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0", kCommonFile, kOverflow,
+         [&](bool bad) { (void)kai_get_rhs_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(bad ? big : 4, big); }},
+    };
+    expect_preconditions(cases);
+}
 
 // ---------------------------------------------------------------------------------------------
 // KleidiAI v1.30.0 reference vectors (test/data/compat, format in ../shared/compat/README.md).
