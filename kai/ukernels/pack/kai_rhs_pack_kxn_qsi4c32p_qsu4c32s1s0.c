@@ -240,7 +240,7 @@ void kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(
     KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
     KAI_ASSUME_MSG(params->lhs_zero_point == 1, "params->lhs_zero_point must be 1");
     KAI_ASSUME_MSG(params->rhs_zero_point == 8, "params->rhs_zero_point must be 8");
-    KAI_ASSUME_MSG(rhs_stride >= (n + 1) / 2, "rhs_stride must be at least ceil(n / 2)");
+    KAI_ASSUME_MSG(rhs_stride >= n / 2 + n % 2, "rhs_stride must be at least ceil(n / 2)");
     KAI_ASSUME_MSG(scale_stride >= 2 * (k / bl), "scale_stride must be at least 2 * (k / bl)");
     KAI_UNUSED(num_groups);
     KAI_UNUSED(extra_bytes);

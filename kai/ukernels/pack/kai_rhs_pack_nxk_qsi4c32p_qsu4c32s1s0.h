@@ -34,9 +34,9 @@ size_t kai_get_rhs_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(size_t n_idx, size_t
 /// Returns the size in bytes of one packed block of nr channels:
 /// nr * ((k / bl) * (bl / 2 + 2) + 8).
 /// @param[in] k        Depth; must be a multiple of bl.
-/// @param[in] nr       Channels per block; must be a multiple of 4.
-/// @param[in] kr       K per inner step of the kernel; bl must be a multiple of it.
-/// @param[in] sr       Split of kr; kr must be a multiple of it.
+/// @param[in] nr       Channels per block; must be a non-zero multiple of 4.
+/// @param[in] kr       K per inner step of the kernel; non-zero, and bl must be a multiple of it.
+/// @param[in] sr       Split of kr: non-zero, kr must be a multiple of sr and kr / sr must divide 16.
 /// @param[in] bl       Block length; must be a non-zero multiple of 32.
 /// @param[in] scale_dt Type of the block scales; must be kai_dt_bf16.
 size_t kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(
@@ -69,7 +69,7 @@ size_t kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(
 /// @param[in]  num_groups   Number of groups; must be 1.
 /// @param[in]  n            Number of channels (rows of the input).
 /// @param[in]  k            Depth; must be a multiple of bl.
-/// @param[in]  nr           Channels per packed block; must be a multiple of 4.
+/// @param[in]  nr           Channels per packed block; must be a non-zero multiple of 4.
 /// @param[in]  kr           K per inner step of the kernel; bl must be a multiple of it.
 /// @param[in]  sr           Split of kr: kr must be a multiple of sr and kr / sr must divide 16.
 /// @param[in]  bl           Block length; must be a non-zero multiple of 32.
@@ -82,7 +82,7 @@ size_t kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(
 /// @param[in]  scale_stride Row stride of the scales in bytes; at least 2 * (k / bl).
 /// @param[out] rhs_packed   Packed output of kai_get_rhs_packed_size_...(n, ...) bytes; not NULL.
 /// @param[in]  extra_bytes  Must be 0.
-/// @param[in]  params       lhs_zero_point must be 1, rhs_zero_point 8, scale_dt kai_dt_bf16.
+/// @param[in]  params       Not NULL; lhs_zero_point must be 1, rhs_zero_point 8, scale_dt kai_dt_bf16.
 void kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(
     size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, const uint8_t* rhs,
     size_t rhs_stride, const float* bias, const void* scale, size_t scale_stride, void* rhs_packed, size_t extra_bytes,
