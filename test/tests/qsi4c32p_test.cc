@@ -3,14 +3,17 @@
 // block of bl values along K): byte-exact RHS packers (nxk, kxn, NEON and generic paths, column
 // chunks), bit-exact kernels against test/reference (spec §7.4 recipe) over shapes, block lengths,
 // sub-tiles, bias and clamps, the KleidiAI v1.30.0 compat vectors, the end-to-end error against an
-// f64 matmul of the dequantised weights, and the parameter checks.
+// f64 matmul of the dequantised weights, and the parameter checks (every precondition and size
+// overflow check aborts naming its parameter).
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -615,6 +618,318 @@ TEST(RhsPackEdge, BadParametersAbortWithAMessage) {
                  "nr must be a non-zero multiple of 4");
 #endif
 }
+
+// ------------------------------------------------------------------------------------------
+// Preconditions: one death test per distinct (function, message) of the family's checks that the
+// tests above do not already cover (KernelVariantTest.BadParametersAbortWithAMessage,
+// RhsPackEdge.BadParametersAbortWithAMessage), including the size and offset getters' overflow
+// checks. Each case calls its function twice: once with valid arguments, which must return
+// normally (so the baseline is valid), then in a death test with exactly one precondition
+// violated, which must abort with "<file>:<line> <message>" printed by the source file that holds
+// the check: the kernel's or packer's own .c, or kai_common.h for "size computation overflows
+// size_t" (kai_mul_size_checked and friends). Debug builds only: with NDEBUG the KAI_ASSUME_MSG
+// checks are compiled out and KAI_ERROR prints nothing. Checks that no argument can violate are
+// absent: "m_idx must be a multiple of mr" / "... of m_step" when mr = m_step = 1 (the dotprod
+// GEMVs). The LHS packer (kai_lhs_quant_pack_qai8dxp_f32) is shared with the qsi4cxp family and
+// covered by qsi4cxp_test.
+// ------------------------------------------------------------------------------------------
+
+#ifndef NDEBUG
+struct PreconditionCase {
+    std::string function;            // the function called, for the failure trace
+    std::string file;                // basename of the source file whose check must fire
+    std::string message;             // the message, exactly as in the source
+    std::function<void(bool)> call;  // call(false): valid arguments; call(true): one violated
+};
+
+// The literal s as a POSIX extended regular expression (gtest's death-test matcher on Linux).
+std::string regex_literal(const std::string& s) {
+    std::string re;
+    for (char c : s) {
+        if (std::strchr("\\.[](){}*+?|^$", c) != nullptr) re += '\\';
+        re += c;
+    }
+    return re;
+}
+
+void expect_preconditions(const std::vector<PreconditionCase>& cases) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    std::vector<std::string> seen;
+    for (const PreconditionCase& c : cases) {
+        SCOPED_TRACE(c.function + ": \"" + c.message + "\"");
+        const std::string key = c.function + "|" + c.message;
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), key), 0) << "case listed twice";
+        seen.push_back(key);
+        c.call(false);
+        EXPECT_DEATH(c.call(true), regex_literal(c.file) + ":[0-9]+ " + regex_literal(c.message));
+    }
+}
+
+const char kKaiCommon[] = "kai_common.h";
+const char kOverflow[] = "size computation overflows size_t";
+
+class Qsi4c32pKernelPreconditionsDeathTest : public ::testing::TestWithParam<size_t> {};
+
+// The getters run no CPU-feature instruction (as in KernelVariantTest.GettersAndOffsetsMatchThePackers).
+TEST_P(Qsi4c32pKernelPreconditionsDeathTest, Getters) {
+    const Qsi4c32pVariant& v = kai_registry::qsi4c32p_variants()[GetParam()];
+    const auto& uk = v.ukernel;
+    const std::string stem = std::string(v.name).substr(std::strlen("kai_"));
+    const std::string file = std::string(v.name) + ".c";
+    const size_t mr = uk.get_mr(), nr = uk.get_nr(), m_step = uk.get_m_step(), n_step = uk.get_n_step();
+    const std::string lhs_fn = "kai_get_lhs_packed_offset_" + stem, rhs_fn = "kai_get_rhs_packed_offset_" + stem,
+                      dst_fn = "kai_get_dst_offset_" + stem, size_fn = "kai_get_dst_size_" + stem;
+    std::vector<PreconditionCase> cases;
+    // "m_idx must be a multiple of mr", "n_idx must be a multiple of nr", "k must be a multiple of
+    // bl" and "n_idx must be a multiple of n_step": KernelVariantTest.BadParametersAbortWithAMessage.
+    cases.push_back({lhs_fn, kKaiCommon, kOverflow,
+                     [&](bool bad) { (void)uk.get_lhs_packed_offset(mr, bad ? SIZE_MAX : 64); }});
+    cases.push_back({rhs_fn, file, "bl must be a non-zero multiple of 32",
+                     [&](bool bad) { (void)uk.get_rhs_packed_offset(nr, 96, bad ? 48 : 32); }});
+    // k = 2^64 - 32, a multiple of bl: (k / bl) * (bl / 2 + 2) does not fit.
+    cases.push_back({rhs_fn, kKaiCommon, kOverflow,
+                     [&](bool bad) { (void)uk.get_rhs_packed_offset(nr, bad ? SIZE_MAX - 31 : 96, 32); }});
+    if (m_step > 1) {
+        cases.push_back({dst_fn, file, "m_idx must be a multiple of m_step",
+                         [&](bool bad) { (void)uk.get_dst_offset(bad ? m_step / 2 : m_step, n_step, 64); }});
+    }
+    // m_idx * dst_stride overflows when m_step > 1; with m_step = 1 the sum with n_idx * 4 does.
+    cases.push_back({dst_fn, kKaiCommon, kOverflow,
+                     [&](bool bad) { (void)uk.get_dst_offset(m_step, n_step, bad ? SIZE_MAX : 64); }});
+    // m * n fits, m * n * 4 does not.
+    cases.push_back({size_fn, kKaiCommon, kOverflow,
+                     [&](bool bad) { (void)uk.get_dst_size(1, bad ? SIZE_MAX / 4 + 1 : 5); }});
+    expect_preconditions(cases);
+}
+
+TEST_P(Qsi4c32pKernelPreconditionsDeathTest, Run) {
+    const Qsi4c32pVariant& v = kai_registry::qsi4c32p_variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    const auto& uk = v.ukernel;
+    const std::string run_fn = "kai_run_" + std::string(v.name).substr(std::strlen("kai_"));
+    const std::string file = std::string(v.name) + ".c";
+    const size_t m = 1, n = 1, k = 64, bl = 32, mr = uk.get_mr(), nr = uk.get_nr();
+    const auto lhs = make_lhs(m, k, k, 61, false);
+    std::vector<uint8_t> lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
+    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr, 0, lhs.data(), k * sizeof(float), lhs_p.data());
+    const RhsInput r = make_rhs(n, k, bl, false, 62, false);
+    std::vector<uint8_t> rhs_p(rhs_packed_size(false, n, k, nr, kKr, bl));
+    pack_rhs(r, 0, n, nr, kKr, true, rhs_p.data());
+    std::vector<float> dst(m * n);
+    // run_matmul with one pointer replaced by NULL when the case is violated. The checks on bl, k
+    // and dst_stride_col: KernelVariantTest.BadParametersAbortWithAMessage.
+    auto run = [&](const void* l, const void* rp, float* d) {
+        uk.run_matmul(m, n, k, bl, l, rp, d, n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+    };
+    const std::vector<PreconditionCase> cases = {
+        {run_fn, file, "lhs_packed must not be NULL",
+         [&](bool bad) { run(bad ? nullptr : lhs_p.data(), rhs_p.data(), dst.data()); }},
+        {run_fn, file, "rhs_packed must not be NULL",
+         [&](bool bad) { run(lhs_p.data(), bad ? nullptr : rhs_p.data(), dst.data()); }},
+        {run_fn, file, "dst must not be NULL",
+         [&](bool bad) { run(lhs_p.data(), rhs_p.data(), bad ? nullptr : dst.data()); }},
+    };
+    expect_preconditions(cases);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, Qsi4c32pKernelPreconditionsDeathTest,
+                         ::testing::Range<size_t>(0, kai_registry::qsi4c32p_variants().size()), variant_name);
+
+// The arguments of the RHS packers' shape check (kai_check_shape, called by the three size getters
+// and the run). Valid: k = 192, nr = 4 (12 for the offset getter's n_idx, so that nr = 6 leaves
+// it a multiple), kr = 16, sr = 2, bl = 64, bf16 scales. Each violation below breaks exactly one
+// of the checks, in the order the source makes them.
+struct Shape {
+    size_t k, nr, kr, sr, bl;
+    kai_datatype dt;
+};
+
+struct ShapeViolation {
+    const char* message;
+    void (*edit)(Shape&);
+};
+
+const ShapeViolation kShapeViolations[] = {
+    {"bl must be a non-zero multiple of 32", [](Shape& s) { s.bl = 48; }},  // 192 % 48 == 0, 48 % 16 == 0
+    {"k must be a multiple of bl", [](Shape& s) { s.k = 160; }},
+    {"scale_dt must be kai_dt_bf16", [](Shape& s) { s.dt = kai_dt_f16; }},
+    {"nr must be a non-zero multiple of 4", [](Shape& s) { s.nr = 6; }},
+    {"kr must be a non-zero multiple of sr", [](Shape& s) { s.kr = 15; }},
+    {"kr / sr must divide 16", [](Shape& s) { s.kr = 64; }},  // kr / sr = 32; bl % kr == 0
+    {"bl must be a multiple of kr", [](Shape& s) {            // kr / sr = 16; 64 % 128 != 0
+         s.kr = 128;
+         s.sr = 8;
+     }},
+};
+
+TEST(Qsi4c32pPreconditionsDeathTest, RhsPackers) {
+    const size_t n = 5;
+    const Shape ok_shape{192, 4, kKr, kSr, 64, kai_dt_bf16};
+    const size_t nb = ok_shape.k / ok_shape.bl;
+    // One buffer for both layouts: nxk n rows of k / 2 = 96 bytes, kxn k rows of ceil(n / 2) = 3.
+    const auto bytes = kai_test::random_bytes(ok_shape.k * ((n + 1) / 2), 71);
+    const auto scales = make_scales(n, nb, 2 * nb, 72, false);
+    const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, 73);
+    for (const bool kxn : {false, true}) {
+        const std::string stem = kxn ? "rhs_pack_kxn_qsi4c32p_qsu4c32s1s0" : "rhs_pack_nxk_qsi4c32p_qsu4c32s1s0";
+        SCOPED_TRACE(stem);
+        const std::string file = "kai_" + stem + ".c";
+        const std::string stride_fn = "kai_get_rhs_packed_stride_" + stem, offset_fn = "kai_get_rhs_packed_offset_" + stem,
+                          size_fn = "kai_get_rhs_packed_size_" + stem, rhs_offset_fn = "kai_get_rhs_offset_" + stem,
+                          run_fn = "kai_run_" + stem;
+        auto stride = [&](const Shape& s) {
+            return kxn ? kai_get_rhs_packed_stride_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(s.k, s.nr, s.kr, s.sr, s.bl, s.dt)
+                       : kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(s.k, s.nr, s.kr, s.sr, s.bl, s.dt);
+        };
+        auto offset = [&](size_t n_idx, const Shape& s) {
+            return kxn ? kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(n_idx, s.k, s.nr, s.kr, s.sr, s.bl, s.dt)
+                       : kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(n_idx, s.k, s.nr, s.kr, s.sr, s.bl,
+                                                                                     s.dt);
+        };
+        auto size = [&](size_t nn, const Shape& s) {
+            return kxn ? kai_get_rhs_packed_size_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(nn, s.k, s.nr, s.kr, s.sr, s.bl, s.dt)
+                       : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(nn, s.k, s.nr, s.kr, s.sr, s.bl, s.dt);
+        };
+        auto shaped = [&](bool bad, void (*edit)(Shape&)) {
+            Shape s = ok_shape;
+            if (bad) edit(s);
+            return s;
+        };
+        // Room for every violated shape too, should its check be missing.
+        std::vector<uint8_t> out(4 * size(n, ok_shape));
+        // The run with one argument replaced when the case is violated.
+        struct Args {
+            size_t num_groups;
+            Shape shape;
+            const uint8_t* rhs;
+            size_t rhs_stride;
+            const void* scale;
+            size_t scale_stride;
+            void* out;
+            size_t extra_bytes;
+            int8_t lhs_zero_point;
+            uint8_t rhs_zero_point;
+            bool null_params;
+        };
+        const Args ok{1,   ok_shape,    bytes.data(), kxn ? (n + 1) / 2 : ok_shape.k / 2, scales.data(), 2 * nb,
+                      out.data(), 0, 1, 8, false};
+        auto run = [&](const Args& a) {
+            const Shape& s = a.shape;
+            if (kxn) {
+                const kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params p{a.lhs_zero_point, a.rhs_zero_point, s.dt};
+                kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(a.num_groups, n, s.k, s.nr, s.kr, s.sr, s.bl, a.rhs,
+                                                          a.rhs_stride, bias.data(), a.scale, a.scale_stride, a.out,
+                                                          a.extra_bytes, a.null_params ? nullptr : &p);
+            } else {
+                const kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params p{a.lhs_zero_point, a.rhs_zero_point, s.dt};
+                kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(a.num_groups, n, s.k, s.nr, s.kr, s.sr, s.bl, a.rhs,
+                                                          a.rhs_stride, bias.data(), a.scale, a.scale_stride, a.out,
+                                                          a.extra_bytes, a.null_params ? nullptr : &p);
+            }
+        };
+        auto with = [&](bool bad, auto edit) {
+            Args a = ok;
+            if (bad) edit(a);
+            run(a);
+        };
+
+        std::vector<PreconditionCase> cases;
+        for (const ShapeViolation& sv : kShapeViolations) {
+            const std::string message = sv.message;
+            // Covered by RhsPackEdge.BadParametersAbortWithAMessage.
+            const bool covered_stride = !kxn && message == "bl must be a non-zero multiple of 32";
+            const bool covered_size = kxn && message == "scale_dt must be kai_dt_bf16";
+            const bool covered_run = kxn ? message == "scale_dt must be kai_dt_bf16"
+                                         : message == "bl must be a non-zero multiple of 32" ||
+                                               message == "k must be a multiple of bl" ||
+                                               message == "scale_dt must be kai_dt_bf16" ||
+                                               message == "nr must be a non-zero multiple of 4";
+            const auto edit = sv.edit;
+            if (!covered_stride) {
+                cases.push_back({stride_fn, file, message, [&, edit](bool bad) { (void)stride(shaped(bad, edit)); }});
+            }
+            cases.push_back({offset_fn, file, message, [&, edit](bool bad) { (void)offset(12, shaped(bad, edit)); }});
+            if (!covered_size) {
+                cases.push_back({size_fn, file, message, [&, edit](bool bad) { (void)size(n, shaped(bad, edit)); }});
+            }
+            if (!covered_run) {
+                cases.push_back({run_fn, file, message, [&, edit](bool bad) {
+                                     with(bad, [edit](Args& a) { edit(a.shape); });
+                                 }});
+            }
+        }
+        cases.push_back({offset_fn, file, "n_idx must be a multiple of nr",
+                         [&](bool bad) { (void)offset(bad ? 14 : 12, ok_shape); }});
+        // Absurd shapes: abort rather than return a wrapped size. k = 2^64 - 64 is a multiple of bl.
+        cases.push_back({stride_fn, kKaiCommon, kOverflow, [&](bool bad) {
+                             Shape s = ok_shape;
+                             if (bad) s.k = SIZE_MAX - 63;
+                             (void)stride(s);
+                         }});
+        cases.push_back({offset_fn, kKaiCommon, kOverflow,
+                         [&](bool bad) { (void)offset(bad ? SIZE_MAX / 4 * 4 : 12, ok_shape); }});
+        // ceil(SIZE_MAX / nr) must not wrap to 0 (as (n + nr - 1) / nr would).
+        cases.push_back({size_fn, kKaiCommon, kOverflow, [&](bool bad) { (void)size(bad ? SIZE_MAX : n, ok_shape); }});
+        if (kxn) {
+            cases.push_back({rhs_offset_fn, file, "n_idx must be even", [&](bool bad) {
+                                 (void)kai_get_rhs_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(bad ? 3 : 4, 3);
+                             }});
+        } else {
+            cases.push_back({rhs_offset_fn, kKaiCommon, kOverflow, [&](bool bad) {
+                                 (void)kai_get_rhs_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(bad ? SIZE_MAX / 2 : 3, 96);
+                             }});
+        }
+        // Run: "num_groups must be 1" and "params->rhs_zero_point must be 8" of nxk are covered by
+        // RhsPackEdge.BadParametersAbortWithAMessage.
+        if (kxn) {
+            cases.push_back({run_fn, file, "num_groups must be 1", [&](bool bad) {
+                                 with(bad, [](Args& a) { a.num_groups = 2; });
+                             }});
+            cases.push_back({run_fn, file, "params->rhs_zero_point must be 8", [&](bool bad) {
+                                 with(bad, [](Args& a) { a.rhs_zero_point = 0; });
+                             }});
+            cases.push_back({run_fn, file, "rhs_stride must be at least ceil(n / 2)", [&](bool bad) {
+                                 with(bad, [](Args& a) { a.rhs_stride -= 1; });
+                             }});
+            // n = SIZE_MAX: ceil(n / 2) must not wrap to 0 (as (n + 1) / 2 did), which let any stride pass.
+            cases.push_back({run_fn + " (n = SIZE_MAX)", file, "rhs_stride must be at least ceil(n / 2)", [&](bool bad) {
+                                 const Shape& sh = ok_shape;
+                                 const kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params prm{1, 8, sh.dt};
+                                 kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(
+                                     1, bad ? SIZE_MAX : n, sh.k, sh.nr, sh.kr, sh.sr, sh.bl, bytes.data(),
+                                     bad ? size_t{1} : (n + 1) / 2, bias.data(), scales.data(), 2 * nb, out.data(), 0,
+                                     &prm);
+                             }});
+        } else {
+            cases.push_back({run_fn, file, "rhs_stride must be at least k / 2", [&](bool bad) {
+                                 with(bad, [](Args& a) { a.rhs_stride -= 1; });
+                             }});
+        }
+        cases.push_back({run_fn, file, "params must not be NULL", [&](bool bad) {
+                             with(bad, [](Args& a) { a.null_params = true; });
+                         }});
+        cases.push_back({run_fn, file, "extra_bytes must be 0", [&](bool bad) {
+                             with(bad, [](Args& a) { a.extra_bytes = 4; });
+                         }});
+        cases.push_back({run_fn, file, "rhs must not be NULL", [&](bool bad) {
+                             with(bad, [](Args& a) { a.rhs = nullptr; });
+                         }});
+        cases.push_back({run_fn, file, "scale must not be NULL", [&](bool bad) {
+                             with(bad, [](Args& a) { a.scale = nullptr; });
+                         }});
+        cases.push_back({run_fn, file, "rhs_packed must not be NULL", [&](bool bad) {
+                             with(bad, [](Args& a) { a.out = nullptr; });
+                         }});
+        cases.push_back({run_fn, file, "params->lhs_zero_point must be 1", [&](bool bad) {
+                             with(bad, [](Args& a) { a.lhs_zero_point = 0; });
+                         }});
+        cases.push_back({run_fn, file, "scale_stride must be at least 2 * (k / bl)", [&](bool bad) {
+                             with(bad, [](Args& a) { a.scale_stride -= 1; });
+                         }});
+        expect_preconditions(cases);
+    }
+}
+#endif  // NDEBUG
 
 // ------------------------------------------------------------------------------------------
 // KleidiAI v1.30.0 compat vectors.
