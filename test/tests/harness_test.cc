@@ -168,7 +168,7 @@ void write_just_before_a_guarded_buffer() {
 }
 
 TEST(GuardedBuffer, WriteJustBeforeTheStartIsReported) {
-    EXPECT_NONFATAL_FAILURE(write_just_before_a_guarded_buffer(), "1 byte(s) before it");
+    EXPECT_NONFATAL_FAILURE(write_just_before_a_guarded_buffer(), ", 1 byte(s) before it");
     GuardedBuffer buf(100);
     EXPECT_TRUE(buf.front_intact());
     const uint8_t canary = buf.data()[-37];
@@ -328,8 +328,26 @@ TEST(KaiCommonDeathTest, PreconditionsNameTheProblem) {
 #endif
 
 TEST(KaiCommonDeathTest, SizeOverflowAbortsInEveryBuild) {
-    EXPECT_DEATH(kai_mul_size_checked(SIZE_MAX / 2, 3), "overflows size_t");
-    EXPECT_DEATH(kai_add_size_checked(SIZE_MAX, 1), "overflows size_t");
+#ifdef NDEBUG
+    const char* const message = "";  // release builds abort without a message
+#else
+    const char* const message = "overflows size_t";
+#endif
+    EXPECT_DEATH(kai_mul_size_checked(SIZE_MAX / 2, 3), message);
+    EXPECT_DEATH(kai_add_size_checked(SIZE_MAX, 1), message);
+    EXPECT_DEATH(kai_roundup(SIZE_MAX, 4), message);
+    EXPECT_DEATH(kai_roundup(SIZE_MAX - 2, 4), message);
+}
+
+TEST(KaiCommon, DivCeilAndRoundupHoldForEveryA) {
+    EXPECT_EQ(kai_div_ceil(0, 4), 0u);
+    EXPECT_EQ(kai_div_ceil(5, 4), 2u);
+    EXPECT_EQ(kai_div_ceil(SIZE_MAX, 4), SIZE_MAX / 4 + 1);  // no a + b - 1 to wrap
+    EXPECT_EQ(kai_div_ceil(SIZE_MAX, 1), SIZE_MAX);
+    EXPECT_EQ(kai_roundup(0, 12), 0u);
+    EXPECT_EQ(kai_roundup(13, 12), 24u);
+    EXPECT_EQ(kai_roundup(SIZE_MAX - 3, 4), SIZE_MAX - 3);  // the largest multiple of 4
+    EXPECT_EQ(kai_roundup(SIZE_MAX, 1), SIZE_MAX);
 }
 
 }  // namespace

@@ -824,7 +824,7 @@ void expect_preconditions(const std::vector<PreconditionCase>& cases) {
         EXPECT_EQ(std::count(seen.begin(), seen.end(), key), 0) << "case listed twice";
         seen.push_back(key);
         c.call(false);
-        EXPECT_DEATH(c.call(true), regex_literal(c.file) + ":[0-9]+ " + regex_literal(c.message));
+        EXPECT_DEATH(c.call(true), regex_literal(c.file) + ":[0-9]+ " + regex_literal(c.message) + "\n");
     }
 }
 

@@ -605,7 +605,7 @@ void expect_preconditions(const std::vector<PreconditionCase>& cases) {
         EXPECT_EQ(std::count(seen.begin(), seen.end(), key), 0) << "case listed twice";
         seen.push_back(key);
         c.call(false);
-        const std::string re = regex_literal(c.file) + ":[0-9]+ " + regex_literal(c.message);
+        const std::string re = regex_literal(c.file) + ":[0-9]+ " + regex_literal(c.message) + "\n";
         EXPECT_DEATH(c.call(true), kMessagesPrinted ? re : std::string());
     }
 }

@@ -49,7 +49,6 @@ size_t kai_get_rhs_packed_offset_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon(size_t 
 size_t kai_get_rhs_packed_size_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon(size_t n, size_t k, size_t nr, size_t kr) {
     KAI_ASSUME_MSG(nr == kai_nr, "nr must be 12");
     KAI_ASSUME_MSG(kr == kai_kr, "kr must be 4");
-    KAI_ASSUME_MSG(n <= SIZE_MAX - kai_nr, "n is too large");
     return kai_get_rhs_packed_offset_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon(kai_roundup(n, kai_nr), k, nr, kr);
 }
 

@@ -39,7 +39,7 @@ size_t kai_get_rhs_packed_offset_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon(size_t 
 
 /// Returns the size in bytes of the packed RHS: roundup(n, 12) * (4 + roundup(k, 4) * 2).
 /// Aborts in every build when the size does not fit in size_t.
-/// @param[in] n  Columns (output channels); at most SIZE_MAX - 12.
+/// @param[in] n  Columns (output channels).
 /// @param[in] k  Depth.
 /// @param[in] nr Must be 12.
 /// @param[in] kr Must be 4.
