@@ -181,22 +181,25 @@ static inline size_t kai_div_ceil(size_t a, size_t b) {
 }
 
 /// Returns a rounded up to a multiple of b. Precondition: b > 0.
-/// kai: aborts in every build (with a message) when the result does not fit in size_t, so that
-/// a size computed from an absurd k or n fails loudly instead of wrapping to a small value.
+/// kai: aborts in every build (with a message in debug builds) when the result does not fit in
+/// size_t, so that a size computed from an absurd k or n fails loudly instead of wrapping to a
+/// small value.
 static inline size_t kai_roundup(size_t a, size_t b) {
     const size_t q = kai_div_ceil(a, b);
     KAI_ASSERT_ALWAYS_MSG(q <= SIZE_MAX / b, "size computation overflows size_t");
     return q * b;
 }
 
-/// kai: returns a * b, aborting in every build (with a message) when the product overflows size_t.
+/// kai: returns a * b, aborting in every build (with a message in debug builds) when the product
+/// overflows size_t.
 /// Size getters use it so that an absurd shape fails loudly instead of returning a wrapped size.
 static inline size_t kai_mul_size_checked(size_t a, size_t b) {
     KAI_ASSERT_ALWAYS_MSG(b == 0 || a <= SIZE_MAX / b, "size computation overflows size_t");
     return a * b;
 }
 
-/// kai: returns a + b, aborting in every build (with a message) when the sum overflows size_t.
+/// kai: returns a + b, aborting in every build (with a message in debug builds) when the sum
+/// overflows size_t.
 static inline size_t kai_add_size_checked(size_t a, size_t b) {
     KAI_ASSERT_ALWAYS_MSG(a <= SIZE_MAX - b, "size computation overflows size_t");
     return a + b;
