@@ -1015,4 +1015,37 @@ TEST(CompatFiles, AllThirtySixArePresent) {
     EXPECT_EQ(compat_files().size(), 36u);
 }
 
+
+// Sizes and offsets that do not fit in size_t abort in every build (release builds without a
+// message) instead of wrapping to a small value that a caller would allocate.
+std::string overflow_regex() {
+#ifdef NDEBUG
+    return "";
+#else
+    return "kai_common\\.h:[0-9]+ size computation overflows size_t\n";
+#endif
+}
+
+TEST(Qsi4c32pSizeDeathTest, SizesThatOverflowAbortInEveryBuild) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    const std::string overflow = overflow_regex();
+    const size_t bl = 32, huge_k = SIZE_MAX - 31;  // a multiple of bl: passes the always-on k % bl check
+    EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(1, SIZE_MAX, 4, kKr, kSr), overflow);
+    for (bool kxn : {false, true}) {
+        SCOPED_TRACE(kxn ? "kxn" : "nxk");
+        const auto size = kxn ? kai_get_rhs_packed_size_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0
+                              : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0;
+        EXPECT_DEATH((void)size(1, huge_k, 4, kKr, kSr, bl, kai_dt_bf16), overflow);
+        EXPECT_DEATH((void)size(SIZE_MAX, 32, 4, kKr, kSr, bl, kai_dt_bf16), overflow);
+    }
+    for (const Qsi4c32pVariant& v : kai_registry::qsi4c32p_variants()) {
+        SCOPED_TRACE(v.name);
+        const auto& uk = v.ukernel;
+        EXPECT_DEATH((void)uk.get_lhs_packed_offset(2 * uk.get_m_step(), huge_k), overflow);  // 2 blocks of ~huge_k
+        EXPECT_DEATH((void)uk.get_rhs_packed_offset(uk.get_nr(), huge_k, bl), overflow);
+        EXPECT_DEATH((void)uk.get_dst_offset(uk.get_m_step(), uk.get_n_step(), SIZE_MAX), overflow);
+        EXPECT_DEATH((void)uk.get_dst_size(SIZE_MAX, 5), overflow);
+    }
+}
+
 }  // namespace

@@ -1101,4 +1101,34 @@ INSTANTIATE_TEST_SUITE_P(Vectors, CompatTest, ::testing::ValuesIn(compat_files()
                              return s;
                          });
 
+
+// Sizes and offsets that do not fit in size_t abort in every build (release builds without a
+// message) instead of wrapping to a small value that a caller would allocate.
+std::string overflow_regex() {
+#ifdef NDEBUG
+    return "";
+#else
+    return "kai_common\\.h:[0-9]+ size computation overflows size_t\n";
+#endif
+}
+
+TEST(Qsi4cxpSizeDeathTest, SizesThatOverflowAbortInEveryBuild) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    const std::string overflow = overflow_regex();
+    EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(1, SIZE_MAX, 4, kKr, kSr), overflow);
+    EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(SIZE_MAX, 32, 4, kKr, kSr), overflow);
+    EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(1, SIZE_MAX, 4, kKr, kSr), overflow);
+    EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(SIZE_MAX, 32, 4, kKr, kSr), overflow);
+    EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(1, SIZE_MAX, 8, kKr, kSr), overflow);
+    EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0(SIZE_MAX, 32, 8, kKr, kSr), overflow);
+    for (const Qsi4cxpVariant& v : kai_registry::qsi4cxp_variants()) {
+        SCOPED_TRACE(v.name);
+        const auto& uk = v.ukernel;
+        EXPECT_DEATH((void)uk.get_lhs_packed_offset(uk.get_mr(), SIZE_MAX), overflow);
+        EXPECT_DEATH((void)uk.get_rhs_packed_offset(uk.get_nr(), SIZE_MAX), overflow);
+        EXPECT_DEATH((void)uk.get_dst_offset(uk.get_m_step(), uk.get_n_step(), SIZE_MAX), overflow);
+        EXPECT_DEATH((void)uk.get_dst_size(SIZE_MAX, 5), overflow);
+    }
+}
+
 }  // namespace
