@@ -30,6 +30,7 @@
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
+#include "test/common/preconditions.h"
 #include "test/common/environment.h"
 #include "test/common/rng.h"
 #include "test/reference/bf16_ref.h"
@@ -782,30 +783,13 @@ struct Violation {
     std::function<void()> call;
 };
 
-// The regex (POSIX extended, what GoogleTest uses on Linux) for KAI_ERROR's output from `file`
-// with exactly `message`: metacharacters escaped, and the message not continued by more words
-// (so "n_idx must be a multiple of nr" does not match "n_idx must be a multiple of nr (12)").
-std::string death_regex(const std::string& file, const std::string& message) {
-    std::string re;
-    const auto append_literal = [&re](const std::string& s) {
-        for (const char c : s) {
-            if (std::strchr(".[]()*+?{}|^$\\", c) != nullptr) re += '\\';
-            re += c;
-        }
-    };
-    append_literal(file);
-    re += ":[0-9]+ ";
-    append_literal(message);
-    re += "\n";  // KAI_ERROR ends the message with a newline: no longer message matches
-    return re;
-}
-
 // Runs every call of `table` in a death test; `stem` names the source file ("<stem>.c").
 void expect_each_aborts(const char* stem, const std::vector<Violation>& table) {
     GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
     const std::string file = std::string(stem) + ".c";
     for (const Violation& v : table) {
-        EXPECT_DEATH(v.call(), death_regex(file, v.message)) << v.function << ": \"" << v.message << "\"";
+        EXPECT_DEATH(v.call(), kai_test::kai_error_regex(file, v.message))
+            << v.function << ": \"" << v.message << "\"";
     }
 }
 
@@ -1011,11 +995,7 @@ INSTANTIATE_TEST_SUITE_P(Packers, Bf16RhsPackerPreconditionsDeathTest,
 // without a message.
 TEST(Bf16SizeDeathTest, SizesThatOverflowAbort) {
     GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
-#ifdef NDEBUG
-    const std::string overflow = "";
-#else
-    const std::string overflow = "kai_common\\.h:[0-9]+ size computation overflows size_t\n";
-#endif
+    const std::string overflow = kai_test::size_overflow_regex();
     for (const Bf16LhsPacker& p : kai_registry::bf16_lhs_packers()) {
         SCOPED_TRACE(p.name);
         EXPECT_DEATH((void)p.get_lhs_packed_size(1, SIZE_MAX, p.mr, kKr, kSr), overflow);

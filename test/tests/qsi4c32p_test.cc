@@ -28,6 +28,7 @@
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
+#include "test/common/preconditions.h"
 #include "test/common/environment.h"
 #include "test/common/rng.h"
 #include "test/reference/qai8dxp_ref.h"
@@ -635,38 +636,10 @@ TEST(RhsPackEdge, BadParametersAbortWithAMessage) {
 // ------------------------------------------------------------------------------------------
 
 #ifndef NDEBUG
-struct PreconditionCase {
-    std::string function;            // the function called, for the failure trace
-    std::string file;                // basename of the source file whose check must fire
-    std::string message;             // the message, exactly as in the source
-    std::function<void(bool)> call;  // call(false): valid arguments; call(true): one violated
-};
-
-// The literal s as a POSIX extended regular expression (gtest's death-test matcher on Linux).
-std::string regex_literal(const std::string& s) {
-    std::string re;
-    for (char c : s) {
-        if (std::strchr("\\.[](){}*+?|^$", c) != nullptr) re += '\\';
-        re += c;
-    }
-    return re;
-}
-
-void expect_preconditions(const std::vector<PreconditionCase>& cases) {
-    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
-    std::vector<std::string> seen;
-    for (const PreconditionCase& c : cases) {
-        SCOPED_TRACE(c.function + ": \"" + c.message + "\"");
-        const std::string key = c.function + "|" + c.message;
-        EXPECT_EQ(std::count(seen.begin(), seen.end(), key), 0) << "case listed twice";
-        seen.push_back(key);
-        c.call(false);
-        EXPECT_DEATH(c.call(true), regex_literal(c.file) + ":[0-9]+ " + regex_literal(c.message) + "\n");
-    }
-}
-
-const char kKaiCommon[] = "kai_common.h";
-const char kOverflow[] = "size computation overflows size_t";
+using kai_test::expect_preconditions;
+using kai_test::PreconditionCase;
+const std::string kKaiCommon = kai_test::kKaiCommonFile;
+const std::string kOverflow = kai_test::kSizeOverflow;
 
 class Qsi4c32pKernelPreconditionsDeathTest : public ::testing::TestWithParam<size_t> {};
 
@@ -1015,20 +988,11 @@ TEST(CompatFiles, AllThirtySixArePresent) {
     EXPECT_EQ(compat_files().size(), 36u);
 }
 
-
 // Sizes and offsets that do not fit in size_t abort in every build (release builds without a
 // message) instead of wrapping to a small value that a caller would allocate.
-std::string overflow_regex() {
-#ifdef NDEBUG
-    return "";
-#else
-    return "kai_common\\.h:[0-9]+ size computation overflows size_t\n";
-#endif
-}
-
 TEST(Qsi4c32pSizeDeathTest, SizesThatOverflowAbortInEveryBuild) {
     GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
-    const std::string overflow = overflow_regex();
+    const std::string overflow = kai_test::size_overflow_regex();
     const size_t bl = 32, huge_k = SIZE_MAX - 31;  // a multiple of bl: passes the always-on k % bl check
     EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(1, SIZE_MAX, 4, kKr, kSr), overflow);
     for (bool kxn : {false, true}) {

@@ -26,6 +26,7 @@
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
+#include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qai8dxp_ref.h"
 #include "test/reference/qsi4cxp_ref.h"
@@ -798,35 +799,8 @@ TEST(RhsPackDeath, ParamsChecked) {
 // ------------------------------------------------------------------------------------------
 
 #ifndef NDEBUG
-struct PreconditionCase {
-    std::string function;                // the function called, for the failure trace
-    std::string file;                    // basename of the source file whose check must fire
-    std::string message;                 // the KAI_ASSUME_MSG message, exactly as in the source
-    std::function<void(bool)> call;      // call(false): valid arguments; call(true): one violated
-};
-
-// The literal s as a POSIX extended regular expression (gtest's death-test matcher on Linux).
-std::string regex_literal(const std::string& s) {
-    std::string re;
-    for (char c : s) {
-        if (std::strchr("\\.[](){}*+?|^$", c) != nullptr) re += '\\';
-        re += c;
-    }
-    return re;
-}
-
-void expect_preconditions(const std::vector<PreconditionCase>& cases) {
-    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
-    std::vector<std::string> seen;
-    for (const PreconditionCase& c : cases) {
-        SCOPED_TRACE(c.function + ": \"" + c.message + "\"");
-        const std::string key = c.function + "|" + c.message;
-        EXPECT_EQ(std::count(seen.begin(), seen.end(), key), 0) << "case listed twice";
-        seen.push_back(key);
-        c.call(false);
-        EXPECT_DEATH(c.call(true), regex_literal(c.file) + ":[0-9]+ " + regex_literal(c.message) + "\n");
-    }
-}
+using kai_test::expect_preconditions;
+using kai_test::PreconditionCase;
 
 class Qsi4cxpKernelPreconditionsDeathTest : public ::testing::TestWithParam<size_t> {};
 
@@ -1101,20 +1075,11 @@ INSTANTIATE_TEST_SUITE_P(Vectors, CompatTest, ::testing::ValuesIn(compat_files()
                              return s;
                          });
 
-
 // Sizes and offsets that do not fit in size_t abort in every build (release builds without a
 // message) instead of wrapping to a small value that a caller would allocate.
-std::string overflow_regex() {
-#ifdef NDEBUG
-    return "";
-#else
-    return "kai_common\\.h:[0-9]+ size computation overflows size_t\n";
-#endif
-}
-
 TEST(Qsi4cxpSizeDeathTest, SizesThatOverflowAbortInEveryBuild) {
     GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
-    const std::string overflow = overflow_regex();
+    const std::string overflow = kai_test::size_overflow_regex();
     EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(1, SIZE_MAX, 4, kKr, kSr), overflow);
     EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(SIZE_MAX, 32, 4, kKr, kSr), overflow);
     EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(1, SIZE_MAX, 4, kKr, kSr), overflow);

@@ -23,6 +23,7 @@
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
+#include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qsi8d32p_ref.h"
 #include "test/reference/reference_common.h"
@@ -573,45 +574,10 @@ TEST(Qsi8d32pPackers, BadInputDies) {
 // absent: "m_idx must be a multiple of mr (1)" and "... of m_step (1)" of the 1-row kernels.
 // ---------------------------------------------------------------------------------------------
 
-struct PreconditionCase {
-    std::string function;            // the function called (and, for overflows, what is absurd)
-    std::string file;                // basename of the source file whose check must fire
-    std::string message;             // the message, exactly as in the source
-    std::function<void(bool)> call;  // call(false): valid arguments; call(true): one broken
-};
-
-// The literal s as a POSIX extended regular expression (gtest's death-test matcher on Linux).
-std::string regex_literal(const std::string& s) {
-    std::string re;
-    for (char c : s) {
-        if (std::strchr("\\.[](){}*+?|^$", c) != nullptr) re += '\\';
-        re += c;
-    }
-    return re;
-}
-
-#ifdef NDEBUG
-constexpr bool kMessagesPrinted = false;  // KAI_ERROR aborts silently
-#else
-constexpr bool kMessagesPrinted = true;
-#endif
-
-void expect_preconditions(const std::vector<PreconditionCase>& cases) {
-    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
-    std::vector<std::string> seen;
-    for (const PreconditionCase& c : cases) {
-        SCOPED_TRACE(c.function + ": \"" + c.message + "\"");
-        const std::string key = c.function + "|" + c.message;
-        EXPECT_EQ(std::count(seen.begin(), seen.end(), key), 0) << "case listed twice";
-        seen.push_back(key);
-        c.call(false);
-        const std::string re = regex_literal(c.file) + ":[0-9]+ " + regex_literal(c.message) + "\n";
-        EXPECT_DEATH(c.call(true), kMessagesPrinted ? re : std::string());
-    }
-}
-
-const char kCommonFile[] = "kai_common.h";
-const char kOverflow[] = "size computation overflows size_t";
+using kai_test::expect_preconditions;
+using kai_test::PreconditionCase;
+const std::string kCommonFile = kai_test::kKaiCommonFile;
+const std::string kOverflow = kai_test::kSizeOverflow;
 // The largest multiple of 32 (so of bl = 32 and of kr = 16): a k that passes every shape check but
 // whose packed sizes do not fit in size_t.
 constexpr size_t kHugeK = SIZE_MAX - 31;
