@@ -493,11 +493,13 @@ std::vector<KernelCase> kernel_cases() {
     // GEMM: 1x1x1, tile-1/tile/tile+1 in each dimension, K not a multiple of 4, primes, K >= 1024
     // and >= 2048 on small M x N. The bf16-output GEMM computes pairs of column blocks as 4x24
     // tiles inside a call: n = 23/24/25 and a single K step (k <= 4) with n > 12 reach its
-    // one-step and ragged-pair paths.
+    // one-step and ragged-pair paths, k = 5..8 its two-step path, and k = 9..12 the shortest K loop
+    // of its assembly (one iteration), with 1, 2 and an odd number of tiles per call.
     const std::vector<Shape> gemm = {{1, 1, 1},    {7, 11, 3},   {8, 12, 4},    {9, 13, 5},    {3, 7, 3},
                                      {12, 8, 4},   {16, 24, 7},  {17, 25, 38},  {13, 33, 23},  {37, 53, 64},
                                      {2, 1013, 6}, {1, 1, 1023}, {93, 57, 89},  {257, 113, 373}, {9, 25, 2048},
-                                     {9, 25, 3},   {8, 24, 4},   {17, 23, 1},   {33, 47, 2}};
+                                     {9, 25, 3},   {8, 24, 4},   {17, 23, 1},   {33, 47, 2},   {8, 24, 9},
+                                     {41, 40, 11}, {24, 48, 13}};
     // GEMV (m = 1): n around 12 and 36, K not a multiple of 4, K >= 1024 and >= 2048.
     const std::vector<Shape> gemv = {{1, 1, 1},   {1, 11, 3},   {1, 12, 4},     {1, 13, 5},  {1, 35, 7},
                                      {1, 36, 8},  {1, 37, 38},  {1, 72, 64},    {1, 73, 89}, {1, 113, 373},
