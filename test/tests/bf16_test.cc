@@ -493,8 +493,9 @@ std::vector<KernelCase> kernel_cases() {
     // GEMM: 1x1x1, tile-1/tile/tile+1 in each dimension, K not a multiple of 4, primes, K >= 1024
     // and >= 2048 on small M x N. The bf16-output GEMM computes pairs of column blocks as 4x24
     // tiles inside a call: n = 23/24/25 and a single K step (k <= 4) with n > 12 reach its
-    // one-step and ragged-pair paths, k = 5..8 its two-step path, and k = 9..12 the shortest K loop
-    // of its assembly (one iteration), with 1, 2 and an odd number of tiles per call.
+    // one-step and ragged-pair paths, k = 5..8 its two-step path, and k = 9..16 the shortest K
+    // loops of its assembly (one and two iterations), with 1, 2 and an odd number of tiles per
+    // call.
     const std::vector<Shape> gemm = {{1, 1, 1},    {7, 11, 3},   {8, 12, 4},    {9, 13, 5},    {3, 7, 3},
                                      {12, 8, 4},   {16, 24, 7},  {17, 25, 38},  {13, 33, 23},  {37, 53, 64},
                                      {2, 1013, 6}, {1, 1, 1023}, {93, 57, 89},  {257, 113, 373}, {9, 25, 2048},

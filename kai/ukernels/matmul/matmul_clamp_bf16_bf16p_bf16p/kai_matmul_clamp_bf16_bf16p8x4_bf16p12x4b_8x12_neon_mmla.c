@@ -777,8 +777,9 @@ KAI_NO_PRE_RA_SCHEDULE __attribute__((noinline)) static void kai_column_block_no
     "2:\n"                                                                                     \
     KAI_ASM_LAST_A(CLAMP_A)
 
-// align: a power of two no smaller than the function (GCC 12 -O3: about 1.0 KiB without the clamp,
-// 1.3 KiB with it), so that no 4 KiB page boundary falls inside the tile loop: QEMU ends a
+// align: a power of two no smaller than the function's tile loop (GCC 12 -O3 -DNDEBUG: the whole
+// function is about 1.0 KiB without the clamp, 1.3 KiB with it; a debug build's precondition check
+// adds a cold tail), so that no 4 KiB page boundary falls inside the tile loop: QEMU ends a
 // translation block at a page boundary, and ../shared/perf/mca_call.py costs the two halves of a
 // cut block apart, which moves the modelled whole-call figure with the size of unrelated code.
 #define KAI_TILES_ASM(name, align, EPILOGUE_B, EPILOGUE_A, CLAMP_A)                                           \
