@@ -567,35 +567,44 @@ KAI_NO_PRE_RA_SCHEDULE __attribute__((noinline)) static void kai_column_block_no
 
 #define KAI_ASM_BF(acc, lhs, rhs) "bfmmla v" #acc ".4s, v" #lhs ".8h, v" #rhs ".8h\n"
 
+// The BFMMLA of one K step, by group of column pairs, for both row pairs: half A's LHS vectors in
+// v0 (rows 0-1) and v1 (rows 2-3), half B's in v2 and v3; pairs 0-3 take RHS vectors v4-v7, pairs
+// 4-5 v4-v5, pairs 6-7 v6-v7, pairs 8-11 v4-v7.
+#define KAI_ASM_A_PAIRS_0_3                                                                    \
+    KAI_ASM_BF(8, 0, 4) KAI_ASM_BF(20, 1, 4) KAI_ASM_BF(9, 0, 5) KAI_ASM_BF(21, 1, 5)          \
+    KAI_ASM_BF(10, 0, 6) KAI_ASM_BF(22, 1, 6) KAI_ASM_BF(11, 0, 7) KAI_ASM_BF(23, 1, 7)
+#define KAI_ASM_A_PAIRS_4_5 KAI_ASM_BF(12, 0, 4) KAI_ASM_BF(24, 1, 4) KAI_ASM_BF(13, 0, 5) KAI_ASM_BF(25, 1, 5)
+#define KAI_ASM_A_PAIRS_6_7 KAI_ASM_BF(14, 0, 6) KAI_ASM_BF(26, 1, 6) KAI_ASM_BF(15, 0, 7) KAI_ASM_BF(27, 1, 7)
+#define KAI_ASM_B_PAIRS_8_9 KAI_ASM_BF(16, 2, 4) KAI_ASM_BF(28, 3, 4) KAI_ASM_BF(17, 2, 5) KAI_ASM_BF(29, 3, 5)
+#define KAI_ASM_B_PAIRS_10_11 KAI_ASM_BF(18, 2, 6) KAI_ASM_BF(30, 3, 6) KAI_ASM_BF(19, 2, 7) KAI_ASM_BF(31, 3, 7)
+
 // One K step of half A (pointers advanced by one step): column pairs 0-3 and 4-5 from block 0,
 // 6-7 from block 1.
 #define KAI_ASM_A_STEP                                                                         \
     "ldp q0, q1, [%[a]], #64\n"                                                                \
     "ld1 {v4.2d, v5.2d, v6.2d, v7.2d}, [%[b0]], #64\n"                                         \
-    KAI_ASM_BF(8, 0, 4) KAI_ASM_BF(20, 1, 4) KAI_ASM_BF(9, 0, 5) KAI_ASM_BF(21, 1, 5)          \
-    KAI_ASM_BF(10, 0, 6) KAI_ASM_BF(22, 1, 6) KAI_ASM_BF(11, 0, 7) KAI_ASM_BF(23, 1, 7)        \
+    KAI_ASM_A_PAIRS_0_3                                                                        \
     "ldp q4, q5, [%[b0]], #32\n"                                                               \
-    KAI_ASM_BF(12, 0, 4) KAI_ASM_BF(24, 1, 4) KAI_ASM_BF(13, 0, 5) KAI_ASM_BF(25, 1, 5)        \
+    KAI_ASM_A_PAIRS_4_5                                                                        \
     "ldp q6, q7, [%[b1]], #96\n"                                                               \
-    KAI_ASM_BF(14, 0, 6) KAI_ASM_BF(26, 1, 6) KAI_ASM_BF(15, 0, 7) KAI_ASM_BF(27, 1, 7)
+    KAI_ASM_A_PAIRS_6_7
 
 // Half A's last step (pointers not advanced).
 #define KAI_ASM_A_LAST_STEP                                                                    \
     "ldp q0, q1, [%[a]]\n"                                                                     \
     "ld1 {v4.2d, v5.2d, v6.2d, v7.2d}, [%[b0]]\n"                                              \
-    KAI_ASM_BF(8, 0, 4) KAI_ASM_BF(20, 1, 4) KAI_ASM_BF(9, 0, 5) KAI_ASM_BF(21, 1, 5)          \
-    KAI_ASM_BF(10, 0, 6) KAI_ASM_BF(22, 1, 6) KAI_ASM_BF(11, 0, 7) KAI_ASM_BF(23, 1, 7)        \
+    KAI_ASM_A_PAIRS_0_3                                                                        \
     "ldp q4, q5, [%[b0], #64]\n"                                                               \
-    KAI_ASM_BF(12, 0, 4) KAI_ASM_BF(24, 1, 4) KAI_ASM_BF(13, 0, 5) KAI_ASM_BF(25, 1, 5)        \
+    KAI_ASM_A_PAIRS_4_5                                                                        \
     "ldp q6, q7, [%[b1]]\n"                                                                    \
-    KAI_ASM_BF(14, 0, 6) KAI_ASM_BF(26, 1, 6) KAI_ASM_BF(15, 0, 7) KAI_ASM_BF(27, 1, 7)
+    KAI_ASM_A_PAIRS_6_7
 
 // One K step of half B, LHS at lhs_addr (an addressing mode), RHS at bb (advanced by one step).
 #define KAI_ASM_B_STEP(lhs_addr)                                                               \
     "ldp q2, q3, " lhs_addr "\n"                                                               \
     "ld1 {v4.2d, v5.2d, v6.2d, v7.2d}, [%[bb]], %[rhs_step]\n"                                 \
-    KAI_ASM_BF(16, 2, 4) KAI_ASM_BF(28, 3, 4) KAI_ASM_BF(17, 2, 5) KAI_ASM_BF(29, 3, 5)        \
-    KAI_ASM_BF(18, 2, 6) KAI_ASM_BF(30, 3, 6) KAI_ASM_BF(19, 2, 7) KAI_ASM_BF(31, 3, 7)
+    KAI_ASM_B_PAIRS_8_9                                                                        \
+    KAI_ASM_B_PAIRS_10_11
 
 // Narrows accumulator pair (x, x+1) into x: [r0 c01, r1 c01, r0 c23, r1 c23] as bf16 pairs.
 #define KAI_ASM_NARROW_LO(x) "bfcvtn v" #x ".4h, v" #x ".4s\n"
@@ -662,15 +671,14 @@ KAI_NO_PRE_RA_SCHEDULE __attribute__((noinline)) static void kai_column_block_no
 #define KAI_ASM_EPILOGUE_B_NOCLAMP                                                             \
     "ldp q0, q1, [%[a]], #64\n"                                                                \
     "ld1 {v4.2d, v5.2d, v6.2d, v7.2d}, [%[b0]], #64\n"                                         \
-    KAI_ASM_BF(8, 0, 4) KAI_ASM_BF(20, 1, 4) KAI_ASM_BF(9, 0, 5) KAI_ASM_BF(21, 1, 5)          \
-    KAI_ASM_BF(10, 0, 6) KAI_ASM_BF(22, 1, 6) KAI_ASM_BF(11, 0, 7) KAI_ASM_BF(23, 1, 7)        \
+    KAI_ASM_A_PAIRS_0_3                                                                        \
     KAI_ASM_B_STEP("[%[a]]")                                                                   \
     KAI_ASM_NARROW(16, 17)                                                                     \
     "ldp q4, q5, [%[b0]], #32\n"                                                               \
-    KAI_ASM_BF(12, 0, 4) KAI_ASM_BF(24, 1, 4) KAI_ASM_BF(13, 0, 5) KAI_ASM_BF(25, 1, 5)        \
+    KAI_ASM_A_PAIRS_4_5                                                                        \
     KAI_ASM_NARROW(28, 29)                                                                     \
     "ldp q6, q7, [%[b1]], #96\n"                                                               \
-    KAI_ASM_BF(14, 0, 6) KAI_ASM_BF(26, 1, 6) KAI_ASM_BF(15, 0, 7) KAI_ASM_BF(27, 1, 7)        \
+    KAI_ASM_A_PAIRS_6_7                                                                        \
     KAI_ASM_NARROW(18, 19)                                                                     \
     KAI_ASM_NARROW(30, 31)                                                                     \
     KAI_ASM_STORE_B                                                                            \
@@ -693,23 +701,22 @@ KAI_NO_PRE_RA_SCHEDULE __attribute__((noinline)) static void kai_column_block_no
 #define KAI_ASM_EPILOGUE_A_NOCLAMP                                                             \
     "ldp q0, q1, [%[a]]\n"                                                                     \
     "ld1 {v4.2d, v5.2d, v6.2d, v7.2d}, [%[b0]]\n"                                              \
-    KAI_ASM_BF(8, 0, 4) KAI_ASM_BF(20, 1, 4) KAI_ASM_BF(9, 0, 5) KAI_ASM_BF(21, 1, 5)          \
-    KAI_ASM_BF(10, 0, 6) KAI_ASM_BF(22, 1, 6) KAI_ASM_BF(11, 0, 7) KAI_ASM_BF(23, 1, 7)        \
+    KAI_ASM_A_PAIRS_0_3                                                                        \
     KAI_ASM_NARROW_LO(8)                                                                       \
     KAI_ASM_NARROW_LO(20)                                                                      \
     "ldp q6, q7, [%[b1]]\n"                                                                    \
     "ldp q4, q5, [%[b0], #64]\n"                                                               \
-    KAI_ASM_BF(12, 0, 4) KAI_ASM_BF(24, 1, 4) KAI_ASM_BF(13, 0, 5) KAI_ASM_BF(25, 1, 5)        \
+    KAI_ASM_A_PAIRS_4_5                                                                        \
     KAI_ASM_NARROW(10, 11)                                                                     \
     KAI_ASM_NARROW(22, 23)                                                                     \
-    KAI_ASM_BF(14, 0, 6) KAI_ASM_BF(26, 1, 6) KAI_ASM_BF(15, 0, 7) KAI_ASM_BF(27, 1, 7)        \
+    KAI_ASM_A_PAIRS_6_7                                                                        \
     "ldp q2, q3, [%[an]]\n"                                                                    \
     "ld1 {v4.2d, v5.2d, v6.2d, v7.2d}, [%[bb]], %[rhs_step]\n"                                 \
     KAI_ASM_NARROW(12, 13)                                                                     \
     KAI_ASM_NARROW(24, 25)                                                                     \
-    KAI_ASM_BF(16, 2, 4) KAI_ASM_BF(28, 3, 4) KAI_ASM_BF(17, 2, 5) KAI_ASM_BF(29, 3, 5)        \
+    KAI_ASM_B_PAIRS_8_9                                                                        \
     KAI_ASM_NARROW(14, 15)                                                                     \
-    KAI_ASM_BF(18, 2, 6) KAI_ASM_BF(30, 3, 6) KAI_ASM_BF(19, 2, 7) KAI_ASM_BF(31, 3, 7)        \
+    KAI_ASM_B_PAIRS_10_11                                                                      \
     KAI_ASM_NARROW_LO(26)                                                                      \
     KAI_ASM_NARROW_HI(8, 9)                                                                    \
     KAI_ASM_NARROW_HI(26, 27)                                                                  \
@@ -881,6 +888,20 @@ static inline void kai_copy_row(uint8_t* d, const uint8_t* s, size_t n) {
     }
 }
 
+// The initial accumulators of a tile: for each of row_pairs row pairs, column pair c gets
+// [b2c, b2c+1, b2c, b2c+1] (BFMMLA's accumulator layout), at table + (row pair * col_pairs + c) * 4.
+static void kai_fill_bias_table(float* table, const float* bias, size_t col_pairs, size_t row_pairs) {
+    for (size_t rp = 0; rp < row_pairs; ++rp) {
+        for (size_t cp = 0; cp < col_pairs; ++cp) {
+            float* t = table + (rp * col_pairs + cp) * 4;
+            t[0] = bias[2 * cp];
+            t[1] = bias[2 * cp + 1];
+            t[2] = bias[2 * cp];
+            t[3] = bias[2 * cp + 1];
+        }
+    }
+}
+
 // The 8 x 12 path over one column block of cols (<= 12) columns: full tiles straight to dst,
 // ragged ones through a scratch column of up to 8 tiles, of which the valid part is copied out.
 // bias_table: room for 96 floats (the 24 initial accumulators of the 8 x 12 tile).
@@ -889,15 +910,7 @@ static void kai_lone_column_block(
     uint8_t* dst_col, size_t dst_stride_row, const float* bounds, int clamp_needed, float* bias_table) {
     float bias[12];
     memcpy(bias, rhs_block_ptr, sizeof(bias));
-    for (size_t rp = 0; rp < 4; ++rp) {
-        for (size_t cp = 0; cp < 6; ++cp) {
-            float* t = bias_table + (rp * 6 + cp) * 4;
-            t[0] = bias[2 * cp];
-            t[1] = bias[2 * cp + 1];
-            t[2] = bias[2 * cp];
-            t[3] = bias[2 * cp + 1];
-        }
-    }
+    kai_fill_bias_table(bias_table, bias, 6, 4);
     void (*const column_block)(
         const uint8_t*, const uint8_t*, const float*, size_t, size_t, uint8_t*, size_t, const float*) =
         clamp_needed ? kai_column_block_clamp : kai_column_block_noclamp;
@@ -974,15 +987,7 @@ void kai_run_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla(
         float bias[24];
         memcpy(bias, rhs0, kai_nr * sizeof(float));
         memcpy(bias + kai_nr, rhs1, kai_nr * sizeof(float));
-        for (size_t rp = 0; rp < 2; ++rp) {
-            for (size_t cp = 0; cp < 12; ++cp) {
-                float* t = bias_table + (rp * 12 + cp) * 4;
-                t[0] = bias[2 * cp];
-                t[1] = bias[2 * cp + 1];
-                t[2] = bias[2 * cp];
-                t[3] = bias[2 * cp + 1];
-            }
-        }
+        kai_fill_bias_table(bias_table, bias, 12, 2);
         const size_t n0 = nb * kai_nr;
         uint8_t* dst_col = (uint8_t*)dst + n0 * sizeof(uint16_t);
         const size_t cols = KAI_MIN(n - n0, 2 * kai_nr);
