@@ -9,7 +9,8 @@ Keys:
   family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p
   kind      matmul | lhs_packer | rhs_packer
   dir       directory of the .c/.h pair, relative to the repository root
-  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16
+  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, sve (SVE
+            kernels: vector length >= 256 bits, checked at run time)
 
 Keys of generated kernels only (an entry without "template" is written by hand). They are the
 variant's parameters, declared here and nowhere else; tools/gen_kernels.py renders the files
@@ -67,5 +68,7 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod"]},
     {"name": "kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod"]},
     {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod"]},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod", "sve"]},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["i8mm", "sve"]},
     # --- end qsi8d32p ---
 ]
