@@ -31,6 +31,7 @@ KAI_KERNELS = [
     {"name": "kai_lhs_quant_pack_qai8dxp_f32", "family": "qai8dxp", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"]},
