@@ -100,10 +100,10 @@ std::string kernels_used(int64_t block_size, int64_t in_features, int64_t m) {
     const uint64_t f = features();
     if (layout_for(block_size, in_features) == Layout::kChannelwise) {
         const auto p = kai_select_pair_qsi4cxp(f, kNr, kKr, kSr);
-        return kai_select_name(m > 1 && p.gemm ? static_cast<const void*>(p.gemm) : static_cast<const void*>(p.gemv));
+        return KAI_SELECT_NAME(m > 1 && p.gemm ? p.gemm : p.gemv);
     }
     const auto p = kai_select_pair_qsi4c32p(f, kNr, kKr, kSr);
-    std::string s = kai_select_name(m > 1 && p.gemm ? static_cast<const void*>(p.gemm) : static_cast<const void*>(p.gemv));
+    std::string s = KAI_SELECT_NAME(m > 1 && p.gemm ? p.gemm : p.gemv);
     if (m > 1 && p.gemm == nullptr && p.gemv != nullptr) {
         s += " (fallback: the I8MM GEMM of this layout, 4x8x32, is not in kai yet)";
     }

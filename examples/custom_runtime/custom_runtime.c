@@ -218,8 +218,8 @@ int main(int argc, char** argv) {
     const struct kai_select_pair_bf16 pair =
         kai_select_pair_bf16(features, rt.gemm->get_nr(), rt.gemm->get_kr(), rt.gemm->get_sr());
     rt.gemv = pair.gemv != NULL ? pair.gemv : rt.gemm;
-    printf("custom_runtime: %ld threads\n  batched: %s\n  batch 1: %s\n", nthreads, kai_select_name(rt.gemm),
-           kai_select_name(rt.gemv));
+    printf("custom_runtime: %ld threads\n  batched: %s\n  batch 1: %s\n", nthreads, KAI_SELECT_NAME(rt.gemm),
+           KAI_SELECT_NAME(rt.gemv));
     pool_start(&rt.pool, (size_t)nthreads);
 
     // The graph: 96 -> 130 -> 45, f32 weights as the framework holds them (K x N).
@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
         const struct plan p1 = compile_plan(&rt, m, dims[1]);
         const struct plan p2 = compile_plan(&rt, m, dims[2]);
         printf("batch %zu: tiles %zu x %zu then %zu x %zu per slot grid (%s)\n", m, p1.rows, p1.cols, p2.rows, p2.cols,
-               kai_select_name(p1.uk));
+               KAI_SELECT_NAME(p1.uk));
         execute_node(&rt, &p1, &rt.nodes[0], x, h);
         execute_node(&rt, &p2, &rt.nodes[1], h, y);
         bad += check_node("layer 1", &rt.nodes[0], m, x, h);

@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
     const struct kai_select_pair_qsi8d32p pair = kai_select_pair_qsi8d32p(features, e.nr, e.kr, e.sr);
     e.gemv = pair.gemv != NULL ? pair.gemv : e.gemm;  // every GEMM also accepts m = 1
     printf("llm_engine: %ld threads\n  prompt GEMM: %s\n  token GEMV:  %s\n  packed layout nr=%zu kr=%zu sr=%zu\n",
-           nthreads, kai_select_name(e.gemm), kai_select_name(e.gemv), e.nr, e.kr, e.sr);
+           nthreads, KAI_SELECT_NAME(e.gemm), KAI_SELECT_NAME(e.gemv), e.nr, e.kr, e.sr);
     pool_start(&e.pool, (size_t)nthreads);
 
     // Load: two tensors with N not a multiple of the chunk (ragged last chunks).

@@ -74,7 +74,7 @@ TEST(KaiThreading, TilesCoverTheOutputOnceForAnyGrid) {
         for (size_t n : {1, 4, 7, 12, 37, 83, 100}) {
             for (size_t m_step : {1, 8, 16}) {
                 for (size_t n_step : {4, 8, 12, 36}) {
-                    for (size_t nth : {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 31, 64}) {
+                    for (size_t nth : {1, 2, 3, 5, 7, 8, 16, 64}) {
                         ++cases;
                         size_t rows = 0, cols = 0;
                         kai_split_grid(m, n, m_step, n_step, nth, &rows, &cols);
@@ -109,7 +109,7 @@ TEST(KaiThreading, TilesCoverTheOutputOnceForAnyGrid) {
             }
         }
     }
-    EXPECT_GT(cases, 7000u);
+    EXPECT_GT(cases, 4000u);
 }
 
 TEST(KaiThreading, GridUsesAsManyThreadsAsThereAreTiles) {
