@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kai/kai_threading.h"
+#include "test/common/environment.h"
 
 namespace {
 
@@ -69,9 +70,14 @@ TEST(KaiThreading, DegenerateArgumentsGiveEmptyRanges) {
 }
 
 TEST(KaiThreading, TilesCoverTheOutputOnceForAnyGrid) {
+    // The reduced sweep (KAI_TEST_REDUCED=1: Clang, older CPU models) keeps every thread count and
+    // step and drops some shapes.
+    const bool reduced = kai_test::reduced_sweep();
+    const std::vector<size_t> ms = reduced ? std::vector<size_t>{1, 13, 65} : std::vector<size_t>{1, 2, 8, 13, 16, 64, 65};
+    const std::vector<size_t> ns = reduced ? std::vector<size_t>{1, 7, 37, 100} : std::vector<size_t>{1, 4, 7, 12, 37, 83, 100};
     size_t cases = 0;
-    for (size_t m : {1, 2, 8, 13, 16, 64, 65}) {
-        for (size_t n : {1, 4, 7, 12, 37, 83, 100}) {
+    for (size_t m : ms) {
+        for (size_t n : ns) {
             for (size_t m_step : {1, 8, 16}) {
                 for (size_t n_step : {4, 8, 12, 36}) {
                     for (size_t nth : {1, 2, 3, 5, 7, 8, 16, 64}) {
@@ -109,7 +115,7 @@ TEST(KaiThreading, TilesCoverTheOutputOnceForAnyGrid) {
             }
         }
     }
-    EXPECT_GT(cases, 4000u);
+    EXPECT_GT(cases, reduced ? 1000u : 4000u);
 }
 
 TEST(KaiThreading, GridUsesAsManyThreadsAsThereAreTiles) {
