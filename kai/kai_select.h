@@ -22,9 +22,15 @@
 /// | bf16o     | 8x12 mmla (bf16)                            | 1x36 dot (bf16)                 |
 /// | qsi4cxp   | 16x4x32, 8x8x32, 8x4x32 i8mm                | 1x8x32, 1x4x32 dotprod          |
 /// | qsi4c32p  | 12x4x32, 16x4x32, 8x4x32 i8mm               | 1x8x32, 1x4x32 dotprod          |
-/// | qsi8d32p  | 16x4 i8mm, 8x4x32 i8mm, 16x4 dotprod        | 1x4 dotprod, 1x4x32 dotprod     |
+/// | qsi8d32p  | 16x8 sve_i8mm*, 16x4 i8mm, 8x4x32 i8mm,     | 1x8 sve_dotprod*, 1x4 dotprod,  |
+/// |           |   16x4 dotprod                              |   1x4x32 dotprod                |
 ///
-/// (The order follows the modelled call efficiency in docs/performance.md.) Rule: for m == 1
+/// (*) SVE kernels: only when the mask has FEAT_SVE and an SVE vector length of at least 32 bytes
+/// (256 bits) in its vector-length field, as kai_cpu_get_features() reports it; a mask without the
+/// length (VL field 0) never selects them, since they abort at 128 bits.
+///
+/// (The order follows the modelled call efficiency in docs/performance.md, and for the SVE
+/// kernels their instruction counts there.) Rule: for m == 1
 /// the first GEMV (m_step 1) in order whose features the CPU has, else the first such GEMM; for
 /// m > 1 the first GEMM, else the first GEMV that accepts m > 1 (the bf16 GEMVs do not). A kernel
 /// is never returned unless every feature it needs is in `features`: on a CPU with none of them the
@@ -63,9 +69,11 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,6 +110,7 @@ struct kai_select_entry {
     const char* name;       ///< full kernel name, e.g. "kai_matmul_clamp_f32_..."
     uint64_t features;      ///< KAI_CPU_FEATURE_* bits the kernel needs
     int gemv_only;          ///< 1 when the kernel accepts only m == 1
+    size_t min_sve_vl;      ///< SVE vector length in bytes the kernel needs (0: not an SVE kernel)
     const void* ukernel;    ///< pointer to the family's interface struct (this translation unit's copy)
     void (*run)(void);      ///< the kernel's run function, for kai_select_name_of_run
 };
@@ -109,47 +118,52 @@ struct kai_select_entry {
 #define KAI_SEL_DOTPROD KAI_CPU_FEATURE_DOTPROD
 #define KAI_SEL_I8MM KAI_CPU_FEATURE_I8MM
 #define KAI_SEL_BF16 KAI_CPU_FEATURE_BF16
+#define KAI_SEL_SVE KAI_CPU_FEATURE_SVE
 
 // X(family, interface struct, stem, features, gemv_only), best first within GEMMs and GEMVs.
 #define KAI_SELECT_TABLE(X)                                                                                            \
-    X(bf16, kai_matmul_clamp_f32_bf16p_bf16p_ukernel, matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla, KAI_SEL_BF16, 0) \
-    X(bf16, kai_matmul_clamp_f32_bf16p_bf16p_ukernel, matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot, KAI_SEL_BF16, 1) \
+    X(bf16, kai_matmul_clamp_f32_bf16p_bf16p_ukernel, matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla, KAI_SEL_BF16, 0, 0) \
+    X(bf16, kai_matmul_clamp_f32_bf16p_bf16p_ukernel, matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot, KAI_SEL_BF16, 1, 0) \
     X(bf16o, kai_matmul_clamp_bf16_bf16p_bf16p_ukernel, matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla, KAI_SEL_BF16, \
-      0)                                                                                                               \
-    X(bf16o, kai_matmul_clamp_bf16_bf16p_bf16p_ukernel, matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot, KAI_SEL_BF16, 1) \
+      0, 0)                                                                                                            \
+    X(bf16o, kai_matmul_clamp_bf16_bf16p_bf16p_ukernel, matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot, KAI_SEL_BF16, 1, 0) \
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm, KAI_SEL_I8MM, 0)                                       \
+      matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm,  \
-      KAI_SEL_I8MM, 0)                                                                                                 \
+      KAI_SEL_I8MM, 0, 0)                                                                                              \
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm,  \
-      KAI_SEL_I8MM, 0)                                                                                                 \
+      KAI_SEL_I8MM, 0, 0)                                                                                              \
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0)                                  \
+      matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                               \
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0)                                  \
+      matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                               \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
-      matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm, KAI_SEL_I8MM, 0)                                      \
+      matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                   \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
-      matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm, KAI_SEL_I8MM, 0)                                      \
+      matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                   \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
-      matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0)                                       \
+      matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
-      matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0)                                 \
+      matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                              \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
-      matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0)                                 \
+      matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                              \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm, KAI_SEL_I8MM, 0)                                        \
+      matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm, KAI_SEL_SVE | KAI_SEL_I8MM, 0, 32)                       \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0)                                      \
+      matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod, KAI_SEL_SVE | KAI_SEL_DOTPROD, 0, 32)                  \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0)                                  \
+      matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                     \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0)                                   \
+      matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                   \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0)
+      matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                               \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
+      matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
+      matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)
 
 // One interface struct per kernel, members in the interface's order.
-#define KAI_SELECT_DEFINE(family, type, stem, features, gemv_only)                                                     \
+#define KAI_SELECT_DEFINE(family, type, stem, features, gemv_only, min_sve_vl)                                         \
     static const struct type kai_sel_uk_##stem = {                                                                     \
         kai_get_m_step_##stem,       kai_get_n_step_##stem,         kai_get_mr_##stem,                                 \
         kai_get_nr_##stem,           kai_get_kr_##stem,             kai_get_sr_##stem,                                 \
@@ -158,10 +172,17 @@ struct kai_select_entry {
 KAI_SELECT_TABLE(KAI_SELECT_DEFINE)
 #undef KAI_SELECT_DEFINE
 
-#define KAI_SELECT_ENTRY(family, type, stem, features, gemv_only)                                                      \
-    {#family, "kai_" #stem, (features), (gemv_only), &kai_sel_uk_##stem, (void (*)(void))kai_run_##stem},
+#define KAI_SELECT_ENTRY(family, type, stem, features, gemv_only, min_sve_vl)                                          \
+    {#family, "kai_" #stem, (features), (gemv_only), (min_sve_vl), &kai_sel_uk_##stem,                              \
+     (void (*)(void))kai_run_##stem},
 static const struct kai_select_entry kai_sel_table[] = {KAI_SELECT_TABLE(KAI_SELECT_ENTRY)};
 #undef KAI_SELECT_ENTRY
+
+/// Returns 1 when the CPU described by `features` runs the entry's kernel: every feature flag, and
+/// for an SVE kernel a known vector length of at least the kernel's minimum.
+static inline int kai_sel_runs(const struct kai_select_entry* e, uint64_t features) {
+    return kai_cpu_has(features, e->features) && kai_cpu_sve_vl_bytes(features) >= e->min_sve_vl;
+}
 
 #define KAI_SEL_TABLE_SIZE (sizeof(kai_sel_table) / sizeof(kai_sel_table[0]))
 
@@ -185,7 +206,7 @@ static inline const char* kai_select_name_of_run(void (*run)(void)) {
     static inline const struct type* kai_sel_pick_##fam(uint64_t features, size_t m, int want_gemv) {                  \
         for (size_t i = 0; i < KAI_SEL_TABLE_SIZE; ++i) {                                                              \
             const struct kai_select_entry* e = &kai_sel_table[i];                                                      \
-            if (strcmp(e->family, #fam) != 0 || !kai_cpu_has(features, e->features)) continue;                         \
+            if (strcmp(e->family, #fam) != 0 || !kai_sel_runs(e, features)) continue;                                  \
             if (e->gemv_only && m > 1) continue;                                                                       \
             const struct type* uk = (const struct type*)e->ukernel;                                                    \
             if ((uk->get_m_step() == 1) == (want_gemv != 0)) return uk;                                                \
@@ -200,7 +221,7 @@ static inline const char* kai_select_name_of_run(void (*run)(void)) {
     static inline const struct type* kai_sel_pair_pick_##fam(uint64_t features, size_t nr, size_t kr, size_t sr, int gemv) { \
         for (size_t i = 0; i < KAI_SEL_TABLE_SIZE; ++i) {                                                              \
             const struct kai_select_entry* e = &kai_sel_table[i];                                                      \
-            if (strcmp(e->family, #fam) != 0 || !kai_cpu_has(features, e->features)) continue;                         \
+            if (strcmp(e->family, #fam) != 0 || !kai_sel_runs(e, features)) continue;                                  \
             const struct type* uk = (const struct type*)e->ukernel;                                                    \
             if ((uk->get_m_step() == 1) != (gemv != 0)) continue;                                                      \
             if (uk->get_nr() == nr && uk->get_kr() == kr && uk->get_sr() == sr) return uk;                             \

@@ -247,7 +247,7 @@ int main(int argc, char** argv) {
         for (size_t i = 0; i < m * dims[0]; ++i) x[i] = frand();
         const struct plan p1 = compile_plan(&rt, m, dims[1]);
         const struct plan p2 = compile_plan(&rt, m, dims[2]);
-        printf("batch %zu: tiles %zu x %zu then %zu x %zu per slot grid (%s)\n", m, p1.rows, p1.cols, p2.rows, p2.cols,
+        printf("batch %zu: slot grids %zu x %zu (layer 1) and %zu x %zu (layer 2), %s\n", m, p1.rows, p1.cols, p2.rows, p2.cols,
                KAI_SELECT_NAME(p1.uk));
         execute_node(&rt, &p1, &rt.nodes[0], x, h);
         execute_node(&rt, &p2, &rt.nodes[1], h, y);
