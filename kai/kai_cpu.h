@@ -34,7 +34,8 @@
 /// The macOS and Windows paths have never run on those systems; they are isolated below, each in
 /// its own #if block, and kai's tests compile and exercise them against stub system functions
 /// (test/tests/kai_cpu_paths_test.c; the Linux path is tested in test/tests/kai_select_test.cc).
-/// Windows has no documented way to read the SVE or SME vector length, so those fields are 0 there. Android is Linux: getauxval exists from API level 18.
+/// Windows has no documented way to read the SVE or SME vector length, so those fields are 0 there.
+/// Android is Linux: getauxval exists from API level 18.
 ///
 /// To force a path (for tests, or an OS the auto-detection gets wrong) define exactly one of
 /// KAI_CPU_PATH_LINUX, KAI_CPU_PATH_APPLE, KAI_CPU_PATH_WINDOWS or KAI_CPU_PATH_COMPILER before
