@@ -1,0 +1,311 @@
+//
+// SPDX-FileCopyrightText: Copyright 2026 The kai authors
+// SPDX-License-Identifier: Apache-2.0
+//
+
+#if !defined(__aarch64__) || !defined(__ARM_FEATURE_DOTPROD)
+#error "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod needs AArch64 with FEAT_DotProd"
+#endif
+
+// dst[i][j] = clamp(f32(A[i][j] + sum_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
+// A[i][j] = sum_{k < Kp} q[i][k] * w[j][k] accumulated in int32 (spec §15.4; each f32 operation
+// rounded, no fused multiply-add; clamp FMAX then FMIN).
+//
+// Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 4, kr = 4): per block of 4 rows and group of 4 K
+// values 16 bytes [r0 k0-3, r1 k0-3, r2 k0-3, r3 k0-3]; after the data 4 int32 offsets (-ZP) and
+// 4 f32 scales. Packed RHS (qsi8cxp, nr = 4, kr = 4): per group 16 bytes [c0 k0-3, ..., c3 k0-3];
+// after the data 4 int32 sum(w), 4 f32 scales, 4 f32 biases. docs/matmul_int8_channelwise.md has
+// the diagrams.
+//
+// Tile 16x4: four LHS blocks against one RHS block. SDOT by element multiplies the RHS group
+// register by LHS lane i of block b and adds row 4b + i's contribution to acc_rR = [c0, c1, c2, c3]
+// (R = 4b + i): 16 SDOT per group for 5 loads and no shuffles. The loop runs in steps of two
+// groups (8 K). A ragged last tile of up to three blocks runs block by block (4x4).
+
+#include "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod.h"
+
+#include <arm_neon.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kai/kai_common.h"
+#include "kai_matmul_clamp_f32_qai8dxp_qsi8cxp_interface.h"
+
+// The epilogue must not be contracted into fused multiply-adds (GCC contracts across statements
+// in its GNU modes): spec §15.4 rounds the product and the sum separately.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+static const size_t kai_m_step = 16;
+static const size_t kai_n_step = 4;
+static const size_t kai_mr = 4;
+static const size_t kai_nr = 4;
+static const size_t kai_kr = 4;
+static const size_t kai_sr = 1;
+static const size_t kai_k_chunk = 32;  // the K padding unit
+
+static size_t kai_lhs_block_stride(size_t k) {
+    return kai_mul_size_checked(kai_mr, kai_add_size_checked(kai_roundup(k, kai_k_chunk), 8));
+}
+
+static size_t kai_rhs_block_stride(size_t k) {
+    return kai_mul_size_checked(kai_nr, kai_add_size_checked(kai_roundup(k, kai_k_chunk), 12));
+}
+
+size_t kai_get_m_step_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(void) {
+    return kai_m_step;
+}
+
+size_t kai_get_n_step_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(void) {
+    return kai_n_step;
+}
+
+size_t kai_get_mr_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(void) {
+    return kai_mr;
+}
+
+size_t kai_get_nr_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(void) {
+    return kai_nr;
+}
+
+size_t kai_get_kr_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(void) {
+    return kai_kr;
+}
+
+size_t kai_get_sr_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(void) {
+    return kai_sr;
+}
+
+size_t kai_get_lhs_packed_offset_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(size_t m_idx, size_t k) {
+    KAI_ASSUME_MSG(m_idx % kai_mr == 0, "m_idx must be a multiple of mr");
+    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
+    return kai_mul_size_checked(m_idx / kai_mr, kai_lhs_block_stride(k));
+}
+
+size_t kai_get_rhs_packed_offset_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(size_t n_idx, size_t k) {
+    KAI_ASSUME_MSG(n_idx % kai_nr == 0, "n_idx must be a multiple of nr");
+    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
+    return kai_mul_size_checked(n_idx / kai_nr, kai_rhs_block_stride(k));
+}
+
+size_t kai_get_dst_offset_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(size_t m_idx, size_t n_idx, size_t dst_stride) {
+    KAI_ASSUME_MSG(m_idx % kai_m_step == 0, "m_idx must be a multiple of m_step");
+    KAI_ASSUME_MSG(n_idx % kai_n_step == 0, "n_idx must be a multiple of n_step");
+    return kai_add_size_checked(kai_mul_size_checked(m_idx, dst_stride), kai_mul_size_checked(n_idx, sizeof(float)));
+}
+
+size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(size_t m, size_t n) {
+    return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(float));
+}
+
+// Spec §15.4 steps 2-7 on four columns of one row: T = A + sum_j * off_i (wrapping int32 MLA),
+// y = ((f32(T) * (rs_j * ls_i)) + b_j), then FMAX with min and FMIN with max.
+static inline float32x4_t kai_epilogue4(
+    int32x4_t acc, int32_t lhs_offset, float lhs_scale, int32x4_t rhs_sum, float32x4_t rhs_scale, float32x4_t bias,
+    float32x4_t vmin, float32x4_t vmax) {
+    const int32x4_t t = vmlaq_n_s32(acc, rhs_sum, lhs_offset);
+    const float32x4_t s = vmulq_n_f32(rhs_scale, lhs_scale);
+    float32x4_t y = vcvtq_f32_s32(t);
+    y = vmulq_f32(y, s);
+    y = vaddq_f32(y, bias);
+    y = vmaxq_f32(y, vmin);
+    return vminq_f32(y, vmax);
+}
+
+// Stores the first `cols` (1..4) lanes of y at dst.
+static inline void kai_store4(float* dst, float32x4_t y, size_t cols) {
+    if (cols == 4) {
+        vst1q_f32(dst, y);
+    } else {
+        float tmp[4];
+        vst1q_f32(tmp, y);
+        memcpy(dst, tmp, cols * sizeof(float));
+    }
+}
+
+// The K loops stay out of line so that each is compiled (and profiled) on its own.
+#if defined(__GNUC__)
+#define KAI_NOINLINE __attribute__((noinline))
+#else
+#define KAI_NOINLINE
+#endif
+
+// Sums A of 16 rows (LHS blocks at l0, l0 + lhs_stride, ...) and one block of 4 columns over kp K
+// values: acc[R] = row R's 4 columns.
+KAI_NOINLINE static void kai_dot_16x4(
+    const int8_t* l0, size_t lhs_stride, const int8_t* r, size_t kp, int32x4_t acc[16]) {
+    const int8_t* l1 = l0 + lhs_stride;
+    const int8_t* l2 = l1 + lhs_stride;
+    const int8_t* l3 = l2 + lhs_stride;
+    int32x4_t acc_r0 = vdupq_n_s32(0);
+    int32x4_t acc_r1 = vdupq_n_s32(0);
+    int32x4_t acc_r2 = vdupq_n_s32(0);
+    int32x4_t acc_r3 = vdupq_n_s32(0);
+    int32x4_t acc_r4 = vdupq_n_s32(0);
+    int32x4_t acc_r5 = vdupq_n_s32(0);
+    int32x4_t acc_r6 = vdupq_n_s32(0);
+    int32x4_t acc_r7 = vdupq_n_s32(0);
+    int32x4_t acc_r8 = vdupq_n_s32(0);
+    int32x4_t acc_r9 = vdupq_n_s32(0);
+    int32x4_t acc_r10 = vdupq_n_s32(0);
+    int32x4_t acc_r11 = vdupq_n_s32(0);
+    int32x4_t acc_r12 = vdupq_n_s32(0);
+    int32x4_t acc_r13 = vdupq_n_s32(0);
+    int32x4_t acc_r14 = vdupq_n_s32(0);
+    int32x4_t acc_r15 = vdupq_n_s32(0);
+    for (size_t kc = 0; kc < kp; kc += 8) {
+        const int8x16_t r_g0 = vld1q_s8(r + 0);
+        const int8x16_t l_b0_g0 = vld1q_s8(l0 + 0);
+        const int8x16_t l_b1_g0 = vld1q_s8(l1 + 0);
+        const int8x16_t l_b2_g0 = vld1q_s8(l2 + 0);
+        const int8x16_t l_b3_g0 = vld1q_s8(l3 + 0);
+        acc_r0 = vdotq_laneq_s32(acc_r0, r_g0, l_b0_g0, 0);
+        acc_r1 = vdotq_laneq_s32(acc_r1, r_g0, l_b0_g0, 1);
+        acc_r2 = vdotq_laneq_s32(acc_r2, r_g0, l_b0_g0, 2);
+        acc_r3 = vdotq_laneq_s32(acc_r3, r_g0, l_b0_g0, 3);
+        acc_r4 = vdotq_laneq_s32(acc_r4, r_g0, l_b1_g0, 0);
+        acc_r5 = vdotq_laneq_s32(acc_r5, r_g0, l_b1_g0, 1);
+        acc_r6 = vdotq_laneq_s32(acc_r6, r_g0, l_b1_g0, 2);
+        acc_r7 = vdotq_laneq_s32(acc_r7, r_g0, l_b1_g0, 3);
+        acc_r8 = vdotq_laneq_s32(acc_r8, r_g0, l_b2_g0, 0);
+        acc_r9 = vdotq_laneq_s32(acc_r9, r_g0, l_b2_g0, 1);
+        acc_r10 = vdotq_laneq_s32(acc_r10, r_g0, l_b2_g0, 2);
+        acc_r11 = vdotq_laneq_s32(acc_r11, r_g0, l_b2_g0, 3);
+        acc_r12 = vdotq_laneq_s32(acc_r12, r_g0, l_b3_g0, 0);
+        acc_r13 = vdotq_laneq_s32(acc_r13, r_g0, l_b3_g0, 1);
+        acc_r14 = vdotq_laneq_s32(acc_r14, r_g0, l_b3_g0, 2);
+        acc_r15 = vdotq_laneq_s32(acc_r15, r_g0, l_b3_g0, 3);
+        const int8x16_t r_g1 = vld1q_s8(r + 16);
+        const int8x16_t l_b0_g1 = vld1q_s8(l0 + 16);
+        const int8x16_t l_b1_g1 = vld1q_s8(l1 + 16);
+        const int8x16_t l_b2_g1 = vld1q_s8(l2 + 16);
+        const int8x16_t l_b3_g1 = vld1q_s8(l3 + 16);
+        acc_r0 = vdotq_laneq_s32(acc_r0, r_g1, l_b0_g1, 0);
+        acc_r1 = vdotq_laneq_s32(acc_r1, r_g1, l_b0_g1, 1);
+        acc_r2 = vdotq_laneq_s32(acc_r2, r_g1, l_b0_g1, 2);
+        acc_r3 = vdotq_laneq_s32(acc_r3, r_g1, l_b0_g1, 3);
+        acc_r4 = vdotq_laneq_s32(acc_r4, r_g1, l_b1_g1, 0);
+        acc_r5 = vdotq_laneq_s32(acc_r5, r_g1, l_b1_g1, 1);
+        acc_r6 = vdotq_laneq_s32(acc_r6, r_g1, l_b1_g1, 2);
+        acc_r7 = vdotq_laneq_s32(acc_r7, r_g1, l_b1_g1, 3);
+        acc_r8 = vdotq_laneq_s32(acc_r8, r_g1, l_b2_g1, 0);
+        acc_r9 = vdotq_laneq_s32(acc_r9, r_g1, l_b2_g1, 1);
+        acc_r10 = vdotq_laneq_s32(acc_r10, r_g1, l_b2_g1, 2);
+        acc_r11 = vdotq_laneq_s32(acc_r11, r_g1, l_b2_g1, 3);
+        acc_r12 = vdotq_laneq_s32(acc_r12, r_g1, l_b3_g1, 0);
+        acc_r13 = vdotq_laneq_s32(acc_r13, r_g1, l_b3_g1, 1);
+        acc_r14 = vdotq_laneq_s32(acc_r14, r_g1, l_b3_g1, 2);
+        acc_r15 = vdotq_laneq_s32(acc_r15, r_g1, l_b3_g1, 3);
+        l0 += 32;
+        l1 += 32;
+        l2 += 32;
+        l3 += 32;
+        r += 32;
+    }
+    acc[0] = acc_r0;
+    acc[1] = acc_r1;
+    acc[2] = acc_r2;
+    acc[3] = acc_r3;
+    acc[4] = acc_r4;
+    acc[5] = acc_r5;
+    acc[6] = acc_r6;
+    acc[7] = acc_r7;
+    acc[8] = acc_r8;
+    acc[9] = acc_r9;
+    acc[10] = acc_r10;
+    acc[11] = acc_r11;
+    acc[12] = acc_r12;
+    acc[13] = acc_r13;
+    acc[14] = acc_r14;
+    acc[15] = acc_r15;
+}
+
+// The same for one LHS block (4 rows).
+KAI_NOINLINE static void kai_dot_4x4(const int8_t* l0, const int8_t* r, size_t kp, int32x4_t acc[4]) {
+    int32x4_t acc_r0 = vdupq_n_s32(0);
+    int32x4_t acc_r1 = vdupq_n_s32(0);
+    int32x4_t acc_r2 = vdupq_n_s32(0);
+    int32x4_t acc_r3 = vdupq_n_s32(0);
+    for (size_t kc = 0; kc < kp; kc += 8) {
+        const int8x16_t r_g0 = vld1q_s8(r + 0);
+        const int8x16_t l_b0_g0 = vld1q_s8(l0 + 0);
+        acc_r0 = vdotq_laneq_s32(acc_r0, r_g0, l_b0_g0, 0);
+        acc_r1 = vdotq_laneq_s32(acc_r1, r_g0, l_b0_g0, 1);
+        acc_r2 = vdotq_laneq_s32(acc_r2, r_g0, l_b0_g0, 2);
+        acc_r3 = vdotq_laneq_s32(acc_r3, r_g0, l_b0_g0, 3);
+        const int8x16_t r_g1 = vld1q_s8(r + 16);
+        const int8x16_t l_b0_g1 = vld1q_s8(l0 + 16);
+        acc_r0 = vdotq_laneq_s32(acc_r0, r_g1, l_b0_g1, 0);
+        acc_r1 = vdotq_laneq_s32(acc_r1, r_g1, l_b0_g1, 1);
+        acc_r2 = vdotq_laneq_s32(acc_r2, r_g1, l_b0_g1, 2);
+        acc_r3 = vdotq_laneq_s32(acc_r3, r_g1, l_b0_g1, 3);
+        l0 += 32;
+        r += 32;
+    }
+    acc[0] = acc_r0;
+    acc[1] = acc_r1;
+    acc[2] = acc_r2;
+    acc[3] = acc_r3;
+}
+
+// Epilogue of rows [0, rows) of a tile whose first LHS block is lhs_block, against the RHS block
+// rhs_block; acc[R] = row R's sums; stores cols (1..4) columns per row.
+static void kai_finish(
+    const int32x4_t* acc, size_t rows, const int8_t* lhs_block, size_t lhs_stride, const int8_t* rhs_block, size_t kp,
+    float* dst, size_t dst_stride_row, size_t cols, float32x4_t vmin, float32x4_t vmax) {
+    const int8_t* tail = rhs_block + kai_nr * kp;
+    const int32x4_t rsum = vld1q_s32((const int32_t*)(const void*)tail);
+    const float32x4_t rscale = vld1q_f32((const float*)(const void*)(tail + 16));
+    const float32x4_t rbias = vld1q_f32((const float*)(const void*)(tail + 32));
+    for (size_t row = 0; row < rows; ++row) {
+        const int8_t* ltail = lhs_block + (row / kai_mr) * lhs_stride + kai_mr * kp;
+        int32_t lhs_off;
+        float lhs_scale;
+        memcpy(&lhs_off, ltail + 4 * (row % kai_mr), sizeof(lhs_off));
+        memcpy(&lhs_scale, ltail + 4 * kai_mr + 4 * (row % kai_mr), sizeof(lhs_scale));
+        float* d = (float*)(void*)((uint8_t*)dst + row * dst_stride_row);
+        kai_store4(d, kai_epilogue4(acc[row], lhs_off, lhs_scale, rsum, rscale, rbias, vmin, vmax), cols);
+    }
+}
+
+void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(
+    size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
+    size_t dst_stride_col, float scalar_min, float scalar_max) {
+    KAI_ASSUME_MSG(dst_stride_col == sizeof(float), "dst_stride_col must be sizeof(float)");
+    if (m == 0 || n == 0) {
+        return;
+    }
+    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
+    KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
+    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
+    KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
+    const size_t kp = kai_roundup(k, kai_k_chunk);
+    const size_t lhs_stride = kai_lhs_block_stride(k);
+    const size_t rhs_stride = kai_rhs_block_stride(k);
+    const float32x4_t vmin = vdupq_n_f32(scalar_min);
+    const float32x4_t vmax = vdupq_n_f32(scalar_max);
+    for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
+        const size_t rows = KAI_MIN(kai_m_step, m - m0);
+        const int8_t* l = (const int8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
+        float* d_rows = (float*)(void*)((uint8_t*)dst + m0 * dst_stride_row);
+        const int8_t* r = (const int8_t*)rhs_packed;
+        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
+            const size_t cols = KAI_MIN(kai_nr, n - n0);
+            int32x4_t acc[16];
+            if (rows > 3 * kai_mr) {
+                kai_dot_16x4(l, lhs_stride, r, kp, acc);
+            } else {
+                // Only the blocks that exist: the packed LHS ends after the last one.
+                for (size_t b = 0; b * kai_mr < rows; ++b) {
+                    kai_dot_4x4(l + b * lhs_stride, r, kp, acc + kai_mr * b);
+                }
+            }
+            kai_finish(acc, rows, l, lhs_stride, r, kp, d_rows + n0, dst_stride_row, cols, vmin, vmax);
+            r += rhs_stride;
+        }
+    }
+}
