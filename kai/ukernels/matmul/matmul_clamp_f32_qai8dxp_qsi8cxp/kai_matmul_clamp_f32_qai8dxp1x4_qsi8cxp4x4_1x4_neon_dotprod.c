@@ -136,7 +136,7 @@ static inline void kai_store4(float* dst, float32x4_t y, size_t cols) {
 #endif
 
 // Sums A[j] of one row and one block of 4 columns over kp (a multiple of 32) K values.
-KAI_NOINLINE static int32x4_t kai_dot_1x4(const int8_t* l, const int8_t* r, size_t kp) {
+KAI_NOINLINE static int32x4_t kai_gemv_kr4_1x4(const int8_t* l, const int8_t* r, size_t kp) {
     int32x4_t acc_g0 = vdupq_n_s32(0);
     int32x4_t acc_g1 = vdupq_n_s32(0);
     int32x4_t acc_g2 = vdupq_n_s32(0);
@@ -167,7 +167,7 @@ KAI_NOINLINE static int32x4_t kai_dot_1x4(const int8_t* l, const int8_t* r, size
 }
 
 // The same for two adjacent column blocks (r0 and r1 = r0 + the block stride), sharing the LHS.
-KAI_NOINLINE static void kai_dot_1x8(
+KAI_NOINLINE static void kai_gemv_kr4_1x8(
     const int8_t* l, const int8_t* r0, const int8_t* r1, size_t kp, int32x4_t* out0, int32x4_t* out1) {
     int32x4_t acc_b0_g0 = vdupq_n_s32(0);
     int32x4_t acc_b0_g1 = vdupq_n_s32(0);
@@ -247,13 +247,13 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod(
         for (; n0 + 2 * kai_nr <= n; n0 += 2 * kai_nr) {
             int32x4_t acc0;
             int32x4_t acc1;
-            kai_dot_1x8(l, r, r + rhs_stride, kp, &acc0, &acc1);
+            kai_gemv_kr4_1x8(l, r, r + rhs_stride, kp, &acc0, &acc1);
             kai_finish(acc0, r, kp, lhs_off, lhs_scale, d + n0, kai_nr, vmin, vmax);
             kai_finish(acc1, r + rhs_stride, kp, lhs_off, lhs_scale, d + n0 + kai_nr, kai_nr, vmin, vmax);
             r += 2 * rhs_stride;
         }
         for (; n0 < n; n0 += kai_nr) {
-            const int32x4_t acc = kai_dot_1x4(l, r, kp);
+            const int32x4_t acc = kai_gemv_kr4_1x4(l, r, kp);
             kai_finish(acc, r, kp, lhs_off, lhs_scale, d + n0, KAI_MIN(kai_nr, n - n0), vmin, vmax);
             r += rhs_stride;
         }

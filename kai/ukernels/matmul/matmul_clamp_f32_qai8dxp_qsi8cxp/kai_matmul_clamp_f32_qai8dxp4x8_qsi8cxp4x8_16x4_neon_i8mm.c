@@ -19,8 +19,9 @@
 //
 // Tile 16x4: four LHS blocks against one RHS block. The group's registers [r0, r1] / [r2, r3]
 // (LHS) and [c0, c1] / [c2, c3] (RHS) are exactly SMMLA's 2x8 operands: acc_bB_r01_c23 holds
-// [r0c2, r0c3, r1c2, r1c3] of block B. 16 SMMLA per group for 10 loads and no shuffles; the loop
-// runs in steps of two groups (16 K). ZIP1/ZIP2 .2d turn the accumulators into rows once, after
+// [r0c2, r0c3, r1c2, r1c3] of block B. 16 SMMLA per group for five loads (LD1 of two registers
+// per operand pair) and no shuffles; the loop runs one group (8 K) per step, which keeps the 16
+// accumulators and the 10 operands in registers. ZIP1/ZIP2 .2d turn the accumulators into rows once, after
 // the loop. A ragged last tile of up to three blocks runs block by block (4x4).
 
 #include "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm.h"
@@ -103,20 +104,6 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm(si
     return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(float));
 }
 
-// Spec §15.4 steps 2-7 on four columns of one row: T = A + sum_j * off_i (wrapping int32 MLA),
-// y = ((f32(T) * (rs_j * ls_i)) + b_j), then FMAX with min and FMIN with max.
-static inline float32x4_t kai_epilogue4(
-    int32x4_t acc, int32_t lhs_offset, float lhs_scale, int32x4_t rhs_sum, float32x4_t rhs_scale, float32x4_t bias,
-    float32x4_t vmin, float32x4_t vmax) {
-    const int32x4_t t = vmlaq_n_s32(acc, rhs_sum, lhs_offset);
-    const float32x4_t s = vmulq_n_f32(rhs_scale, lhs_scale);
-    float32x4_t y = vcvtq_f32_s32(t);
-    y = vmulq_f32(y, s);
-    y = vaddq_f32(y, bias);
-    y = vmaxq_f32(y, vmin);
-    return vminq_f32(y, vmax);
-}
-
 // Stores the first `cols` (1..4) lanes of y at dst.
 static inline void kai_store4(float* dst, float32x4_t y, size_t cols) {
     if (cols == 4) {
@@ -146,7 +133,7 @@ static inline void kai_rows_of_block(
 
 // Sums A of 16 rows (LHS blocks at l0, l0 + lhs_stride, ...) and one block of 4 columns over kp K
 // values: acc[R] = row R's 4 columns.
-KAI_NOINLINE static void kai_dot_16x4(
+KAI_NOINLINE static void kai_dot_16x4_i8mm(
     const int8_t* l0, size_t lhs_stride, const int8_t* r, size_t kp, int32x4_t acc[16]) {
     const int8_t* l1 = l0 + lhs_stride;
     const int8_t* l2 = l1 + lhs_stride;
@@ -167,64 +154,34 @@ KAI_NOINLINE static void kai_dot_16x4(
     int32x4_t acc_b3_r01_c23 = vdupq_n_s32(0);
     int32x4_t acc_b3_r23_c01 = vdupq_n_s32(0);
     int32x4_t acc_b3_r23_c23 = vdupq_n_s32(0);
-    for (size_t kc = 0; kc < kp; kc += 16) {
-        const int8x16_t r_g0_c01 = vld1q_s8(r + 0);
-        const int8x16_t r_g0_c23 = vld1q_s8(r + 16);
-        const int8x16_t l_b0_g0_r01 = vld1q_s8(l0 + 0);
-        const int8x16_t l_b0_g0_r23 = vld1q_s8(l0 + 16);
-        const int8x16_t l_b1_g0_r01 = vld1q_s8(l1 + 0);
-        const int8x16_t l_b1_g0_r23 = vld1q_s8(l1 + 16);
-        const int8x16_t l_b2_g0_r01 = vld1q_s8(l2 + 0);
-        const int8x16_t l_b2_g0_r23 = vld1q_s8(l2 + 16);
-        const int8x16_t l_b3_g0_r01 = vld1q_s8(l3 + 0);
-        const int8x16_t l_b3_g0_r23 = vld1q_s8(l3 + 16);
-        acc_b0_r01_c01 = vmmlaq_s32(acc_b0_r01_c01, l_b0_g0_r01, r_g0_c01);
-        acc_b0_r01_c23 = vmmlaq_s32(acc_b0_r01_c23, l_b0_g0_r01, r_g0_c23);
-        acc_b0_r23_c01 = vmmlaq_s32(acc_b0_r23_c01, l_b0_g0_r23, r_g0_c01);
-        acc_b0_r23_c23 = vmmlaq_s32(acc_b0_r23_c23, l_b0_g0_r23, r_g0_c23);
-        acc_b1_r01_c01 = vmmlaq_s32(acc_b1_r01_c01, l_b1_g0_r01, r_g0_c01);
-        acc_b1_r01_c23 = vmmlaq_s32(acc_b1_r01_c23, l_b1_g0_r01, r_g0_c23);
-        acc_b1_r23_c01 = vmmlaq_s32(acc_b1_r23_c01, l_b1_g0_r23, r_g0_c01);
-        acc_b1_r23_c23 = vmmlaq_s32(acc_b1_r23_c23, l_b1_g0_r23, r_g0_c23);
-        acc_b2_r01_c01 = vmmlaq_s32(acc_b2_r01_c01, l_b2_g0_r01, r_g0_c01);
-        acc_b2_r01_c23 = vmmlaq_s32(acc_b2_r01_c23, l_b2_g0_r01, r_g0_c23);
-        acc_b2_r23_c01 = vmmlaq_s32(acc_b2_r23_c01, l_b2_g0_r23, r_g0_c01);
-        acc_b2_r23_c23 = vmmlaq_s32(acc_b2_r23_c23, l_b2_g0_r23, r_g0_c23);
-        acc_b3_r01_c01 = vmmlaq_s32(acc_b3_r01_c01, l_b3_g0_r01, r_g0_c01);
-        acc_b3_r01_c23 = vmmlaq_s32(acc_b3_r01_c23, l_b3_g0_r01, r_g0_c23);
-        acc_b3_r23_c01 = vmmlaq_s32(acc_b3_r23_c01, l_b3_g0_r23, r_g0_c01);
-        acc_b3_r23_c23 = vmmlaq_s32(acc_b3_r23_c23, l_b3_g0_r23, r_g0_c23);
-        const int8x16_t r_g1_c01 = vld1q_s8(r + 32);
-        const int8x16_t r_g1_c23 = vld1q_s8(r + 48);
-        const int8x16_t l_b0_g1_r01 = vld1q_s8(l0 + 32);
-        const int8x16_t l_b0_g1_r23 = vld1q_s8(l0 + 48);
-        const int8x16_t l_b1_g1_r01 = vld1q_s8(l1 + 32);
-        const int8x16_t l_b1_g1_r23 = vld1q_s8(l1 + 48);
-        const int8x16_t l_b2_g1_r01 = vld1q_s8(l2 + 32);
-        const int8x16_t l_b2_g1_r23 = vld1q_s8(l2 + 48);
-        const int8x16_t l_b3_g1_r01 = vld1q_s8(l3 + 32);
-        const int8x16_t l_b3_g1_r23 = vld1q_s8(l3 + 48);
-        acc_b0_r01_c01 = vmmlaq_s32(acc_b0_r01_c01, l_b0_g1_r01, r_g1_c01);
-        acc_b0_r01_c23 = vmmlaq_s32(acc_b0_r01_c23, l_b0_g1_r01, r_g1_c23);
-        acc_b0_r23_c01 = vmmlaq_s32(acc_b0_r23_c01, l_b0_g1_r23, r_g1_c01);
-        acc_b0_r23_c23 = vmmlaq_s32(acc_b0_r23_c23, l_b0_g1_r23, r_g1_c23);
-        acc_b1_r01_c01 = vmmlaq_s32(acc_b1_r01_c01, l_b1_g1_r01, r_g1_c01);
-        acc_b1_r01_c23 = vmmlaq_s32(acc_b1_r01_c23, l_b1_g1_r01, r_g1_c23);
-        acc_b1_r23_c01 = vmmlaq_s32(acc_b1_r23_c01, l_b1_g1_r23, r_g1_c01);
-        acc_b1_r23_c23 = vmmlaq_s32(acc_b1_r23_c23, l_b1_g1_r23, r_g1_c23);
-        acc_b2_r01_c01 = vmmlaq_s32(acc_b2_r01_c01, l_b2_g1_r01, r_g1_c01);
-        acc_b2_r01_c23 = vmmlaq_s32(acc_b2_r01_c23, l_b2_g1_r01, r_g1_c23);
-        acc_b2_r23_c01 = vmmlaq_s32(acc_b2_r23_c01, l_b2_g1_r23, r_g1_c01);
-        acc_b2_r23_c23 = vmmlaq_s32(acc_b2_r23_c23, l_b2_g1_r23, r_g1_c23);
-        acc_b3_r01_c01 = vmmlaq_s32(acc_b3_r01_c01, l_b3_g1_r01, r_g1_c01);
-        acc_b3_r01_c23 = vmmlaq_s32(acc_b3_r01_c23, l_b3_g1_r01, r_g1_c23);
-        acc_b3_r23_c01 = vmmlaq_s32(acc_b3_r23_c01, l_b3_g1_r23, r_g1_c01);
-        acc_b3_r23_c23 = vmmlaq_s32(acc_b3_r23_c23, l_b3_g1_r23, r_g1_c23);
-        l0 += 32 * 2;
-        l1 += 32 * 2;
-        l2 += 32 * 2;
-        l3 += 32 * 2;
-        r += 32 * 2;
+    const int8_t* r_end = r + kp * kai_nr;
+    while (r < r_end) {
+        const int8x16x2_t r_g0 = vld1q_s8_x2(r);
+        const int8x16x2_t l_b0_g0 = vld1q_s8_x2(l0);
+        acc_b0_r01_c01 = vmmlaq_s32(acc_b0_r01_c01, l_b0_g0.val[0], r_g0.val[0]);
+        acc_b0_r01_c23 = vmmlaq_s32(acc_b0_r01_c23, l_b0_g0.val[0], r_g0.val[1]);
+        acc_b0_r23_c01 = vmmlaq_s32(acc_b0_r23_c01, l_b0_g0.val[1], r_g0.val[0]);
+        acc_b0_r23_c23 = vmmlaq_s32(acc_b0_r23_c23, l_b0_g0.val[1], r_g0.val[1]);
+        const int8x16x2_t l_b1_g0 = vld1q_s8_x2(l1 + 0);
+        acc_b1_r01_c01 = vmmlaq_s32(acc_b1_r01_c01, l_b1_g0.val[0], r_g0.val[0]);
+        acc_b1_r01_c23 = vmmlaq_s32(acc_b1_r01_c23, l_b1_g0.val[0], r_g0.val[1]);
+        acc_b1_r23_c01 = vmmlaq_s32(acc_b1_r23_c01, l_b1_g0.val[1], r_g0.val[0]);
+        acc_b1_r23_c23 = vmmlaq_s32(acc_b1_r23_c23, l_b1_g0.val[1], r_g0.val[1]);
+        const int8x16x2_t l_b2_g0 = vld1q_s8_x2(l2 + 0);
+        acc_b2_r01_c01 = vmmlaq_s32(acc_b2_r01_c01, l_b2_g0.val[0], r_g0.val[0]);
+        acc_b2_r01_c23 = vmmlaq_s32(acc_b2_r01_c23, l_b2_g0.val[0], r_g0.val[1]);
+        acc_b2_r23_c01 = vmmlaq_s32(acc_b2_r23_c01, l_b2_g0.val[1], r_g0.val[0]);
+        acc_b2_r23_c23 = vmmlaq_s32(acc_b2_r23_c23, l_b2_g0.val[1], r_g0.val[1]);
+        const int8x16x2_t l_b3_g0 = vld1q_s8_x2(l3 + 0);
+        acc_b3_r01_c01 = vmmlaq_s32(acc_b3_r01_c01, l_b3_g0.val[0], r_g0.val[0]);
+        acc_b3_r01_c23 = vmmlaq_s32(acc_b3_r01_c23, l_b3_g0.val[0], r_g0.val[1]);
+        acc_b3_r23_c01 = vmmlaq_s32(acc_b3_r23_c01, l_b3_g0.val[1], r_g0.val[0]);
+        acc_b3_r23_c23 = vmmlaq_s32(acc_b3_r23_c23, l_b3_g0.val[1], r_g0.val[1]);
+        l0 += 32;
+        l1 += 32;
+        l2 += 32;
+        l3 += 32;
+        r += 32;
     }
     kai_rows_of_block(acc_b0_r01_c01, acc_b0_r01_c23, acc_b0_r23_c01, acc_b0_r23_c23, acc + 0);
     kai_rows_of_block(acc_b1_r01_c01, acc_b1_r01_c23, acc_b1_r23_c01, acc_b1_r23_c23, acc + 4);
@@ -233,36 +190,39 @@ KAI_NOINLINE static void kai_dot_16x4(
 }
 
 // The same for one LHS block (4 rows).
-KAI_NOINLINE static void kai_dot_4x4(const int8_t* l0, const int8_t* r, size_t kp, int32x4_t acc[4]) {
+KAI_NOINLINE static void kai_dot_4x4_i8mm(const int8_t* l0, const int8_t* r, size_t kp, int32x4_t acc[4]) {
     int32x4_t acc_b0_r01_c01 = vdupq_n_s32(0);
     int32x4_t acc_b0_r01_c23 = vdupq_n_s32(0);
     int32x4_t acc_b0_r23_c01 = vdupq_n_s32(0);
     int32x4_t acc_b0_r23_c23 = vdupq_n_s32(0);
-    for (size_t kc = 0; kc < kp; kc += 16) {
-        const int8x16_t r_g0_c01 = vld1q_s8(r + 0);
-        const int8x16_t r_g0_c23 = vld1q_s8(r + 16);
-        const int8x16_t l_b0_g0_r01 = vld1q_s8(l0 + 0);
-        const int8x16_t l_b0_g0_r23 = vld1q_s8(l0 + 16);
-        acc_b0_r01_c01 = vmmlaq_s32(acc_b0_r01_c01, l_b0_g0_r01, r_g0_c01);
-        acc_b0_r01_c23 = vmmlaq_s32(acc_b0_r01_c23, l_b0_g0_r01, r_g0_c23);
-        acc_b0_r23_c01 = vmmlaq_s32(acc_b0_r23_c01, l_b0_g0_r23, r_g0_c01);
-        acc_b0_r23_c23 = vmmlaq_s32(acc_b0_r23_c23, l_b0_g0_r23, r_g0_c23);
-        const int8x16_t r_g1_c01 = vld1q_s8(r + 32);
-        const int8x16_t r_g1_c23 = vld1q_s8(r + 48);
-        const int8x16_t l_b0_g1_r01 = vld1q_s8(l0 + 32);
-        const int8x16_t l_b0_g1_r23 = vld1q_s8(l0 + 48);
-        acc_b0_r01_c01 = vmmlaq_s32(acc_b0_r01_c01, l_b0_g1_r01, r_g1_c01);
-        acc_b0_r01_c23 = vmmlaq_s32(acc_b0_r01_c23, l_b0_g1_r01, r_g1_c23);
-        acc_b0_r23_c01 = vmmlaq_s32(acc_b0_r23_c01, l_b0_g1_r23, r_g1_c01);
-        acc_b0_r23_c23 = vmmlaq_s32(acc_b0_r23_c23, l_b0_g1_r23, r_g1_c23);
-        l0 += 32 * 2;
-        r += 32 * 2;
+    const int8_t* r_end = r + kp * kai_nr;
+    while (r < r_end) {
+        const int8x16x2_t r_g0 = vld1q_s8_x2(r);
+        const int8x16x2_t l_b0_g0 = vld1q_s8_x2(l0);
+        acc_b0_r01_c01 = vmmlaq_s32(acc_b0_r01_c01, l_b0_g0.val[0], r_g0.val[0]);
+        acc_b0_r01_c23 = vmmlaq_s32(acc_b0_r01_c23, l_b0_g0.val[0], r_g0.val[1]);
+        acc_b0_r23_c01 = vmmlaq_s32(acc_b0_r23_c01, l_b0_g0.val[1], r_g0.val[0]);
+        acc_b0_r23_c23 = vmmlaq_s32(acc_b0_r23_c23, l_b0_g0.val[1], r_g0.val[1]);
+        l0 += 32;
+        r += 32;
     }
     kai_rows_of_block(acc_b0_r01_c01, acc_b0_r01_c23, acc_b0_r23_c01, acc_b0_r23_c23, acc + 0);
 }
 
+// Spec §15.4 steps 3-7 for one row from T (step 2 done) and s = rs_j * ls_i.
+static inline void kai_finish_row(
+    float* dst, int32x4_t t, float32x4_t s, float32x4_t bias, float32x4_t vmin, float32x4_t vmax, size_t cols) {
+    float32x4_t y = vcvtq_f32_s32(t);
+    y = vmulq_f32(y, s);
+    y = vaddq_f32(y, bias);
+    y = vmaxq_f32(y, vmin);
+    kai_store4(dst, vminq_f32(y, vmax), cols);
+}
+
 // Epilogue of rows [0, rows) of a tile whose first LHS block is lhs_block, against the RHS block
-// rhs_block; acc[R] = row R's sums; stores cols (1..4) columns per row.
+// rhs_block; acc[R] = row R's sums (all four rows of every block that holds a row < rows); stores
+// cols (1..4) columns per row. Each block's 4 offsets and scales are one load each, taken by
+// element (MLA and FMUL by element): no scalar loads or duplicates per row.
 static void kai_finish(
     const int32x4_t* acc, size_t rows, const int8_t* lhs_block, size_t lhs_stride, const int8_t* rhs_block, size_t kp,
     float* dst, size_t dst_stride_row, size_t cols, float32x4_t vmin, float32x4_t vmax) {
@@ -270,14 +230,29 @@ static void kai_finish(
     const int32x4_t rsum = vld1q_s32((const int32_t*)(const void*)tail);
     const float32x4_t rscale = vld1q_f32((const float*)(const void*)(tail + 16));
     const float32x4_t rbias = vld1q_f32((const float*)(const void*)(tail + 32));
-    for (size_t row = 0; row < rows; ++row) {
-        const int8_t* ltail = lhs_block + (row / kai_mr) * lhs_stride + kai_mr * kp;
-        int32_t lhs_off;
-        float lhs_scale;
-        memcpy(&lhs_off, ltail + 4 * (row % kai_mr), sizeof(lhs_off));
-        memcpy(&lhs_scale, ltail + 4 * kai_mr + 4 * (row % kai_mr), sizeof(lhs_scale));
-        float* d = (float*)(void*)((uint8_t*)dst + row * dst_stride_row);
-        kai_store4(d, kai_epilogue4(acc[row], lhs_off, lhs_scale, rsum, rscale, rbias, vmin, vmax), cols);
+    for (size_t r0 = 0; r0 < rows; r0 += kai_mr) {
+        const int8_t* ltail = lhs_block + (r0 / kai_mr) * lhs_stride + kai_mr * kp;
+        const int32x4_t offs = vld1q_s32((const int32_t*)(const void*)ltail);
+        const float32x4_t scales = vld1q_f32((const float*)(const void*)(ltail + 16));
+        const int32x4_t t0 = vmlaq_laneq_s32(acc[r0 + 0], rsum, offs, 0);
+        const int32x4_t t1 = vmlaq_laneq_s32(acc[r0 + 1], rsum, offs, 1);
+        const int32x4_t t2 = vmlaq_laneq_s32(acc[r0 + 2], rsum, offs, 2);
+        const int32x4_t t3 = vmlaq_laneq_s32(acc[r0 + 3], rsum, offs, 3);
+        const float32x4_t s0 = vmulq_laneq_f32(rscale, scales, 0);
+        const float32x4_t s1 = vmulq_laneq_f32(rscale, scales, 1);
+        const float32x4_t s2 = vmulq_laneq_f32(rscale, scales, 2);
+        const float32x4_t s3 = vmulq_laneq_f32(rscale, scales, 3);
+        float* d = (float*)(void*)((uint8_t*)dst + r0 * dst_stride_row);
+        kai_finish_row(d, t0, s0, rbias, vmin, vmax, cols);
+        if (r0 + 1 < rows) {
+            kai_finish_row((float*)(void*)((uint8_t*)d + dst_stride_row), t1, s1, rbias, vmin, vmax, cols);
+        }
+        if (r0 + 2 < rows) {
+            kai_finish_row((float*)(void*)((uint8_t*)d + 2 * dst_stride_row), t2, s2, rbias, vmin, vmax, cols);
+        }
+        if (r0 + 3 < rows) {
+            kai_finish_row((float*)(void*)((uint8_t*)d + 3 * dst_stride_row), t3, s3, rbias, vmin, vmax, cols);
+        }
     }
 }
 
@@ -306,11 +281,11 @@ void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm(
             const size_t cols = KAI_MIN(kai_nr, n - n0);
             int32x4_t acc[16];
             if (rows > 3 * kai_mr) {
-                kai_dot_16x4(l, lhs_stride, r, kp, acc);
+                kai_dot_16x4_i8mm(l, lhs_stride, r, kp, acc);
             } else {
                 // Only the blocks that exist: the packed LHS ends after the last one.
                 for (size_t b = 0; b * kai_mr < rows; ++b) {
-                    kai_dot_4x4(l + b * lhs_stride, r, kp, acc + kai_mr * b);
+                    kai_dot_4x4_i8mm(l + b * lhs_stride, r, kp, acc + kai_mr * b);
                 }
             }
             kai_finish(acc, rows, l, lhs_stride, r, kp, d_rows + n0, dst_stride_row, cols, vmin, vmax);
