@@ -122,7 +122,7 @@ static inline void kai_store4(float* dst, float32x4_t y, size_t cols) {
 
 // Sums A of 16 rows (LHS blocks at l0, l0 + lhs_stride, ...) and one block of 4 columns over kp K
 // values: acc[R] = row R's 4 columns.
-KAI_NOINLINE static void kai_dot_16x4_dotprod(
+static inline void kai_dot_16x4_dotprod(
     const int8_t* l0, size_t lhs_stride, const int8_t* r, size_t kp, int32x4_t acc[16]) {
     const int8_t* l1 = l0 + lhs_stride;
     const int8_t* l2 = l1 + lhs_stride;
@@ -283,6 +283,23 @@ static inline void kai_finish_row(
     kai_store4(dst, vminq_f32(y, vmax), cols);
 }
 
+// The four rows of one LHS block (offsets and scales at ltail) of a full tile, stored at dst.
+static inline void kai_finish_full_block(
+    const int32x4_t* acc, const int8_t* ltail, int32x4_t rsum, float32x4_t rscale, float32x4_t rbias, float* dst,
+    size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
+    const int32x4_t offs = vld1q_s32((const int32_t*)(const void*)ltail);
+    const float32x4_t scales = vld1q_f32((const float*)(const void*)(ltail + 16));
+    uint8_t* d = (uint8_t*)dst;
+    kai_finish_row((float*)(void*)d, vmlaq_laneq_s32(acc[0], rsum, offs, 0), vmulq_laneq_f32(rscale, scales, 0), rbias,
+                   vmin, vmax, 4);
+    kai_finish_row((float*)(void*)(d + dst_stride_row), vmlaq_laneq_s32(acc[1], rsum, offs, 1),
+                   vmulq_laneq_f32(rscale, scales, 1), rbias, vmin, vmax, 4);
+    kai_finish_row((float*)(void*)(d + 2 * dst_stride_row), vmlaq_laneq_s32(acc[2], rsum, offs, 2),
+                   vmulq_laneq_f32(rscale, scales, 2), rbias, vmin, vmax, 4);
+    kai_finish_row((float*)(void*)(d + 3 * dst_stride_row), vmlaq_laneq_s32(acc[3], rsum, offs, 3),
+                   vmulq_laneq_f32(rscale, scales, 3), rbias, vmin, vmax, 4);
+}
+
 // Epilogue of rows [0, rows) of a tile whose first LHS block is lhs_block, against the RHS block
 // rhs_block; acc[R] = row R's sums (all four rows of every block that holds a row < rows); stores
 // cols (1..4) columns per row. Each block's 4 offsets and scales are one load each, taken by
@@ -320,6 +337,26 @@ static void kai_finish(
     }
 }
 
+// A full tile (16 rows, 4 columns): the K loop, then the epilogue straight from the accumulators
+// (no round trip through memory, no row or column checks).
+KAI_NOINLINE static void kai_tile_16x4_full_dotprod(
+    const int8_t* l0, size_t lhs_stride, const int8_t* r, size_t kp, float* dst, size_t dst_stride_row,
+    float32x4_t vmin, float32x4_t vmax) {
+    int32x4_t acc[16];
+    kai_dot_16x4_dotprod(l0, lhs_stride, r, kp, acc);
+    const int8_t* tail = r + kai_nr * kp;
+    const int32x4_t rsum = vld1q_s32((const int32_t*)(const void*)tail);
+    const float32x4_t rscale = vld1q_f32((const float*)(const void*)(tail + 16));
+    const float32x4_t rbias = vld1q_f32((const float*)(const void*)(tail + 32));
+    kai_finish_full_block(acc + 0, l0 + kai_mr * kp, rsum, rscale, rbias, dst, dst_stride_row, vmin, vmax);
+    kai_finish_full_block(acc + 4, l0 + lhs_stride + kai_mr * kp, rsum, rscale, rbias,
+                          (float*)(void*)((uint8_t*)dst + 4 * dst_stride_row), dst_stride_row, vmin, vmax);
+    kai_finish_full_block(acc + 8, l0 + 2 * lhs_stride + kai_mr * kp, rsum, rscale, rbias,
+                          (float*)(void*)((uint8_t*)dst + 8 * dst_stride_row), dst_stride_row, vmin, vmax);
+    kai_finish_full_block(acc + 12, l0 + 3 * lhs_stride + kai_mr * kp, rsum, rscale, rbias,
+                          (float*)(void*)((uint8_t*)dst + 12 * dst_stride_row), dst_stride_row, vmin, vmax);
+}
+
 void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
     size_t dst_stride_col, float scalar_min, float scalar_max) {
@@ -343,6 +380,11 @@ void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(
         const int8_t* r = (const int8_t*)rhs_packed;
         for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
             const size_t cols = KAI_MIN(kai_nr, n - n0);
+            if (rows == kai_m_step && cols == kai_nr) {
+                kai_tile_16x4_full_dotprod(l, lhs_stride, r, kp, d_rows + n0, dst_stride_row, vmin, vmax);
+                r += rhs_stride;
+                continue;
+            }
             int32x4_t acc[16];
             if (rows > 3 * kai_mr) {
                 kai_dot_16x4_dotprod(l, lhs_stride, r, kp, acc);
