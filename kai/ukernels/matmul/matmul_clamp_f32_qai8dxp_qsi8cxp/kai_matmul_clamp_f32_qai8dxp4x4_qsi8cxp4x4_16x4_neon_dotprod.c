@@ -123,26 +123,26 @@ static inline void kai_store4(float* dst, float32x4_t y, size_t cols) {
 // Sums A of 16 rows (LHS blocks at l0, l0 + lhs_stride, ...) and one block of 4 columns over kp K
 // values: acc[R] = row R's 4 columns.
 static inline void kai_dot_16x4_dotprod(
-    const int8_t* l0, size_t lhs_stride, const int8_t* r, size_t kp, int32x4_t acc[16]) {
+    const int8_t* l0, size_t lhs_stride, const int8_t* r, size_t kp, const int32x4_t init[16], int32x4_t acc[16]) {
     const int8_t* l1 = l0 + lhs_stride;
     const int8_t* l2 = l1 + lhs_stride;
     const int8_t* l3 = l2 + lhs_stride;
-    int32x4_t acc_r0 = vdupq_n_s32(0);
-    int32x4_t acc_r1 = vdupq_n_s32(0);
-    int32x4_t acc_r2 = vdupq_n_s32(0);
-    int32x4_t acc_r3 = vdupq_n_s32(0);
-    int32x4_t acc_r4 = vdupq_n_s32(0);
-    int32x4_t acc_r5 = vdupq_n_s32(0);
-    int32x4_t acc_r6 = vdupq_n_s32(0);
-    int32x4_t acc_r7 = vdupq_n_s32(0);
-    int32x4_t acc_r8 = vdupq_n_s32(0);
-    int32x4_t acc_r9 = vdupq_n_s32(0);
-    int32x4_t acc_r10 = vdupq_n_s32(0);
-    int32x4_t acc_r11 = vdupq_n_s32(0);
-    int32x4_t acc_r12 = vdupq_n_s32(0);
-    int32x4_t acc_r13 = vdupq_n_s32(0);
-    int32x4_t acc_r14 = vdupq_n_s32(0);
-    int32x4_t acc_r15 = vdupq_n_s32(0);
+    int32x4_t acc_r0 = init[0];
+    int32x4_t acc_r1 = init[1];
+    int32x4_t acc_r2 = init[2];
+    int32x4_t acc_r3 = init[3];
+    int32x4_t acc_r4 = init[4];
+    int32x4_t acc_r5 = init[5];
+    int32x4_t acc_r6 = init[6];
+    int32x4_t acc_r7 = init[7];
+    int32x4_t acc_r8 = init[8];
+    int32x4_t acc_r9 = init[9];
+    int32x4_t acc_r10 = init[10];
+    int32x4_t acc_r11 = init[11];
+    int32x4_t acc_r12 = init[12];
+    int32x4_t acc_r13 = init[13];
+    int32x4_t acc_r14 = init[14];
+    int32x4_t acc_r15 = init[15];
     const int8_t* r_end = r + kp * kai_nr;
     while (r < r_end) {
         const int8x16x4_t r_g = vld1q_s8_x4(r);
@@ -283,21 +283,19 @@ static inline void kai_finish_row(
     kai_store4(dst, vminq_f32(y, vmax), cols);
 }
 
-// The four rows of one LHS block (offsets and scales at ltail) of a full tile, stored at dst.
+// The four rows of one LHS block (scales at ltail + 16) of a full tile from T (step 2 already in
+// the accumulators), stored at dst.
 static inline void kai_finish_full_block(
-    const int32x4_t* acc, const int8_t* ltail, int32x4_t rsum, float32x4_t rscale, float32x4_t rbias, float* dst,
-    size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
-    const int32x4_t offs = vld1q_s32((const int32_t*)(const void*)ltail);
+    const int32x4_t* t, const int8_t* ltail, float32x4_t rscale, float32x4_t rbias, float* dst, size_t dst_stride_row,
+    float32x4_t vmin, float32x4_t vmax) {
     const float32x4_t scales = vld1q_f32((const float*)(const void*)(ltail + 16));
     uint8_t* d = (uint8_t*)dst;
-    kai_finish_row((float*)(void*)d, vmlaq_laneq_s32(acc[0], rsum, offs, 0), vmulq_laneq_f32(rscale, scales, 0), rbias,
-                   vmin, vmax, 4);
-    kai_finish_row((float*)(void*)(d + dst_stride_row), vmlaq_laneq_s32(acc[1], rsum, offs, 1),
-                   vmulq_laneq_f32(rscale, scales, 1), rbias, vmin, vmax, 4);
-    kai_finish_row((float*)(void*)(d + 2 * dst_stride_row), vmlaq_laneq_s32(acc[2], rsum, offs, 2),
-                   vmulq_laneq_f32(rscale, scales, 2), rbias, vmin, vmax, 4);
-    kai_finish_row((float*)(void*)(d + 3 * dst_stride_row), vmlaq_laneq_s32(acc[3], rsum, offs, 3),
-                   vmulq_laneq_f32(rscale, scales, 3), rbias, vmin, vmax, 4);
+    kai_finish_row((float*)(void*)d, t[0], vmulq_laneq_f32(rscale, scales, 0), rbias, vmin, vmax, 4);
+    kai_finish_row((float*)(void*)(d + dst_stride_row), t[1], vmulq_laneq_f32(rscale, scales, 1), rbias, vmin, vmax, 4);
+    kai_finish_row((float*)(void*)(d + 2 * dst_stride_row), t[2], vmulq_laneq_f32(rscale, scales, 2), rbias, vmin, vmax,
+                   4);
+    kai_finish_row((float*)(void*)(d + 3 * dst_stride_row), t[3], vmulq_laneq_f32(rscale, scales, 3), rbias, vmin, vmax,
+                   4);
 }
 
 // Epilogue of rows [0, rows) of a tile whose first LHS block is lhs_block, against the RHS block
@@ -337,24 +335,31 @@ static void kai_finish(
     }
 }
 
-// A full tile (16 rows, 4 columns): the K loop, then the epilogue straight from the accumulators
-// (no round trip through memory, no row or column checks).
+// A full tile (16 rows, 4 columns). Spec §15.4 step 2 (T = A + sum_j * off_i, int32 wrapping) is
+// folded into the accumulators' start values (acc_rR starts at sum_j * off_R; addition modulo 2^32 does
+// not depend on the order), so the epilogue starts at step 3, straight from the registers, with
+// no row or column checks.
 KAI_NOINLINE static void kai_tile_16x4_full_dotprod(
     const int8_t* l0, size_t lhs_stride, const int8_t* r, size_t kp, float* dst, size_t dst_stride_row,
     float32x4_t vmin, float32x4_t vmax) {
-    int32x4_t acc[16];
-    kai_dot_16x4_dotprod(l0, lhs_stride, r, kp, acc);
     const int8_t* tail = r + kai_nr * kp;
     const int32x4_t rsum = vld1q_s32((const int32_t*)(const void*)tail);
     const float32x4_t rscale = vld1q_f32((const float*)(const void*)(tail + 16));
     const float32x4_t rbias = vld1q_f32((const float*)(const void*)(tail + 32));
-    kai_finish_full_block(acc + 0, l0 + kai_mr * kp, rsum, rscale, rbias, dst, dst_stride_row, vmin, vmax);
-    kai_finish_full_block(acc + 4, l0 + lhs_stride + kai_mr * kp, rsum, rscale, rbias,
-                          (float*)(void*)((uint8_t*)dst + 4 * dst_stride_row), dst_stride_row, vmin, vmax);
-    kai_finish_full_block(acc + 8, l0 + 2 * lhs_stride + kai_mr * kp, rsum, rscale, rbias,
-                          (float*)(void*)((uint8_t*)dst + 8 * dst_stride_row), dst_stride_row, vmin, vmax);
-    kai_finish_full_block(acc + 12, l0 + 3 * lhs_stride + kai_mr * kp, rsum, rscale, rbias,
-                          (float*)(void*)((uint8_t*)dst + 12 * dst_stride_row), dst_stride_row, vmin, vmax);
+    int32x4_t init[16];
+    for (size_t b = 0; b < 4; ++b) {
+        const int32x4_t offs = vld1q_s32((const int32_t*)(const void*)(l0 + b * lhs_stride + kai_mr * kp));
+        init[4 * b + 0] = vmulq_laneq_s32(rsum, offs, 0);
+        init[4 * b + 1] = vmulq_laneq_s32(rsum, offs, 1);
+        init[4 * b + 2] = vmulq_laneq_s32(rsum, offs, 2);
+        init[4 * b + 3] = vmulq_laneq_s32(rsum, offs, 3);
+    }
+    int32x4_t t[16];
+    kai_dot_16x4_dotprod(l0, lhs_stride, r, kp, init, t);
+    for (size_t b = 0; b < 4; ++b) {
+        kai_finish_full_block(t + 4 * b, l0 + b * lhs_stride + kai_mr * kp, rscale, rbias,
+                              (float*)(void*)((uint8_t*)dst + 4 * b * dst_stride_row), dst_stride_row, vmin, vmax);
+    }
 }
 
 void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(
@@ -373,6 +378,10 @@ void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(
     const size_t rhs_stride = kai_rhs_block_stride(k);
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
+    int32x4_t zero[16];
+    for (size_t i = 0; i < 16; ++i) {
+        zero[i] = vdupq_n_s32(0);
+    }
     for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
         const size_t rows = KAI_MIN(kai_m_step, m - m0);
         const int8_t* l = (const int8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
@@ -387,7 +396,7 @@ void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(
             }
             int32x4_t acc[16];
             if (rows > 3 * kai_mr) {
-                kai_dot_16x4_dotprod(l, lhs_stride, r, kp, acc);
+                kai_dot_16x4_dotprod(l, lhs_stride, r, kp, zero, acc);
             } else {
                 // Only the blocks that exist: the packed LHS ends after the last one.
                 for (size_t b = 0; b * kai_mr < rows; ++b) {
