@@ -271,34 +271,38 @@ static void kai_finish(
     }
 }
 
-// A full tile (16 rows, 4 columns). Spec §15.4 step 2 (T = A + sum_j * off_i, int32 wrapping) is
+// Full tiles (16 rows, 4 columns). Spec §15.4 step 2 (T = A + sum_j * off_i, int32 wrapping) is
 // folded into the accumulators' start values (acc_bB_rXY_cZW starts at the matching sum_j * off_i; addition modulo 2^32 does
 // not depend on the order), so the epilogue starts at step 3, straight from the registers, with
 // no row or column checks.
-KAI_NOINLINE static void kai_tile_16x4_full_i8mm(
-    const int8_t* l0, size_t lhs_stride, const int8_t* r, size_t kp, float* dst, size_t dst_stride_row,
-    float32x4_t vmin, float32x4_t vmax) {
-    const int8_t* tail = r + kai_nr * kp;
-    const int32x4_t rsum = vld1q_s32((const int32_t*)(const void*)tail);
-    const float32x4_t rscale = vld1q_f32((const float*)(const void*)(tail + 16));
-    const float32x4_t rbias = vld1q_f32((const float*)(const void*)(tail + 32));
-    int32x4_t init[16];
-    const int32x4_t rsum_c01 = vcombine_s32(vget_low_s32(rsum), vget_low_s32(rsum));   // [s0, s1, s0, s1]
-    const int32x4_t rsum_c23 = vcombine_s32(vget_high_s32(rsum), vget_high_s32(rsum)); // [s2, s3, s2, s3]
-    for (size_t b = 0; b < 4; ++b) {
-        const int32x4_t offs = vld1q_s32((const int32_t*)(const void*)(l0 + b * lhs_stride + kai_mr * kp));
-        const int32x4_t off_r01 = vzip1q_s32(offs, offs);  // [o0, o0, o1, o1]
-        const int32x4_t off_r23 = vzip2q_s32(offs, offs);  // [o2, o2, o3, o3]
-        init[4 * b + 0] = vmulq_s32(rsum_c01, off_r01);
-        init[4 * b + 1] = vmulq_s32(rsum_c23, off_r01);
-        init[4 * b + 2] = vmulq_s32(rsum_c01, off_r23);
-        init[4 * b + 3] = vmulq_s32(rsum_c23, off_r23);
-    }
-    int32x4_t t[16];
-    kai_dot_16x4_i8mm(l0, lhs_stride, r, kp, init, t);
-    for (size_t b = 0; b < 4; ++b) {
-        kai_finish_full_block(t + 4 * b, l0 + b * lhs_stride + kai_mr * kp, rscale, rbias,
-                              (float*)(void*)((uint8_t*)dst + 4 * b * dst_stride_row), dst_stride_row, vmin, vmax);
+KAI_NOINLINE static void kai_tiles_16x4_full_i8mm(
+    const int8_t* l0, size_t lhs_stride, const int8_t* r, size_t rhs_stride, size_t blocks, size_t kp, float* dst,
+    size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
+    // All `blocks` RHS blocks of this row strip in one call: the call and its register saves are
+    // paid once per strip, not per tile.
+    for (size_t nb = 0; nb < blocks; ++nb, r += rhs_stride, dst += kai_nr) {
+        const int8_t* tail = r + kai_nr * kp;
+        const int32x4_t rsum = vld1q_s32((const int32_t*)(const void*)tail);
+        const float32x4_t rscale = vld1q_f32((const float*)(const void*)(tail + 16));
+        const float32x4_t rbias = vld1q_f32((const float*)(const void*)(tail + 32));
+        int32x4_t init[16];
+        const int32x4_t rsum_c01 = vcombine_s32(vget_low_s32(rsum), vget_low_s32(rsum));   // [s0, s1, s0, s1]
+        const int32x4_t rsum_c23 = vcombine_s32(vget_high_s32(rsum), vget_high_s32(rsum)); // [s2, s3, s2, s3]
+        for (size_t b = 0; b < 4; ++b) {
+            const int32x4_t offs = vld1q_s32((const int32_t*)(const void*)(l0 + b * lhs_stride + kai_mr * kp));
+            const int32x4_t off_r01 = vzip1q_s32(offs, offs);  // [o0, o0, o1, o1]
+            const int32x4_t off_r23 = vzip2q_s32(offs, offs);  // [o2, o2, o3, o3]
+            init[4 * b + 0] = vmulq_s32(rsum_c01, off_r01);
+            init[4 * b + 1] = vmulq_s32(rsum_c23, off_r01);
+            init[4 * b + 2] = vmulq_s32(rsum_c01, off_r23);
+            init[4 * b + 3] = vmulq_s32(rsum_c23, off_r23);
+        }
+        int32x4_t t[16];
+        kai_dot_16x4_i8mm(l0, lhs_stride, r, kp, init, t);
+        for (size_t b = 0; b < 4; ++b) {
+            kai_finish_full_block(t + 4 * b, l0 + b * lhs_stride + kai_mr * kp, rscale, rbias,
+                                  (float*)(void*)((uint8_t*)dst + 4 * b * dst_stride_row), dst_stride_row, vmin, vmax);
+        }
     }
 }
 
@@ -330,8 +334,10 @@ void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm(
         for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
             const size_t cols = KAI_MIN(kai_nr, n - n0);
             if (rows == kai_m_step && cols == kai_nr) {
-                kai_tile_16x4_full_i8mm(l, lhs_stride, r, kp, d_rows + n0, dst_stride_row, vmin, vmax);
-                r += rhs_stride;
+                const size_t blocks = (n - n0) / kai_nr;  // the full column blocks from n0 on
+                kai_tiles_16x4_full_i8mm(l, lhs_stride, r, rhs_stride, blocks, kp, d_rows + n0, dst_stride_row, vmin, vmax);
+                r += blocks * rhs_stride;
+                n0 += (blocks - 1) * kai_nr;
                 continue;
             }
             int32x4_t acc[16];
