@@ -167,45 +167,59 @@ KAI_NOINLINE static int32x4_t kai_gemv_kr4_1x4(const int8_t* l, const int8_t* r,
 }
 
 // The same for two adjacent column blocks (r0 and r1 = r0 + the block stride), sharing the LHS.
+// 16 accumulators (acc_bB_gG: block B, group position G), one SDOT each per step, so that the
+// loop is bound by its 18 loads, not by SDOT latency.
 KAI_NOINLINE static void kai_gemv_kr4_1x8(
     const int8_t* l, const int8_t* r0, const int8_t* r1, size_t kp, int32x4_t* out0, int32x4_t* out1) {
     int32x4_t acc_b0_g0 = vdupq_n_s32(0);
     int32x4_t acc_b0_g1 = vdupq_n_s32(0);
     int32x4_t acc_b0_g2 = vdupq_n_s32(0);
     int32x4_t acc_b0_g3 = vdupq_n_s32(0);
+    int32x4_t acc_b0_g4 = vdupq_n_s32(0);
+    int32x4_t acc_b0_g5 = vdupq_n_s32(0);
+    int32x4_t acc_b0_g6 = vdupq_n_s32(0);
+    int32x4_t acc_b0_g7 = vdupq_n_s32(0);
     int32x4_t acc_b1_g0 = vdupq_n_s32(0);
     int32x4_t acc_b1_g1 = vdupq_n_s32(0);
     int32x4_t acc_b1_g2 = vdupq_n_s32(0);
     int32x4_t acc_b1_g3 = vdupq_n_s32(0);
+    int32x4_t acc_b1_g4 = vdupq_n_s32(0);
+    int32x4_t acc_b1_g5 = vdupq_n_s32(0);
+    int32x4_t acc_b1_g6 = vdupq_n_s32(0);
+    int32x4_t acc_b1_g7 = vdupq_n_s32(0);
     for (size_t kc = 0; kc < kp; kc += kai_k_chunk) {
         const int8x16_t l_g0123 = vld1q_s8(l);
         const int8x16_t l_g4567 = vld1q_s8(l + 16);
-        const int8x16x4_t r0_g0123 = vld1q_s8_x4(r0);
-        const int8x16x4_t r1_g0123 = vld1q_s8_x4(r1);
-        acc_b0_g0 = vdotq_laneq_s32(acc_b0_g0, r0_g0123.val[0], l_g0123, 0);
-        acc_b1_g0 = vdotq_laneq_s32(acc_b1_g0, r1_g0123.val[0], l_g0123, 0);
-        acc_b0_g1 = vdotq_laneq_s32(acc_b0_g1, r0_g0123.val[1], l_g0123, 1);
-        acc_b1_g1 = vdotq_laneq_s32(acc_b1_g1, r1_g0123.val[1], l_g0123, 1);
-        acc_b0_g2 = vdotq_laneq_s32(acc_b0_g2, r0_g0123.val[2], l_g0123, 2);
-        acc_b1_g2 = vdotq_laneq_s32(acc_b1_g2, r1_g0123.val[2], l_g0123, 2);
-        acc_b0_g3 = vdotq_laneq_s32(acc_b0_g3, r0_g0123.val[3], l_g0123, 3);
-        acc_b1_g3 = vdotq_laneq_s32(acc_b1_g3, r1_g0123.val[3], l_g0123, 3);
-        const int8x16x4_t r0_g4567 = vld1q_s8_x4(r0 + 64);
-        const int8x16x4_t r1_g4567 = vld1q_s8_x4(r1 + 64);
-        acc_b0_g0 = vdotq_laneq_s32(acc_b0_g0, r0_g4567.val[0], l_g4567, 0);
-        acc_b1_g0 = vdotq_laneq_s32(acc_b1_g0, r1_g4567.val[0], l_g4567, 0);
-        acc_b0_g1 = vdotq_laneq_s32(acc_b0_g1, r0_g4567.val[1], l_g4567, 1);
-        acc_b1_g1 = vdotq_laneq_s32(acc_b1_g1, r1_g4567.val[1], l_g4567, 1);
-        acc_b0_g2 = vdotq_laneq_s32(acc_b0_g2, r0_g4567.val[2], l_g4567, 2);
-        acc_b1_g2 = vdotq_laneq_s32(acc_b1_g2, r1_g4567.val[2], l_g4567, 2);
-        acc_b0_g3 = vdotq_laneq_s32(acc_b0_g3, r0_g4567.val[3], l_g4567, 3);
-        acc_b1_g3 = vdotq_laneq_s32(acc_b1_g3, r1_g4567.val[3], l_g4567, 3);
+        const int8x16x4_t r0_h0 = vld1q_s8_x4(r0 + 0);
+        const int8x16x4_t r1_h0 = vld1q_s8_x4(r1 + 0);
+        acc_b0_g0 = vdotq_laneq_s32(acc_b0_g0, r0_h0.val[0], l_g0123, 0);
+        acc_b1_g0 = vdotq_laneq_s32(acc_b1_g0, r1_h0.val[0], l_g0123, 0);
+        acc_b0_g1 = vdotq_laneq_s32(acc_b0_g1, r0_h0.val[1], l_g0123, 1);
+        acc_b1_g1 = vdotq_laneq_s32(acc_b1_g1, r1_h0.val[1], l_g0123, 1);
+        acc_b0_g2 = vdotq_laneq_s32(acc_b0_g2, r0_h0.val[2], l_g0123, 2);
+        acc_b1_g2 = vdotq_laneq_s32(acc_b1_g2, r1_h0.val[2], l_g0123, 2);
+        acc_b0_g3 = vdotq_laneq_s32(acc_b0_g3, r0_h0.val[3], l_g0123, 3);
+        acc_b1_g3 = vdotq_laneq_s32(acc_b1_g3, r1_h0.val[3], l_g0123, 3);
+        const int8x16x4_t r0_h1 = vld1q_s8_x4(r0 + 64);
+        const int8x16x4_t r1_h1 = vld1q_s8_x4(r1 + 64);
+        acc_b0_g4 = vdotq_laneq_s32(acc_b0_g4, r0_h1.val[0], l_g4567, 0);
+        acc_b1_g4 = vdotq_laneq_s32(acc_b1_g4, r1_h1.val[0], l_g4567, 0);
+        acc_b0_g5 = vdotq_laneq_s32(acc_b0_g5, r0_h1.val[1], l_g4567, 1);
+        acc_b1_g5 = vdotq_laneq_s32(acc_b1_g5, r1_h1.val[1], l_g4567, 1);
+        acc_b0_g6 = vdotq_laneq_s32(acc_b0_g6, r0_h1.val[2], l_g4567, 2);
+        acc_b1_g6 = vdotq_laneq_s32(acc_b1_g6, r1_h1.val[2], l_g4567, 2);
+        acc_b0_g7 = vdotq_laneq_s32(acc_b0_g7, r0_h1.val[3], l_g4567, 3);
+        acc_b1_g7 = vdotq_laneq_s32(acc_b1_g7, r1_h1.val[3], l_g4567, 3);
         l += 32;
         r0 += 128;
         r1 += 128;
     }
-    *out0 = vaddq_s32(vaddq_s32(acc_b0_g0, acc_b0_g1), vaddq_s32(acc_b0_g2, acc_b0_g3));
-    *out1 = vaddq_s32(vaddq_s32(acc_b1_g0, acc_b1_g1), vaddq_s32(acc_b1_g2, acc_b1_g3));
+    const int32x4_t b0_lo = vaddq_s32(vaddq_s32(acc_b0_g0, acc_b0_g1), vaddq_s32(acc_b0_g2, acc_b0_g3));
+    const int32x4_t b0_hi = vaddq_s32(vaddq_s32(acc_b0_g4, acc_b0_g5), vaddq_s32(acc_b0_g6, acc_b0_g7));
+    const int32x4_t b1_lo = vaddq_s32(vaddq_s32(acc_b1_g0, acc_b1_g1), vaddq_s32(acc_b1_g2, acc_b1_g3));
+    const int32x4_t b1_hi = vaddq_s32(vaddq_s32(acc_b1_g4, acc_b1_g5), vaddq_s32(acc_b1_g6, acc_b1_g7));
+    *out0 = vaddq_s32(b0_lo, b0_hi);
+    *out1 = vaddq_s32(b1_lo, b1_hi);
 }
 
 // Epilogue of one block of 4 columns (its tail after nr * kp data bytes), stored at dst.
