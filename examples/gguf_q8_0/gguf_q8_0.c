@@ -29,6 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
 #include "kai/kai_common.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod.h"
@@ -70,6 +73,12 @@ int main(int argc, char** argv) {
         k = (size_t)strtoul(argv[2], NULL, 10);
         if (argc >= 4) m = (size_t)strtoul(argv[3], NULL, 10);
     }
+#if defined(__linux__)
+    if ((getauxval(AT_HWCAP) & (1ul << 20)) == 0) {  // HWCAP_ASIMDDP
+        printf("gguf_q8_0: skipped: the CPU lacks FEAT_DotProd, which both kernels here need\n");
+        return 0;
+    }
+#endif
     if (n == 0 || m == 0 || k == 0 || k % QK != 0) {
         fprintf(stderr, "gguf_q8_0: N, M >= 1 and K a positive multiple of %d\n", QK);
         return 2;
