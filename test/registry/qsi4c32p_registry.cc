@@ -32,6 +32,7 @@ namespace {
 #define KAI_C32_ENTRY_qai8dxp(stem, features)
 #define KAI_C32_ENTRY_qsi4cxp(stem, features)
 #define KAI_C32_ENTRY_qsi8d32p(stem, features)
+#define KAI_C32_ENTRY_qsi8cxp(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_C32_ENTRY_##family(stem, features)
 
 const Qsi4c32pVariant kVariants[] = {
@@ -44,6 +45,7 @@ const Qsi4c32pVariant kVariants[] = {
 #undef KAI_C32_ENTRY_qai8dxp
 #undef KAI_C32_ENTRY_qsi4cxp
 #undef KAI_C32_ENTRY_qsi8d32p
+#undef KAI_C32_ENTRY_qsi8cxp
 
 }  // namespace
 

@@ -35,6 +35,7 @@ namespace {
 #define KAI_Q40_MATMUL_qai8dxp(stem, features)
 #define KAI_Q40_MATMUL_qsi4cxp(stem, features)
 #define KAI_Q40_MATMUL_qsi4c32p(stem, features)
+#define KAI_Q40_MATMUL_qsi8cxp(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_Q40_MATMUL_##family(stem, features)
 
 const Qsi8d32pVariant kVariants[] = {
@@ -49,6 +50,7 @@ const Qsi8d32pVariant kVariants[] = {
 #define KAI_Q40_LHS_qai8dxp(stem, features)
 #define KAI_Q40_LHS_qsi4cxp(stem, features)
 #define KAI_Q40_LHS_qsi4c32p(stem, features)
+#define KAI_Q40_LHS_qsi8cxp(stem, features)
 #define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_Q40_LHS_##family(stem, features)
 
 const Qsi8d32pLhsPacker kLhsPackers[] = {
