@@ -4,7 +4,13 @@ Each kernel or packer becomes one cc_library compiled with exactly the -march ex
 features need; everything else in the tree stays baseline Armv8-A.
 """
 
-load("//kai:kernels.bzl", "KAI_KERNELS")
+load("//kai:kernels.bzl", "KAI_KERNELS", "KAI_KLEIDIAI_ASM")
+
+# kai/ukernels/matmul is a Bazel package of its own, so that KleidiAI's label
+# @KleidiAI//kai/ukernels/matmul resolves when kai is bound as the repository KleidiAI. Its files
+# therefore belong to it: kai_matmul_package() exports them, and //kai names them by labels of
+# that package (_file_label). Everything else below kai/ (kai_common.h, ukernels/pack/) is //kai's.
+KAI_MATMUL_PACKAGE = "kai/ukernels/matmul"
 
 # Strict C99: framework authors compile vendored kernels with warnings like these.
 KAI_KERNEL_COPTS = [
@@ -28,22 +34,36 @@ def kai_march(features):
         return "-march=armv8.6-a+" + "+".join(sorted(features))
     return "-march=armv8.2-a+" + "+".join(sorted(features))
 
+def _in_matmul_package(path):
+    return path.startswith(KAI_MATMUL_PACKAGE + "/")
+
+def _file_label(path):
+    """The label, as //kai names it, of a file given by its path from the repository root."""
+    if _in_matmul_package(path):
+        return "//%s:%s" % (KAI_MATMUL_PACKAGE, path[len(KAI_MATMUL_PACKAGE) + 1:])
+    return path[len("kai/"):]
+
 def _interface_headers(d):
-    return native.glob([d + "/*_interface.h"])
+    """The family interface headers of directory d (a path from the repository root)."""
+    if _in_matmul_package(d):
+        return ["//%s:%s_interface" % (KAI_MATMUL_PACKAGE, d.split("/")[-1])]
+    return native.glob([d[len("kai/"):] + "/*_interface.h"])
 
 def kai_kernel_libraries():
     """Declares one cc_library per entry of KAI_KERNELS, named after it, plus aggregates.
 
     Targets: //kai:<name> for each entry, //kai:family_<family> for each family, //kai:all.
-    Must be called from kai/BUILD.bazel (the sources live below kai/).
+    Must be called from kai/BUILD.bazel (the sources live below kai/). A kernel of
+    KAI_KLEIDIAI_ASM also assembles its (empty) <name>_asm.S, as KleidiAI's builds do.
     """
     families = {}
     for e in KAI_KERNELS:
-        d = e["dir"][len("kai/"):]
+        stem = e["dir"] + "/" + e["name"]
+        asm = [_file_label(stem + "_asm.S")] if e["name"] in KAI_KLEIDIAI_ASM else []
         native.cc_library(
             name = e["name"],
-            srcs = [d + "/" + e["name"] + ".c"],
-            hdrs = [d + "/" + e["name"] + ".h"] + _interface_headers(d),
+            srcs = [_file_label(stem + ".c")] + asm,
+            hdrs = [_file_label(stem + ".h")] + _interface_headers(e["dir"]),
             copts = KAI_KERNEL_COPTS + [kai_march(e["features"])],
             deps = [":kai_common"],
             visibility = ["//visibility:public"],
@@ -58,6 +78,33 @@ def kai_kernel_libraries():
     native.cc_library(
         name = "all",
         deps = [":" + e["name"] for e in KAI_KERNELS],
+        visibility = ["//visibility:public"],
+    )
+
+def kai_matmul_package():
+    """Declares the package kai/ukernels/matmul; its BUILD.bazel calls this and nothing else.
+
+    Exports the files below it to //kai, which builds them (kai_kernel_libraries), declares
+    <family dir>_interface (the family interface headers) and KleidiAI's target :matmul: every
+    kernel and packer of kai (//kai:all) plus the forwarding headers of pack/ (KleidiAI's paths
+    of kai's packers, see tools/gen_compat_paths.py). The forwarding .c files are not compiled:
+    //kai builds the packers from kai/ukernels/pack/.
+    """
+    native.exports_files(native.glob(["**/*.c", "**/*.h", "**/*.S"]))
+    dirs = {}
+    for e in KAI_KERNELS:
+        if _in_matmul_package(e["dir"]):
+            dirs[e["dir"][len(KAI_MATMUL_PACKAGE) + 1:]] = True
+    for d in dirs:
+        native.filegroup(
+            name = d.split("/")[-1] + "_interface",
+            srcs = native.glob([d + "/*_interface.h"]),
+            visibility = ["//kai:__pkg__"],
+        )
+    native.cc_library(
+        name = "matmul",
+        hdrs = ["pack/%s.h" % e["name"] for e in KAI_KERNELS if e["kind"] != "matmul"],
+        deps = ["//kai:all"],
         visibility = ["//visibility:public"],
     )
 
