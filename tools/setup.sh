@@ -60,4 +60,52 @@ if [ "$arch" = x86_64 ]; then
   command -v qemu-aarch64 >/dev/null 2>&1 || die "qemu-aarch64 not found"
 fi
 command -v clang-19 >/dev/null 2>&1 || die "clang-19 not found"
+
+# The SME2 emulator. Debian 12's qemu 7.2 emulates SME but not SME2; Debian's trixie-backports has
+# qemu-user 11.1, whose qemu-aarch64 is a static-pie binary that runs on Debian 12. It is fetched
+# from the distribution's archive with apt-get download against a private sources list (the
+# system's package sources and installed packages are not touched), and only that one binary is
+# unpacked, into $KAI_QEMU_DIR (default /opt/kai/qemu). tools/toolchain/qemu_run.sh runs every
+# test under it when it is there (see README.md, "Which emulator").
+kai_qemu_min_major=10   # SME2 in qemu-user: 10.1 or newer
+qemu_version_ok() {
+  # "qemu-aarch64 version 11.1.3 (Debian ...)" -> 11.1; true when >= 10.1.
+  v=$("$1" --version 2>/dev/null | sed -n '1s/^qemu-aarch64 version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+  [ -n "$v" ] || return 1
+  set -- $v
+  [ "$1" -gt "$kai_qemu_min_major" ] || { [ "$1" -eq "$kai_qemu_min_major" ] && [ "$2" -ge 1 ]; }
+}
+if [ "$arch" = x86_64 ]; then
+  qdir=${KAI_QEMU_DIR:-/opt/kai/qemu}
+  qbin=$qdir/bin/qemu-aarch64
+  if [ -x "$qbin" ] && qemu_version_ok "$qbin"; then
+    say "SME2 emulator present: $("$qbin" --version | head -n 1) ($qbin)"
+  else
+    say "fetching the SME2 emulator (qemu-user from Debian trixie-backports) into $qdir"
+    work=$(mktemp -d)
+    mkdir -p "$work/lists/partial" "$work/archives/partial" "$work/parts" "$work/prefs"
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie-backports main" \
+      > "$work/sources.list"
+    apt_private="-o Dir::Etc::sourcelist=$work/sources.list -o Dir::Etc::sourceparts=$work/parts
+      -o Dir::Etc::preferencesparts=$work/prefs -o Dir::State::Lists=$work/lists
+      -o Dir::Cache=$work -o Dir::Cache::archives=$work/archives -o Dir::State::status=/dev/null
+      -o APT::Sandbox::User=root -o Debug::NoLocking=1"
+    [ -r /usr/share/keyrings/debian-archive-keyring.gpg ] || die "missing /usr/share/keyrings/debian-archive-keyring.gpg (package debian-archive-keyring)"
+    # shellcheck disable=SC2086
+    apt-get -qq $apt_private update >/dev/null || die "apt-get update of trixie-backports failed (needs Debian's archive)"
+    # shellcheck disable=SC2086
+    (cd "$work" && apt-get -qq $apt_private download qemu-user >/dev/null) || die "apt-get download qemu-user (trixie-backports) failed"
+    deb=$(ls "$work"/qemu-user_*.deb 2>/dev/null | head -n 1)
+    [ -n "$deb" ] || die "qemu-user package not downloaded"
+    mkdir -p "$work/x"
+    dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work/x" ./usr/bin/qemu-aarch64 || die "cannot unpack qemu-aarch64 from $deb"
+    sudo_q=""
+    if [ "$(id -u)" != 0 ] && ! mkdir -p "$qdir/bin" 2>/dev/null; then sudo_q=sudo; fi
+    $sudo_q mkdir -p "$qdir/bin" && $sudo_q install -m 0755 "$work/x/usr/bin/qemu-aarch64" "$qbin" \
+      || die "cannot install $qbin"
+    rm -rf "$work"
+    qemu_version_ok "$qbin" || die "$qbin is not qemu 10.1 or newer: $("$qbin" --version | head -n 1)"
+    say "installed the SME2 emulator: $("$qbin" --version | head -n 1) ($qbin)"
+  fi
+fi
 say "ready: bazel test //... (see README.md)"

@@ -10,9 +10,12 @@ namespace kai_test {
 namespace {
 // Linux arm64 hwcap bits (arch/arm64/include/uapi/asm/hwcap.h).
 constexpr unsigned long kHwcapAsimddp = 1ul << 20;
+constexpr unsigned long kHwcapSve = 1ul << 22;
 constexpr unsigned long kHwcap2Sve2 = 1ul << 1;
 constexpr unsigned long kHwcap2I8mm = 1ul << 13;
 constexpr unsigned long kHwcap2Bf16 = 1ul << 14;
+constexpr unsigned long kHwcap2Sme = 1ul << 23;
+constexpr unsigned long kHwcap2Sme2 = 1ul << 37;
 
 struct Named {
     uint32_t bit;
@@ -23,6 +26,9 @@ constexpr Named kNames[] = {
     {KAI_FEATURE_I8MM, "i8mm"},
     {KAI_FEATURE_BF16, "bf16"},
     {KAI_FEATURE_SVE2, "sve2"},
+    {KAI_FEATURE_SVE, "sve"},
+    {KAI_FEATURE_SME, "sme"},
+    {KAI_FEATURE_SME2, "sme2"},
 };
 }  // namespace
 
@@ -35,6 +41,9 @@ uint32_t cpu_features() {
     if (hwcap2 & kHwcap2I8mm) f |= KAI_FEATURE_I8MM;
     if (hwcap2 & kHwcap2Bf16) f |= KAI_FEATURE_BF16;
     if (hwcap2 & kHwcap2Sve2) f |= KAI_FEATURE_SVE2;
+    if (hwcap & kHwcapSve) f |= KAI_FEATURE_SVE;
+    if (hwcap2 & kHwcap2Sme) f |= KAI_FEATURE_SME;
+    if (hwcap2 & kHwcap2Sme2) f |= KAI_FEATURE_SME2;
 #endif
     return f;
 }

@@ -11,6 +11,9 @@
 #define KAI_FEATURE_I8MM (1u << 1)     // FEAT_I8MM: SMMLA/UMMLA/USMMLA
 #define KAI_FEATURE_BF16 (1u << 2)     // FEAT_BF16: BFDOT/BFMMLA/BFCVT
 #define KAI_FEATURE_SVE2 (1u << 3)     // FEAT_SVE2 (reported only; no kai kernel needs it yet)
+#define KAI_FEATURE_SVE (1u << 4)      // FEAT_SVE
+#define KAI_FEATURE_SME (1u << 5)      // FEAT_SME: streaming mode, ZA, MOPA
+#define KAI_FEATURE_SME2 (1u << 6)     // FEAT_SME2: multi-vector instructions, ZT0
 
 namespace kai_test {
 

@@ -65,12 +65,17 @@ TEST(CpuFeatures, MatchTheModelTheRunWasStartedWith) {
         EXPECT_TRUE(f & KAI_FEATURE_DOTPROD);
         EXPECT_TRUE(f & KAI_FEATURE_I8MM);
         EXPECT_TRUE(f & KAI_FEATURE_BF16);
+        EXPECT_TRUE(f & KAI_FEATURE_SVE);
+        EXPECT_TRUE(f & KAI_FEATURE_SVE2);
+        EXPECT_TRUE(f & KAI_FEATURE_SME);  // qemu 7.2 and later; SME2 needs qemu 10.1+ (sme2_toolchain_test)
     } else if (m == "neoverse-n1") {
         EXPECT_TRUE(f & KAI_FEATURE_DOTPROD);
         EXPECT_FALSE(f & KAI_FEATURE_I8MM);
         EXPECT_FALSE(f & KAI_FEATURE_BF16);
+        EXPECT_FALSE(f & (KAI_FEATURE_SVE | KAI_FEATURE_SME | KAI_FEATURE_SME2));
     } else if (m == "cortex-a72") {
         EXPECT_EQ(f & (KAI_FEATURE_DOTPROD | KAI_FEATURE_I8MM | KAI_FEATURE_BF16), 0u);
+        EXPECT_FALSE(f & (KAI_FEATURE_SVE | KAI_FEATURE_SME | KAI_FEATURE_SME2));
     } else {
         GTEST_SKIP() << "no expectation recorded for CPU model " << m;
     }
