@@ -6,7 +6,12 @@
 * the name follows the naming grammar (docs: ../shared/STYLE.md, "The shape of a kernel");
 * the .c includes only its own header, its family's *_interface.h, kai/kai_common.h and system
   headers (<...>);
-* a .c that needs a CPU feature starts with the guard that #errors without it.
+* a .c that needs a CPU feature starts with the guard that #errors without it;
+* KleidiAI's paths (tools/gen_compat_paths.py): the forwarding files in kai/ukernels/matmul/pack/
+  and the <kernel>_asm.S files are exactly what the list gives, and kai/ukernels holds no other
+  .c, .h or .S file than the list's, the family interface headers and those;
+* KAI_PACKER_FEEDS names only packers of the list, names every packer, and gives every kernel at
+  least one LHS and one RHS packer.
 
 Usage: python3 tools/check_tree.py     (exit 1 with one line per problem)
 """
@@ -15,6 +20,10 @@ import glob
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_compat_paths  # noqa: E402
+import kai_list  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = r"(?:f32|bf16|qai8dx|qsi8d32|qsi4cx|qsi4c32|qs4cx|qsu4c32)"
@@ -57,9 +66,33 @@ def main():
         for f in e["features"]:
             if GUARDS[f] not in src.split("#include")[0] and not re.search(r"#if[^\n]*" + GUARDS[f], src):
                 problems.append("%s: no #error guard on %s for feature %s" % (name, GUARDS[f], f))
-    for c in glob.glob(os.path.join(ROOT, "kai", "ukernels", "**", "*.c"), recursive=True):
-        if os.path.relpath(c, ROOT) not in listed:
-            problems.append("%s: not listed in kai/kernels.bzl" % os.path.relpath(c, ROOT))
+    lst = kai_list.load(ROOT)
+    compat = set(gen_compat_paths.compat_files(lst))
+    known = listed | compat
+    for e in entries:
+        known.add(os.path.join(e["dir"], e["name"] + ".h"))
+        known.update(lst.interface_headers(e))
+    for pattern in ("*.c", "*.h", "*.S"):
+        for f in glob.glob(os.path.join(ROOT, "kai", "ukernels", "**", pattern), recursive=True):
+            rel = os.path.relpath(f, ROOT).replace(os.sep, "/")
+            if rel not in known:
+                problems.append("%s: not listed in kai/kernels.bzl (nor generated from it)" % rel)
+    problems += gen_compat_paths.sync(ROOT, check=True)
+    fed = set()
+    for line in lst.feeds:
+        for p in line["packers"]:
+            e = lst.entry(p)
+            if e is None or e["kind"] == "matmul":
+                problems.append("KAI_PACKER_FEEDS: %s is not a packer of KAI_KERNELS" % p)
+            fed.add(p)
+    for e in lst.packers():
+        if e["name"] not in fed:
+            problems.append("%s: feeds no kernel (add it to KAI_PACKER_FEEDS)" % e["name"])
+    for k in lst.kernels():
+        kinds = {p["kind"] for p in lst.packers_for(k)}
+        for kind in ("lhs_packer", "rhs_packer"):
+            if kind not in kinds:
+                problems.append("%s: no %s feeds it in KAI_PACKER_FEEDS" % (k["name"], kind))
     for p in problems:
         print(p)
     print("check_tree: %d entries, %d problem(s)" % (len(entries), len(problems)))
