@@ -9,6 +9,7 @@
 # environment of ctest, as with bazel test --test_env.
 
 enable_language(CXX)
+enable_testing()
 set(CMAKE_CXX_STANDARD 17)
 set(CMAKE_CXX_STANDARD_REQUIRED ON)
 find_package(Threads REQUIRED)
@@ -74,12 +75,23 @@ endfunction()
 if(KAI_BUILD_TESTS)
   # One GoogleTest per test/tests/*_test.cc (every family's suite and the harness self-tests).
   file(GLOB _kai_test_srcs CONFIGURE_DEPENDS "${KAI_SOURCE_ROOT}/test/tests/*_test.cc")
+  # The SME2 toolchain test's assembly probe (GCC builds hand +sme files to clang, see
+  # cmake/aarch64-linux-gnu.cmake); it runs under the SME2 emulator (KAI_NEEDS_SME2=1).
+  if(EXISTS "${KAI_SOURCE_ROOT}/test/tests/sme2_probe.S")
+    enable_language(ASM)
+    add_library(kai_sme2_probe STATIC "${KAI_SOURCE_ROOT}/test/tests/sme2_probe.S")
+    target_compile_options(kai_sme2_probe PRIVATE -march=armv9-a+sme2)
+  endif()
   foreach(_src IN LISTS _kai_test_srcs)
     get_filename_component(_stem "${_src}" NAME_WE)
     add_executable(${_stem} "${_src}")
     target_compile_options(${_stem} PRIVATE -ffp-contract=off)
     target_link_libraries(${_stem} PRIVATE kai_test_registry kai_test_reference kai_test_harness kai kai_gtest_main)
     kai_add_test("test/tests:${_stem}" ${_stem})
+    if(_stem STREQUAL "sme2_toolchain_test")
+      target_link_libraries(${_stem} PRIVATE kai_sme2_probe)
+      set_tests_properties("test/tests:${_stem}" PROPERTIES ENVIRONMENT "KAI_NEEDS_SME2=1")
+    endif()
   endforeach()
 
   # The harness self-tests with kai_common.h's portable f16 conversions.

@@ -4,7 +4,8 @@
 #   cmake -S . -B build -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DKAI_COMPILER=clang
 #
 # GCC is aarch64-linux-gnu-gcc/g++ (Debian: gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu), or the
-# native gcc on an AArch64 host. KAI_COMPILER=clang uses clang-19/clang++-19 (or clang/clang++)
+# native gcc on an AArch64 host; C and assembly go through tools/toolchain/aarch64-gcc.sh, Bazel's
+# GCC driver, which hands compiles for -march=...+sme to clang-19 (GCC 12 cannot build SME). KAI_COMPILER=clang uses clang-19/clang++-19 (or clang/clang++)
 # with --target=aarch64-linux-gnu, as tools/toolchain/aarch64-clang.sh does for Bazel. A compiler
 # given with -DCMAKE_C_COMPILER=... is kept (a Clang gets the target set).
 #
@@ -31,6 +32,10 @@ if(NOT DEFINED CMAKE_C_COMPILER)
     if(NOT _kai_cc AND _kai_native)
       find_program(_kai_cc NAMES gcc)
       find_program(_kai_cxx NAMES g++)
+    endif()
+    get_filename_component(_kai_gcc_driver "${CMAKE_CURRENT_LIST_DIR}/../tools/toolchain/aarch64-gcc.sh" ABSOLUTE)
+    if(_kai_cc AND EXISTS "${_kai_gcc_driver}")
+      set(_kai_cc "${_kai_gcc_driver}")
     endif()
   else()
     message(FATAL_ERROR "cmake/aarch64-linux-gnu.cmake: KAI_COMPILER must be gcc or clang, not '${KAI_COMPILER}'")
