@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The program of the consumer projects (test/consumers/README.md): as an engine would, it packs a
+// The program of the CMake consumer projects (docs/cmake.md): as an engine would, it packs a
 // GGUF Q4_0 weight tensor and an int4 per-channel weight tensor, runs a GEMM and a GEMV on each,
 // and checks every output against a plain f32 matmul of the dequantised weights that it computes
 // itself (nothing from kai's tests). The tolerance is the activation quantisation error bound:
