@@ -1,0 +1,146 @@
+# kai's test suite and benchmark under CMake/CTest: the same sources the Bazel build uses under
+# test/, examples/ and benchmark/. Each CTest test is named after its Bazel label
+# ("test/tests:bf16_test" for //test/tests:bf16_test), and CI checks that the two sets are equal.
+#
+# Tests run from the source root (where Bazel runs them from the runfiles root), so they find
+# their data as the relative path test/data/compat. Cross builds run them through
+# CMAKE_CROSSCOMPILING_EMULATOR (cmake/aarch64-linux-gnu.cmake: tools/toolchain/qemu_run.sh,
+# qemu-aarch64 -cpu $QEMU_CPU, max by default); KAI_TEST_REDUCED and QEMU_CPU are read from the
+# environment of ctest, as with bazel test --test_env.
+
+enable_language(CXX)
+enable_testing()
+set(CMAKE_CXX_STANDARD 17)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+find_package(Threads REQUIRED)
+
+set(KAI_SOURCE_ROOT "${PROJECT_SOURCE_DIR}")
+set(KAI_GOOGLETEST_DIR "/usr/src/googletest" CACHE PATH
+  "GoogleTest's source tree (Debian/Ubuntu: package googletest)")
+if(NOT EXISTS "${KAI_GOOGLETEST_DIR}/googletest/src/gtest-all.cc")
+  message(FATAL_ERROR "kai: KAI_BUILD_TESTS needs GoogleTest's source; ${KAI_GOOGLETEST_DIR} has none "
+    "(install Debian's googletest package, tools/setup.sh, or set KAI_GOOGLETEST_DIR)")
+endif()
+
+# The runner of scripts' AArch64 programs ($KAI_RUN, as tools/toolchain/qemu_run.sh sets it
+# under Bazel): the emulator when cross-compiling, nothing natively.
+set(_kai_run "")
+if(CMAKE_CROSSCOMPILING_EMULATOR)
+  string(REPLACE ";" " " _kai_run "${CMAKE_CROSSCOMPILING_EMULATOR}")
+endif()
+
+# GoogleTest, built from the distribution's source (as third_party/googletest.BUILD does).
+add_library(kai_gtest STATIC "${KAI_GOOGLETEST_DIR}/googletest/src/gtest-all.cc")
+target_include_directories(kai_gtest SYSTEM PUBLIC
+  "${KAI_GOOGLETEST_DIR}/googletest/include" PRIVATE "${KAI_GOOGLETEST_DIR}/googletest")
+target_compile_options(kai_gtest PRIVATE -w)
+target_link_libraries(kai_gtest PUBLIC Threads::Threads)
+add_library(kai_gtest_main STATIC "${KAI_GOOGLETEST_DIR}/googletest/src/gtest_main.cc")
+target_compile_options(kai_gtest_main PRIVATE -w)
+target_link_libraries(kai_gtest_main PUBLIC kai_gtest)
+
+# Harness, references (the oracle) and registries, shared by the tests and the benchmark.
+file(GLOB _kai_harness_srcs CONFIGURE_DEPENDS "${KAI_SOURCE_ROOT}/test/common/*.cc")
+add_library(kai_test_harness STATIC ${_kai_harness_srcs})
+target_include_directories(kai_test_harness PUBLIC "${KAI_SOURCE_ROOT}")
+target_link_libraries(kai_test_harness PUBLIC kai_gtest)
+
+file(GLOB _kai_reference_srcs CONFIGURE_DEPENDS "${KAI_SOURCE_ROOT}/test/reference/*.cc")
+add_library(kai_test_reference STATIC ${_kai_reference_srcs})
+target_include_directories(kai_test_reference PUBLIC "${KAI_SOURCE_ROOT}")
+# As in test/reference/BUILD.bazel: the family references without FP contraction.
+foreach(_src IN LISTS _kai_reference_srcs)
+  if(NOT _src MATCHES "/reference_common\\.cc$")
+    set_source_files_properties("${_src}" PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
+  endif()
+endforeach()
+
+file(GLOB _kai_registry_srcs CONFIGURE_DEPENDS "${KAI_SOURCE_ROOT}/test/registry/*.cc")
+add_library(kai_test_registry STATIC ${_kai_registry_srcs})
+target_include_directories(kai_test_registry PUBLIC "${KAI_GENERATED_DIR}")
+target_link_libraries(kai_test_registry PUBLIC kai_test_harness kai)
+
+function(kai_add_test label target)
+  add_test(NAME "${label}" COMMAND ${target} ${ARGN})
+  set_tests_properties("${label}" PROPERTIES WORKING_DIRECTORY "${KAI_SOURCE_ROOT}")
+endfunction()
+
+# A shell-script test (Bazel sh_test): the script gets $KAI_RUN to run AArch64 programs.
+function(kai_add_sh_test label script)
+  add_test(NAME "${label}" COMMAND sh "${KAI_SOURCE_ROOT}/${script}" ${ARGN})
+  set_tests_properties("${label}" PROPERTIES WORKING_DIRECTORY "${KAI_SOURCE_ROOT}"
+    ENVIRONMENT "KAI_RUN=${_kai_run}")
+endfunction()
+
+if(KAI_BUILD_TESTS)
+  # One GoogleTest per test/tests/*_test.cc (every family's suite and the harness self-tests).
+  file(GLOB _kai_test_srcs CONFIGURE_DEPENDS "${KAI_SOURCE_ROOT}/test/tests/*_test.cc")
+  # The SME2 toolchain test's assembly probe (GCC builds hand +sme files to clang, see
+  # cmake/aarch64-linux-gnu.cmake); it runs under the SME2 emulator (KAI_NEEDS_SME2=1).
+  if(EXISTS "${KAI_SOURCE_ROOT}/test/tests/sme2_probe.S")
+    enable_language(ASM)
+    add_library(kai_sme2_probe STATIC "${KAI_SOURCE_ROOT}/test/tests/sme2_probe.S")
+    target_compile_options(kai_sme2_probe PRIVATE -march=armv9-a+sme2)
+  endif()
+  foreach(_src IN LISTS _kai_test_srcs)
+    get_filename_component(_stem "${_src}" NAME_WE)
+    add_executable(${_stem} "${_src}")
+    target_compile_options(${_stem} PRIVATE -ffp-contract=off)
+    target_link_libraries(${_stem} PRIVATE kai_test_registry kai_test_reference kai_test_harness kai kai_gtest_main)
+    kai_add_test("test/tests:${_stem}" ${_stem})
+    if(_stem STREQUAL "sme2_toolchain_test")
+      target_link_libraries(${_stem} PRIVATE kai_sme2_probe)
+      set_tests_properties("test/tests:${_stem}" PROPERTIES ENVIRONMENT "KAI_NEEDS_SME2=1")
+    endif()
+  endforeach()
+
+  # The harness self-tests with kai_common.h's portable f16 conversions.
+  add_executable(harness_portable_test "${KAI_SOURCE_ROOT}/test/tests/harness_test.cc")
+  target_compile_definitions(harness_portable_test PRIVATE KAI_COMMON_PORTABLE)
+  target_link_libraries(harness_portable_test PRIVATE kai_test_reference kai_test_harness kai kai_gtest_main)
+  kai_add_test("test/tests:harness_portable_test" harness_portable_test)
+
+  # Standalone use: bf16_standalone.c with one kernel's and its packers' .c files compiled with
+  # the kernels' own flags, and nothing else from kai (not even the kai target).
+  function(kai_standalone_test name kernels defines)
+    set(srcs "${KAI_SOURCE_ROOT}/test/tests/bf16_standalone.c")
+    foreach(k IN LISTS kernels)
+      list(APPEND srcs "${KAI_SOURCE_ROOT}/${KAI_KERNEL_${k}_DIR}/${k}.c")
+    endforeach()
+    kai_march("bf16" march)
+    add_executable(${name} ${srcs})
+    target_include_directories(${name} PRIVATE "${KAI_SOURCE_ROOT}")
+    target_compile_options(${name} PRIVATE ${KAI_KERNEL_COPTS} ${march})
+    target_compile_definitions(${name} PRIVATE ${defines})
+    target_link_libraries(${name} PRIVATE m)
+    kai_add_test("test/tests:${name}" ${name})
+  endfunction()
+  kai_standalone_test(bf16_standalone_gemm_test
+    "kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla;kai_lhs_quant_pack_bf16p8x4_f32_neon;kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon" "")
+  kai_standalone_test(bf16_standalone_gemv_test
+    "kai_matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot;kai_lhs_pack_bf16p1x4_bf16_neon;kai_rhs_pack_kxn_bf16p12x4biasf32_bf16_neon" "KAI_STANDALONE_GEMV")
+  set(_bf16o "kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla;kai_lhs_quant_pack_bf16p8x4_f32_neon;kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon")
+  kai_standalone_test(bf16_standalone_bf16o_gemm_test "${_bf16o}" "KAI_STANDALONE_BF16O_GEMM")
+  kai_standalone_test(bf16_standalone_bf16o_gemm_intrinsics_test "${_bf16o}" "KAI_STANDALONE_BF16O_GEMM;KAI_BF16_NO_ASM")
+
+  # Examples (examples/*/BUILD.bazel).
+  add_executable(gguf_q4_0 "${KAI_SOURCE_ROOT}/examples/gguf_q4_0/gguf_q4_0.c")
+  target_compile_options(gguf_q4_0 PRIVATE -std=c99 -Wall -Wextra -Werror)
+  target_compile_definitions(gguf_q4_0 PRIVATE _DEFAULT_SOURCE)
+  target_link_libraries(gguf_q4_0 PRIVATE kai m)
+  kai_add_test("examples/gguf_q4_0:gguf_q4_0" gguf_q4_0)
+
+  add_executable(threaded_matmul "${KAI_SOURCE_ROOT}/examples/threaded_matmul/threaded_matmul.c")
+  target_compile_options(threaded_matmul PRIVATE -std=c11 -Werror)
+  target_link_libraries(threaded_matmul PRIVATE kai Threads::Threads)
+  kai_add_sh_test("examples/threaded_matmul:threaded_matmul_test"
+    examples/threaded_matmul/threaded_matmul_test.sh $<TARGET_FILE:threaded_matmul>)
+endif()
+
+# The benchmark (built with the tests too: its --list test is part of the suite).
+file(GLOB _kai_bench_srcs CONFIGURE_DEPENDS "${KAI_SOURCE_ROOT}/benchmark/*.cc")
+add_executable(kai_benchmark ${_kai_bench_srcs})
+target_link_libraries(kai_benchmark PRIVATE kai_test_registry kai_test_reference kai_test_harness kai Threads::Threads)
+if(KAI_BUILD_TESTS)
+  kai_add_sh_test("benchmark:kai_benchmark_list_test" benchmark/kai_benchmark_list_test.sh $<TARGET_FILE:kai_benchmark>)
+endif()
