@@ -24,6 +24,7 @@
 /// | qsi4c32p  | 12x4x32, 16x4x32, 8x4x32 i8mm               | 1x8x32, 1x4x32 dotprod          |
 /// | qsi8d32p  | 16x8 sve_i8mm*, 16x4 i8mm, 8x4x32 i8mm,     | 1x8 sve_dotprod*, 1x4 dotprod,  |
 /// |           |   16x4 dotprod                              |   1x4x32 dotprod                |
+/// | qsi8cxp   | 16x4 i8mm, 16x4 dotprod                     | 1x4 dotprod, 1x8 (1x4) dotprod  |
 ///
 /// (*) SVE kernels: only when the mask has FEAT_SVE and an SVE vector length of at least 32 bytes
 /// (256 bits) in its vector-length field, as kai_cpu_get_features() reports it; a mask without the
@@ -50,6 +51,11 @@
 #include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p_bf16p_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p_bf16p_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp_qsi4c32p_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp_qsi8cxp_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp_qsi4cxp_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_interface.h"
 
@@ -103,10 +109,14 @@ struct kai_select_pair_qsi8d32p {
     const struct kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel* gemv;
     const struct kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel* gemm;
 };
+struct kai_select_pair_qsi8cxp {
+    const struct kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel* gemv;
+    const struct kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel* gemm;
+};
 
 /// One entry of the selection tables, for logging and for the consistency test.
 struct kai_select_entry {
-    const char* family;     ///< bf16 | bf16o | qsi4cxp | qsi4c32p | qsi8d32p (as in kai/kernels.bzl)
+    const char* family;     ///< bf16 | bf16o | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp (as in kai/kernels.bzl)
     const char* name;       ///< full kernel name, e.g. "kai_matmul_clamp_f32_..."
     uint64_t features;      ///< KAI_CPU_FEATURE_* bits the kernel needs
     int gemv_only;          ///< 1 when the kernel accepts only m == 1
@@ -160,7 +170,15 @@ struct kai_select_entry {
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
       matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)
+      matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                              \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                       \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                 \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                  \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)
 
 // One interface struct per kernel, members in the interface's order.
 #define KAI_SELECT_DEFINE(family, type, stem, features, gemv_only, min_sve_vl)                                         \
@@ -240,6 +258,7 @@ KAI_SELECT_FUNCTIONS(bf16o, kai_matmul_clamp_bf16_bf16p_bf16p_ukernel)
 KAI_SELECT_FUNCTIONS(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel)
 KAI_SELECT_FUNCTIONS(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel)
 KAI_SELECT_FUNCTIONS(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel)
+KAI_SELECT_FUNCTIONS(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel)
 
 // The block-wise families share the bl preconditions of every one of their kernels.
 static inline int kai_sel_block_shape_ok(size_t k, size_t bl) {
@@ -271,6 +290,11 @@ static inline const struct kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel* kai_s
     uint64_t features, size_t m, size_t n, size_t k, size_t bl) {
     (void)n;
     return kai_sel_block_shape_ok(k, bl) ? kai_sel_select_qsi8d32p(features, m) : NULL;
+}
+
+static inline const struct kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel* kai_select_qsi8cxp(uint64_t features, size_t m, size_t n, size_t k) {
+    (void)n;
+    return k != 0 ? kai_sel_select_qsi8cxp(features, m) : NULL;
 }
 
 /// Returns the name of a kernel returned by any kai_select_* function: "(none)" for NULL,

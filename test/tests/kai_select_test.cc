@@ -30,12 +30,14 @@
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon.h"
 #include "test/common/cpu_features.h"
 #include "test/common/rng.h"
 #include "test/reference/bf16_ref.h"
 #include "test/reference/qai8dxp_ref.h"
 #include "test/reference/qsi4c32p_ref.h"
 #include "test/reference/qsi4cxp_ref.h"
+#include "test/reference/qsi8cxp_ref.h"
 #include "test/reference/qsi8d32p_ref.h"
 
 namespace {
@@ -77,10 +79,9 @@ uint64_t to_cpu_bits(uint32_t f) {
     return r;
 }
 
-// Families of kernels.bzl that kai_select does not cover yet. A family listed in kernels.bzl and
-// neither selected nor named here fails the test. qsi8cxp (int8 per-channel, spec §15) is being
-// added on another branch; once it is merged, add its table to kai/kai_select.h and remove it here.
-const std::set<std::string> kNotSelectedYet = {"qsi8cxp"};
+// Families of kernels.bzl that kai_select does not cover yet (none today). A family listed in
+// kernels.bzl and neither selected nor named here fails the test.
+const std::set<std::string> kNotSelectedYet = {};
 
 TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
     const kai_select_entry* entries = nullptr;
@@ -121,55 +122,57 @@ struct Expect {
     const char* qsi4cxp;
     const char* qsi4c32p;
     const char* qsi8d32p;
+    const char* qsi8cxp;
 };
 
 #define F32BF(x) "kai_matmul_clamp_f32_bf16p" x
 #define BFBF(x) "kai_matmul_clamp_bf16_bf16p" x
 #define CX(x) "kai_matmul_clamp_f32_qai8dxp" x
 #define Q0(x) "kai_matmul_clamp_f32_qsi8d32p" x
+#define I8(x) "kai_matmul_clamp_f32_qai8dxp" x
 
 // Written from the preference order documented in kai/kai_select.h.
 const Expect kExpect[] = {
     // qemu -cpu max, Neoverse V1 (SVE at 256 bits or more): the SVE Q4_0 kernels come first
     {kMaxSve512, 1, F32BF("1x4_bf16p12x4b_1x36_neon_dot"), BFBF("1x4_bf16p12x4b_1x36_neon_dot"),
      CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"), CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"),
-     Q0("1x8_qsi4c32p8x8_1x8_sve_dotprod")},
+     Q0("1x8_qsi4c32p8x8_1x8_sve_dotprod"), I8("1x4_qsi8cxp4x4_1x4_neon_dotprod")},
     {kMaxSve512, 64, F32BF("8x4_bf16p12x4b_8x12_neon_mmla"), BFBF("8x4_bf16p12x4b_8x12_neon_mmla"),
      CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm"), CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"),
-     Q0("4x8_qsi4c32p8x8_16x8_sve_i8mm")},
+     Q0("4x8_qsi4c32p8x8_16x8_sve_i8mm"), I8("4x8_qsi8cxp4x8_16x4_neon_i8mm")},
     // SVE at 128 bits (Neoverse N2, V2): the SVE kernels would abort, the NEON ones are chosen
     {kai_cpu_with_vector_lengths(kNeon | kDot | kI8mm | kBf16 | kSve, 16, 0), 64, F32BF("8x4_bf16p12x4b_8x12_neon_mmla"),
      BFBF("8x4_bf16p12x4b_8x12_neon_mmla"), CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm"),
-     CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"), Q0("4x8_qsi4c32p4x8_16x4_neon_i8mm")},
+     CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"), Q0("4x8_qsi4c32p4x8_16x4_neon_i8mm"), I8("4x8_qsi8cxp4x8_16x4_neon_i8mm")},
     // SVE without a known length (e.g. a mask built by hand): never the SVE kernels
     {kNeon | kDot | kSve, 1, nullptr, nullptr, CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"),
-     CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod")},
+     CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod"), I8("1x4_qsi8cxp4x4_1x4_neon_dotprod")},
     // DotProd, I8MM and BF16 without SVE (Apple M2+, Cortex-A510 builds without SVE)
     {kNeon | kDot | kI8mm | kBf16, 1, F32BF("1x4_bf16p12x4b_1x36_neon_dot"), BFBF("1x4_bf16p12x4b_1x36_neon_dot"),
      CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"), CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"),
-     Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod")},
+     Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod"), I8("1x4_qsi8cxp4x4_1x4_neon_dotprod")},
     {kNeon | kDot | kI8mm | kBf16, 64, F32BF("8x4_bf16p12x4b_8x12_neon_mmla"), BFBF("8x4_bf16p12x4b_8x12_neon_mmla"),
      CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm"), CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"),
-     Q0("4x8_qsi4c32p4x8_16x4_neon_i8mm")},
+     Q0("4x8_qsi4c32p4x8_16x4_neon_i8mm"), I8("4x8_qsi8cxp4x8_16x4_neon_i8mm")},
     // DotProd only (Neoverse N1, Cortex-A76): no BF16 kernel; the int GEMVs serve m > 1 too
     {kNeon | kDot, 1, nullptr, nullptr, CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"),
-     CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod")},
+     CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod"), I8("1x4_qsi8cxp4x4_1x4_neon_dotprod")},
     {kNeon | kDot, 64, nullptr, nullptr, CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"),
-     CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("4x4_qsi4c32p4x4_16x4_neon_dotprod")},
+     CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("4x4_qsi4c32p4x4_16x4_neon_dotprod"), I8("4x4_qsi8cxp4x4_16x4_neon_dotprod")},
     // plain Armv8.0 NEON (Cortex-A72): nothing runs
-    {kNeon, 1, nullptr, nullptr, nullptr, nullptr, nullptr},
-    {kNeon, 64, nullptr, nullptr, nullptr, nullptr, nullptr},
-    {0, 13, nullptr, nullptr, nullptr, nullptr, nullptr},
+    {kNeon, 1, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
+    {kNeon, 64, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
+    {0, 13, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
     // I8MM without DotProd (not a real CPU; checks the GEMM fallback for m == 1)
     {kI8mm, 1, nullptr, nullptr, CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm"), CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"),
-     Q0("4x8_qsi4c32p4x8_16x4_neon_i8mm")},
+     Q0("4x8_qsi4c32p4x8_16x4_neon_i8mm"), I8("4x8_qsi8cxp4x8_16x4_neon_i8mm")},
     // BF16 alone: the bf16 GEMV accepts only m == 1, so m = 2 takes the GEMM
     {kBf16, 2, F32BF("8x4_bf16p12x4b_8x12_neon_mmla"), BFBF("8x4_bf16p12x4b_8x12_neon_mmla"), nullptr, nullptr,
-     nullptr},
+     nullptr, nullptr},
     // m == 0 behaves as m == 1
     {kNeon | kDot | kI8mm | kBf16, 0, F32BF("1x4_bf16p12x4b_1x36_neon_dot"), BFBF("1x4_bf16p12x4b_1x36_neon_dot"),
      CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"), CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"),
-     Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod")},
+     Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod"), I8("1x4_qsi8cxp4x4_1x4_neon_dotprod")},
 };
 
 std::string want(const char* s) {
@@ -184,6 +187,7 @@ void check_expect(const Expect& e, const char* where) {
     EXPECT_EQ(name_of(kai_select_qsi4cxp(e.mask, e.m, n, k)), want(e.qsi4cxp));
     EXPECT_EQ(name_of(kai_select_qsi4c32p(e.mask, e.m, n, k, bl)), want(e.qsi4c32p));
     EXPECT_EQ(name_of(kai_select_qsi8d32p(e.mask, e.m, n, k, bl)), want(e.qsi8d32p));
+    EXPECT_EQ(name_of(kai_select_qsi8cxp(e.mask, e.m, n, k)), want(e.qsi8cxp));
 }
 
 TEST(KaiSelect, RuleOnSyntheticMasks) {
@@ -210,6 +214,7 @@ TEST(KaiSelect, ShapesThatNoKernelAcceptsGiveNull) {
     EXPECT_EQ(kai_select_qsi4c32p(all, 4, 4, 96, 64), nullptr);   // k not a multiple of bl
     EXPECT_EQ(kai_select_qsi4c32p(all, 4, 4, 0, 32), nullptr);    // k = 0
     EXPECT_EQ(kai_select_qsi8d32p(all, 4, 4, 48, 32), nullptr);
+    EXPECT_EQ(kai_select_qsi8cxp(all, 4, 4, 0), nullptr);
     EXPECT_NE(kai_select_qsi4c32p(all, 4, 4, 128, 64), nullptr);
     EXPECT_EQ(name_of(static_cast<const kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel*>(nullptr)), "(none)");
     kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel not_listed = *kai_select_qsi4cxp(all, 1, 4, 4);
@@ -240,6 +245,8 @@ TEST(KaiSelect, PairsReadTheSamePackedBuffer) {
         {"qsi8d32p", 4, 16, 2, Q0("1x8_qsi4c32p4x8_1x4x32_neon_dotprod"), Q0("4x8_qsi4c32p4x8_16x4_neon_i8mm")},
         {"qsi8d32p", 4, 8, 2, Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod"), Q0("4x4_qsi4c32p4x4_16x4_neon_dotprod")},
         {"qsi8d32p", 8, 16, 2, nullptr, nullptr},  // the SVE pair: not without SVE in the mask
+        {"qsi8cxp", 4, 4, 1, I8("1x4_qsi8cxp4x4_1x4_neon_dotprod"), I8("4x4_qsi8cxp4x4_16x4_neon_dotprod")},
+        {"qsi8cxp", 4, 8, 1, I8("1x8_qsi8cxp4x8_1x4_neon_dotprod"), I8("4x8_qsi8cxp4x8_16x4_neon_i8mm")},
     };
     for (const Row& r : rows) {
         SCOPED_TRACE(std::string(r.family) + " nr=" + std::to_string(r.nr) + " kr=" + std::to_string(r.kr));
@@ -256,6 +263,9 @@ TEST(KaiSelect, PairsReadTheSamePackedBuffer) {
             gemv = name_of(p.gemv), gemm = name_of(p.gemm);
         } else if (fam == "qsi4c32p") {
             auto p = kai_select_pair_qsi4c32p(all, r.nr, r.kr, r.sr);
+            gemv = name_of(p.gemv), gemm = name_of(p.gemm);
+        } else if (fam == "qsi8cxp") {
+            auto p = kai_select_pair_qsi8cxp(all, r.nr, r.kr, r.sr);
             gemv = name_of(p.gemv), gemm = name_of(p.gemm);
         } else {
             auto p = kai_select_pair_qsi8d32p(all, r.nr, r.kr, r.sr);
@@ -407,6 +417,29 @@ void run_qsi8d32p(const kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel* uk, size
     EXPECT_EQ(0, std::memcmp(dst.data(), ref.data(), dst.size() * sizeof(float))) << KAI_SELECT_NAME(uk);
 }
 
+void run_qsi8cxp(const kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel* uk, size_t m, size_t n, size_t k) {
+    kai_test::Rng rng(53u + m);
+    std::vector<float> lhs(m * k), bias(n), scale(n);
+    for (float& v : lhs) v = rng.uniform(-2.0f, 2.0f);
+    for (float& v : bias) v = rng.uniform(-1.0f, 1.0f);
+    for (float& v : scale) v = rng.uniform(0.001f, 0.02f);
+    std::vector<int8_t> rhs(n * k);
+    for (int8_t& b : rhs) b = static_cast<int8_t>(rng.integer(-127, 127));
+    const size_t mr = uk->get_mr(), nr = uk->get_nr(), kr = uk->get_kr(), sr = uk->get_sr();
+    std::vector<uint8_t> lp(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr));
+    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr, 0, lhs.data(), k * sizeof(float), lp.data());
+    std::vector<uint8_t> rp(kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(n, k, nr, kr, sr));
+    const kai_rhs_pack_qsi8cx_params params = {1, 1.0f};
+    kai_run_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(1, n, k, nr, kr, sr, rhs.data(), bias.data(), scale.data(), rp.data(), 0,
+                                             &params);
+    std::vector<float> dst(m * n, -1.0f);
+    uk->run_matmul(m, n, k, lp.data(), rp.data(), dst.data(), n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+    const auto lhs_u = kai_ref::unpack_qai8dxp(lp.data(), m, k, mr, kr, sr);
+    const auto ref =
+        kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, rhs.data(), scale.data(), bias.data(), -FLT_MAX, FLT_MAX);
+    EXPECT_EQ(0, std::memcmp(dst.data(), ref.data(), dst.size() * sizeof(float))) << KAI_SELECT_NAME(uk);
+}
+
 template <typename Ukernel>
 void run_bf16(const Ukernel* uk, size_t m, size_t n, size_t k, bool bf16_out) {
     kai_test::Rng rng(41u + m);
@@ -462,7 +495,7 @@ TEST(KaiSelect, OnThisCpuTheChoiceMatchesAndComputesCorrectly) {
     size_t rows = 0;
     for (const Expect& e : kExpect) {
         if (tier(e.mask) != tier(f) || (e.m != 1 && e.m != 64) || (e.mask & kNeon) == 0) continue;
-        check_expect({f, e.m, e.bf16, e.bf16o, e.qsi4cxp, e.qsi4c32p, e.qsi8d32p}, "this CPU");
+        check_expect({f, e.m, e.bf16, e.bf16o, e.qsi4cxp, e.qsi4c32p, e.qsi8d32p, e.qsi8cxp}, "this CPU");
         ++rows;
     }
     if (rows == 0) {
@@ -475,14 +508,17 @@ TEST(KaiSelect, OnThisCpuTheChoiceMatchesAndComputesCorrectly) {
         const auto* c = kai_select_qsi4cxp(f, m, n, k - 3);
         const auto* d = kai_select_qsi4c32p(f, m, n, k, bl);
         const auto* e = kai_select_qsi8d32p(f, m, n, k, 32);
-        std::printf("m=%3zu  bf16: %s\n        bf16o: %s\n        qsi4cxp: %s\n        qsi4c32p: %s\n        qsi8d32p: %s\n", m,
-                    KAI_SELECT_NAME(a), KAI_SELECT_NAME(b), KAI_SELECT_NAME(c), KAI_SELECT_NAME(d), KAI_SELECT_NAME(e));
+        const auto* g = kai_select_qsi8cxp(f, m, n, k - 5);
+        std::printf("m=%3zu  bf16: %s\n        bf16o: %s\n        qsi4cxp: %s\n        qsi4c32p: %s\n        qsi8d32p: %s\n"
+                    "        qsi8cxp: %s\n", m, KAI_SELECT_NAME(a), KAI_SELECT_NAME(b), KAI_SELECT_NAME(c), KAI_SELECT_NAME(d),
+                    KAI_SELECT_NAME(e), KAI_SELECT_NAME(g));
         // NULL exactly when the CPU has none of the family's features.
         EXPECT_EQ(a == nullptr, !(f & kBf16));
         EXPECT_EQ(b == nullptr, !(f & kBf16));
         EXPECT_EQ(c == nullptr, !(f & (kDot | kI8mm)));
         EXPECT_EQ(d == nullptr, !(f & (kDot | kI8mm)));
         EXPECT_EQ(e == nullptr, !(f & (kDot | kI8mm)));
+        EXPECT_EQ(g == nullptr, !(f & (kDot | kI8mm)));
         if (e != nullptr && (name_of(e).find("_sve_") != std::string::npos)) {
             EXPECT_TRUE(f & kSve);
             EXPECT_GE(kai_cpu_sve_vl_bytes(f), 32u);
@@ -492,6 +528,7 @@ TEST(KaiSelect, OnThisCpuTheChoiceMatchesAndComputesCorrectly) {
         if (c) run_qsi4cxp(c, m, n, k - 3);
         if (d) run_qsi4c32p(d, m, n, k, bl);
         if (e) run_qsi8d32p(e, m, n, k, 32);
+        if (g) run_qsi8cxp(g, m, n, k - 5);
     }
 }
 
