@@ -6,7 +6,7 @@
 /// @file
 /// Optional, header-only CPU feature detection for callers that dispatch between kai's kernels at
 /// run time. No kernel includes this file: kernels never detect features, the caller does
-/// (docs/integration_runtime.md). Copy it next to the kernels you vendor, or ignore it and use your
+/// (docs/integration.md). Copy it next to the kernels you vendor, or ignore it and use your
 /// engine's own detection (cpuinfo, ggml's, ...).
 ///
 /// kai_cpu_get_features() returns a 64-bit mask:

@@ -11,7 +11,7 @@
 /// calls getters of kernels whose features the caller's mask has (Bazel target //kai:kai_select). The features argument is the mask of
 /// kai/kai_cpu.h (kai_cpu_get_features(), or a mask you build yourself).
 ///
-/// Preference order (docs/integration_runtime.md, "Runtime dispatch"). Each family's table below
+/// Preference order (docs/integration.md, "Runtime dispatch"). Each family's table below
 /// lists every matmul kernel of that family in kai/kernels.bzl, once, in this order;
 /// test/tests/kai_select_test.cc checks that against the generated registry, so a kernel added to
 /// kernels.bzl and not to the table (or the reverse) fails the build's tests:

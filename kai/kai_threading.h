@@ -10,7 +10,7 @@
 /// ragged. No caller needs n % T == 0 or n % n_step == 0; threads beyond the number of chunks get an
 /// empty range (begin == end) and must simply skip the call. Included by no kernel.
 ///
-/// Recipe (docs/integration_runtime.md, "Threading"):
+/// Recipe (docs/integration.md, "Threading"):
 ///
 ///     size_t rows, cols;
 ///     kai_split_grid(m, n, m_step, n_step, nthreads, &rows, &cols);   // once per call

@@ -3,7 +3,7 @@
 //
 // PyTorch's dynamic-int4 linear ops over plain buffers, on kai's kernels: the semantics of
 // torch.ops.aten._dyn_quant_pack_4bit_weight and _dyn_quant_matmul_4bit on PyTorch's KleidiAI path
-// (aten/src/ATen/native/kleidiai/, behaviour described in docs/integration_runtime.md), with no
+// (aten/src/ATen/native/kleidiai/, behaviour described in docs/integration.md), with no
 // torch dependency. Written for this repository; no PyTorch code is used.
 //
 // Where an ATen op would call each function (a CPU kernel registered for the op):
@@ -67,7 +67,7 @@ void matmul_4bit(void* out, const void* input, DType input_dtype, int64_t m, con
                  int64_t block_size, int64_t in_features, int64_t out_features, int nthreads);
 
 // The kernel names matmul_4bit uses for an m-row input on this CPU (for logs and tests), and
-// whether the group-wise GEMM fallback applies (see docs/integration_runtime.md).
+// whether the group-wise GEMM fallback applies (see docs/integration.md).
 std::string kernels_used(int64_t block_size, int64_t in_features, int64_t m);
 
 }  // namespace aten_style

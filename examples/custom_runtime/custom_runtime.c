@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 
-// A minimal custom runtime embedding kai (docs/integration_runtime.md, "custom_runtime"):
+// A minimal custom runtime embedding kai (docs/integration.md, "custom_runtime"):
 //
 //   compile:  a two-layer MLP graph (Linear + bias + ReLU, twice), f32 tensors in and out. For each
 //             node the runtime picks the BF16 kernel once (kai_select_bf16), packs the weights and

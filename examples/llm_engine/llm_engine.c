@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 
-// The matmul path of a llama.cpp-like engine on kai (docs/integration_runtime.md, "llm_engine"):
+// The matmul path of a llama.cpp-like engine on kai (docs/integration.md, "llm_engine"):
 //
 //   load:     the model's GGUF Q4_0 weight tensors (generated here as a GGUF writer would store
 //             them) are repacked ONCE for the kernel chosen at run time, each tensor split over
