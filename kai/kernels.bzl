@@ -65,5 +65,8 @@ KAI_KERNELS = [
     {"name": "kai_lhs_pack_bf16p2vlx2_f32_sme", "family": "bf16p_sme", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme", "family": "bf16p_sme", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa", "family": "f32p_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p", "features": ["sme2"]},
+    {"name": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "f32p_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p", "features": ["sme"]},
+    {"name": "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla", "family": "f32_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p", "features": ["sme2"]},
+    {"name": "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa", "family": "bf16p_sme", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p", "features": ["sme2"]},
     # --- end f32p_f32p / f32_f32p / bf16p_sme ---
 ]
