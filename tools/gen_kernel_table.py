@@ -20,6 +20,7 @@ DOCS = {
     "bf16": "matmul_bf16.md", "bf16o": "matmul_bf16.md",
     "qai8dxp": "matmul_int4_channelwise.md", "qsi4cxp": "matmul_int4_channelwise.md",
     "qsi4c32p": "matmul_int4_blockwise.md", "qsi8d32p": "matmul_q4_0.md",
+    "f32p_f32p": "matmul_sme.md", "f32_f32p": "matmul_sme.md", "bf16p_sme": "matmul_sme.md",
 }
 
 
@@ -31,6 +32,10 @@ def load():
 
 def march(features):
     # Mirrors kai_march() in kai/build_defs.bzl.
+    if "sme2" in features:
+        return "-march=armv9-a+sme2"
+    if "sme" in features:
+        return "-march=armv9-a+sme"
     if not features:
         return "-march=armv8-a"
     base = "armv8.6-a" if ("i8mm" in features or "bf16" in features) else "armv8.2-a"
