@@ -237,7 +237,7 @@ void add_packers(const Options& opt, std::vector<BenchCase>& out) {
 
 void add_sme_float_cases(const Options& opt, std::vector<BenchCase>& out) {
     for (const SmeFloatVariant& v : kai_registry::sme_float_variants()) {
-        const char* family = v.is_gemv ? "f32_f32p" : (v.bf16 ? "bf16p_sme" : "f32p_f32p");
+        const char* family = v.is_gemv ? (v.bf16 ? "f32_bf16p" : "f32_f32p") : (v.bf16 ? "bf16p_sme" : "f32p_f32p");
         // The small emulated shapes (bf16 = true): SME is emulated in software, like BF16.
         for (const Shape& s : suite_shapes(opt, v.is_gemv, true)) {
             add_matmul_cases(opt, v.name, v.is_gemv ? "" : (v.bf16 ? "bf16 pack+kernel" : "f32 pack+kernel"), family,

@@ -35,6 +35,7 @@ namespace {
 #define KAI_Q40_MATMUL_f32p_f32p(stem, features)
 #define KAI_Q40_MATMUL_f32_f32p(stem, features)
 #define KAI_Q40_MATMUL_bf16p_sme(stem, features)
+#define KAI_Q40_MATMUL_f32_bf16p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_Q40_MATMUL_##family(stem, features)
 
 const Qsi8d32pVariant kVariants[] = {
@@ -52,6 +53,7 @@ const Qsi8d32pVariant kVariants[] = {
 #define KAI_Q40_LHS_f32p_f32p(stem, features)
 #define KAI_Q40_LHS_f32_f32p(stem, features)
 #define KAI_Q40_LHS_bf16p_sme(stem, features)
+#define KAI_Q40_LHS_f32_bf16p(stem, features)
 #define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_Q40_LHS_##family(stem, features)
 
 const Qsi8d32pLhsPacker kLhsPackers[] = {

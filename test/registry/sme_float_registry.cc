@@ -6,6 +6,7 @@
 #include "test/common/cpu_features.h"
 
 // The families' headers (explicit, so that other families' code is not needed to build this).
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p/kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa.h"
@@ -28,11 +29,13 @@ namespace {
      kai_get_lhs_offset_##stem, kai_get_rhs_packed_offset_##stem, kai_get_dst_offset_##stem,                \
      kai_get_dst_size_##stem, kai_run_##stem}
 
-// Keep only this registry's families: KAI_SMEF_<kind>_<family> expands to an entry for f32p_f32p, f32_f32p
-// and bf16p_sme and to nothing for every other family of kernels.bzl.
+// Keep only this registry's families: KAI_SMEF_<kind>_<family> expands to an entry for f32p_f32p, f32_f32p,
+// bf16p_sme and f32_bf16p and to nothing for every other family of kernels.bzl.
 #define KAI_SMEF_MATMUL_f32p_f32p(stem, features) {"kai_" #stem, (features), false, false, KAI_SMEF_PACKED(stem), {}},
 #define KAI_SMEF_MATMUL_bf16p_sme(stem, features) {"kai_" #stem, (features), true, false, KAI_SMEF_PACKED(stem), {}},
 #define KAI_SMEF_MATMUL_f32_f32p(stem, features) {"kai_" #stem, (features), false, true, {}, KAI_SMEF_GEMV(stem)},
+// The bf16 GEMV's interface struct has the f32 GEMV's members and signatures.
+#define KAI_SMEF_MATMUL_f32_bf16p(stem, features) {"kai_" #stem, (features), true, true, {}, KAI_SMEF_GEMV(stem)},
 #define KAI_SMEF_MATMUL_bf16(stem, features)
 #define KAI_SMEF_MATMUL_bf16o(stem, features)
 #define KAI_SMEF_MATMUL_qai8dxp(stem, features)
@@ -50,6 +53,7 @@ const SmeFloatVariant kVariants[] = {
 #define KAI_SMEF_LHS_f32p_f32p(stem, features) KAI_SMEF_LHS(stem, features, false)
 #define KAI_SMEF_LHS_bf16p_sme(stem, features) KAI_SMEF_LHS(stem, features, true)
 #define KAI_SMEF_LHS_f32_f32p(stem, features)
+#define KAI_SMEF_LHS_f32_bf16p(stem, features)
 #define KAI_SMEF_LHS_bf16(stem, features)
 #define KAI_SMEF_LHS_bf16o(stem, features)
 #define KAI_SMEF_LHS_qai8dxp(stem, features)
@@ -68,6 +72,7 @@ const SmeFloatLhsPacker kLhsPackers[] = {
 #define KAI_SMEF_RHS_f32p_f32p(stem, features) KAI_SMEF_RHS(stem, features, false)
 #define KAI_SMEF_RHS_bf16p_sme(stem, features) KAI_SMEF_RHS(stem, features, true)
 #define KAI_SMEF_RHS_f32_f32p(stem, features)
+#define KAI_SMEF_RHS_f32_bf16p(stem, features)
 #define KAI_SMEF_RHS_bf16(stem, features)
 #define KAI_SMEF_RHS_bf16o(stem, features)
 #define KAI_SMEF_RHS_qai8dxp(stem, features)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The f32 and bf16 SME/SME2 kernels and packers (families f32p_f32p, f32_f32p, bf16p_sme), generated from
+// The f32 and bf16 SME/SME2 kernels and packers (families f32p_f32p, f32_f32p, bf16p_sme, f32_bf16p), generated from
 // kai/kernels.bzl (through kai/kai_registry.inc): the one list the tests iterate.
 #pragma once
 
@@ -13,12 +13,13 @@
 namespace kai_registry {
 
 // A kernel. Packed-LHS kernels (families f32p_f32p and bf16p_sme; the bf16 interface struct has the same
-// members and signatures as the f32p one) fill `packed`; the GEMV (family f32_f32p) fills `gemv`.
+// members and signatures as the f32p one) fill `packed`; the GEMVs (families f32_f32p and f32_bf16p, whose
+// interface structs are alike) fill `gemv`.
 struct SmeFloatVariant {
     const char* name;
     uint32_t features;  // KAI_FEATURE_* bits the CPU needs
-    bool bf16;          // operands packed by the bf16 packers (family bf16p_sme)
-    bool is_gemv;       // family f32_f32p: unpacked LHS, m == 1
+    bool bf16;          // RHS packed by the bf16 packer (families bf16p_sme, f32_bf16p)
+    bool is_gemv;       // families f32_f32p, f32_bf16p: unpacked f32 LHS, m == 1
     kai_matmul_clamp_f32_f32p_f32p_ukernel packed;
     kai_matmul_clamp_f32_f32_f32p_ukernel gemv;
 };

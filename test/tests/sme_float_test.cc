@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the f32 and bf16 SME/SME2 kernels and their packers (families f32p_f32p, f32_f32p, bf16p_sme),
+// Tests of the f32 and bf16 SME/SME2 kernels and their packers (families f32p_f32p, f32_f32p, bf16p_sme, f32_bf16p),
 // each at several streaming vector lengths (SVL 128, 512 and 2048 bits, set with prctl(PR_SME_SET_VL) in the
 // test itself: the packed layouts, mr/nr and the tiles all change with it):
 //  - packers: byte-exact against test/reference/sme_float_ref (written from the spec), the size getters, and
@@ -419,7 +419,7 @@ TEST_P(SmeKernelTest, MatchesReference) {
         EXPECT_EQ(v.gemv.get_m_step(), 1u);
         EXPECT_EQ(v.gemv.get_nr(), tile);
         EXPECT_EQ(v.gemv.get_n_step(), 8 * tile);
-        EXPECT_EQ(v.gemv.get_kr(), 1u);
+        EXPECT_EQ(v.gemv.get_kr(), v.bf16 ? 2u : 1u);
         EXPECT_EQ(v.gemv.get_sr(), 1u);
         EXPECT_EQ(v.gemv.get_dst_size(c.m, c.n), c.m * c.n * sizeof(float));
         m_step = 1;
