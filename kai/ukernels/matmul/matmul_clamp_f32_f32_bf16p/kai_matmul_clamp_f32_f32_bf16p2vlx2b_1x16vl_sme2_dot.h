@@ -4,7 +4,8 @@
 //
 
 /// @file
-/// kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot: bf16 GEMV (M = 1) with f32 output: ZA-array BFDOT (SME2), 16 streaming vectors of output
+/// kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot: bf16 GEMV (M = 1) with f32 output: ZA-array BFDOT (SME2), 16
+/// streaming vectors of output
 /// per step. kai's own kernel (not in KleidiAI): it reads the packed RHS of the bf16 SME2 GEMM
 /// kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa (kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme), so one
 /// packed weight buffer serves prefill (the GEMM) and decode (this GEMV), and M = 1 does not pay the GEMM's 32x

@@ -6,7 +6,8 @@
 /// @file
 /// Interface of the matmul_clamp_f32_f32_bf16p family (kai's, not KleidiAI's): f32 output from an unpacked f32 LHS
 /// and a bf16 RHS with f32 bias packed by kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme (SME2 GEMV). The same members
-/// and signatures as matmul_clamp_f32_f32_f32p; there is no get_mr: the LHS is not packed. Every kernel of the family provides these functions; see docs/matmul_sme.md.
+/// and signatures as matmul_clamp_f32_f32_f32p; there is no get_mr: the LHS is not packed. Every kernel of the family
+/// provides these functions; see docs/matmul_sme.md.
 
 #ifndef KAI_MATMUL_CLAMP_F32_F32_BF16P_INTERFACE_H
 #define KAI_MATMUL_CLAMP_F32_F32_BF16P_INTERFACE_H

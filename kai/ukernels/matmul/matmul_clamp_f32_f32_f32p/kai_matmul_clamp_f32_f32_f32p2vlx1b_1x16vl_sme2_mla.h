@@ -4,7 +4,8 @@
 //
 
 /// @file
-/// kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla: f32 GEMV (M = 1) with ZA-array FMLA (SME2), 16 streaming vectors of output per step. The LHS row is read
+/// kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla: f32 GEMV (M = 1) with ZA-array FMLA (SME2), 16 streaming
+/// vectors of output per step. The LHS row is read
 /// unpacked; the packed RHS (with bias) is the buffer of kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme, the same
 /// one the f32 MOPA GEMMs read. See docs/matmul_sme.md.
 ///

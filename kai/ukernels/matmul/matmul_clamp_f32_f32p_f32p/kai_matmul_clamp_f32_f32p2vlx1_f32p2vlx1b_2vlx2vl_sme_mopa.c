@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 
-// dst[i][j] = clamp(fma chain over k starting from bias[j]) (docs/matmul_sme.md); SME only (no SME2 instruction). VL = SVL / 32 f32 lanes.
+// dst[i][j] = clamp(fma chain over k starting from bias[j]) (docs/matmul_sme.md); SME only (no SME2 instruction). VL =
+// SVL / 32 f32 lanes.
 // Packed LHS: blocks of 2VL rows, for each k the 2VL values of column k (two vectors). Packed RHS: blocks of 2VL
 // channels, stride 2VL * (1 + k) * 4: 2VL biases (two vectors), then for each k the 2VL values (two vectors).
 // Tile 2VL x 2VL in the four 32-bit ZA tiles: za0 = rows 0..VL-1 x cols 0..VL-1, za1 = rows 0..VL-1 x cols

@@ -4,7 +4,8 @@
 //
 
 /// @file
-/// kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa: f32 GEMM (SME without SME2, FMOPA into the four 32-bit ZA tiles,
+/// kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa: f32 GEMM (SME without SME2, FMOPA into the four 32-bit
+/// ZA tiles,
 /// a 2VL x 2VL tile). Packed LHS from kai_lhs_pack_f32p2vlx1_f32_sme; packed RHS (with bias) from
 /// kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme. See docs/matmul_sme.md.
 ///
@@ -69,7 +70,8 @@ size_t kai_get_dst_size_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa(s
 
 /// Computes dst[i][j] = min(max(acc, clamp_min), clamp_max) for 0 <= i < m, 0 <= j < n, where
 /// acc = 0 + 1 * bias[j], then acc = fma(lhs[i][k], rhs[j][k], acc) for k = 0 ... k - 1 in order: one fused
-/// multiply-add per k, bit-identical to that C loop (and to KleidiAI, and to the SME2 kernel kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa on the same buffers). Max and min propagate NaN; when
+/// multiply-add per k, bit-identical to that C loop (and to KleidiAI, and to the SME2 kernel
+/// kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa on the same buffers). Max and min propagate NaN; when
 /// clamp_min > clamp_max every output is clamp_max.
 /// Writes exactly the m x n outputs and reads nothing beyond the packed blocks covering them.
 /// m == 0 or n == 0 returns at once.

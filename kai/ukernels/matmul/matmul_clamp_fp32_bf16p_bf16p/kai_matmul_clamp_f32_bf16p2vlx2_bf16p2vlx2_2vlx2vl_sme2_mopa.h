@@ -4,7 +4,8 @@
 //
 
 /// @file
-/// kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa: bf16 GEMM with f32 output (SME2, widening BFMOPA into the four
+/// kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa: bf16 GEMM with f32 output (SME2, widening BFMOPA into
+/// the four
 /// 32-bit ZA tiles, a 2VL x 2VL tile). Packed LHS from kai_lhs_pack_bf16p2vlx2_f32_sme; packed RHS (with bias)
 /// from kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme. ggml uses it for M = 1 too, where a MOPA does 1/(2VL) useful
 /// work: for decode prefer the GEMV of docs/matmul_sme.md when there is one. See docs/matmul_sme.md.
