@@ -5,10 +5,10 @@
 For every matmul kernel in kai/kernels.bzl it runs ../shared/tools/perfbar.py (which drives
 ../shared/perf/iprof.py, mca_loop.py and mca_call.py) at the shapes the issues name, reads the
 instruction profile it leaves behind for the MMLA/DOT counts, and writes one table per family with
-the reference library's published figures beside ours. It then runs the four targets files of
+the reference library's published figures beside ours. It then runs the targets files of
 ../shared/tools/targets/ and records whether every bound holds.
 
-Usage: python3 tools/perf_report.py [--shared DIR] [--family bf16|cx|c32|q40]... [--no-targets]
+Usage: python3 tools/perf_report.py [--shared DIR] [--family bf16|cx|c32|q40|i8cx]... [--no-targets]
 Needs what tools/setup.sh installs (cross compiler, qemu, llvm-19); the chart needs
 python3-matplotlib, which this script installs with apt-get when it is missing (or skips the chart
 when it cannot).
@@ -39,6 +39,8 @@ FAMILIES = {
             "mac_per": "SMMLA 32 / SDOT 16 MACs"},
     "q40": {"dir": "matmul_clamp_f32_qsi8d32p_qsi4c32p", "title": "GGUF Q4_0 (qsi8d32p x qsi4c32p)",
             "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "i8cx": {"dir": "matmul_clamp_f32_qai8dxp_qsi8cxp", "title": "INT8 per-channel (qai8dxp x qsi8cxp)",
+             "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
 }
 
 # The reference library's figures, as quoted in the family issues (same tools, same shapes):
@@ -60,6 +62,10 @@ REFERENCE = {
     ("q40", "qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod", "128x1024x1024"): (0.162, (54, 54, 54), None),
     ("q40", "qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod", "1x4096x4096"): (0.313, (32, 32, 32), None),
     ("q40", "qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "1x4096x4096"): (0.345, (26, 26, 26), None),
+    ("i8cx", "qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "1x4096x4096"): (0.1736, None, (16, 12, 24)),
+    ("i8cx", "qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "1x4096x4096"): (0.1815, None, (33, 24, 48)),
+    ("i8cx", "qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "128x1024x1024"): (0.0884, None, (96, 95, 95)),
+    ("i8cx", "qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "128x1024x1024"): (0.0574, None, (91, 91, 90)),
 }
 REFERENCE_PACKERS = [
     ("kai_lhs_quant_pack_bf16p8x4_f32_neon", "256x256", "1.04 / element"),
@@ -69,8 +75,19 @@ REFERENCE_PACKERS = [
     ("kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "1024x1024", "12.6 / weight"),
     ("kai_lhs_quant_pack_qsi8d32p_f32", "128x1024", "17.9 / element"),
     ("kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0", "1024x1024", "1.98 / weight"),
+    # issue 15 (targets rows; nr / kr as the consumers use them, see run_pack in ../shared/tools/kaiperf.c)
+    ("kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", "1024x1024", "15.52 / weight"),
+    ("kai_rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon", "1024x1024, bl 32", "2.54 / weight"),
+    ("kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon", "1024x1024, bl 32", "2.19 / weight"),
+    ("kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon", "1024x1024, bl 32", "1.94 / weight"),
+    ("kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon", "1024x1024, bl 32", "2.54 / weight"),
+    ("kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon", "1024x1024, bl 32", "1.35 / weight"),
+    ("kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon", "1024x1024, bl 32", "1.21 / weight"),
+    ("kai_lhs_quant_pack_qsi8d32p_f32_neon", "128x1024, bl 32", "16.61 / element"),
+    ("kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "1024x1024", "10.78 / weight"),
+    ("kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon", "1024x1024", "11.91 / weight"),
 ]
-TARGETS = ["bf16", "int4cx", "int4c32", "q4_0"]
+TARGETS = ["bf16", "int4cx", "int4c32", "q4_0", "int8cx"]
 
 ROW = re.compile(r"^(?P<case>\S+)\s+(?P<shape>\S+)\s+ipm (?P<ipm>[0-9.]+)\s+%peak (?P<peak>\S+)\s+call (?P<call>\S+)"
                  r"(?: lhs (?P<lhs>[0-9.]+)/el)?(?: rhs (?P<rhs>[0-9.]+)/w)?")
@@ -129,6 +146,9 @@ def packed_rhs_bytes(fam, stem, shape):
         return n * ((k // bl) * (bl // 2 + 2) + 8)
     if fam == "q40":
         return n * (k // bl) * (bl // 2 + 2)
+    if fam == "i8cx":
+        kp = -(-k // 32) * 32
+        return n * (kp + 12)
     return None
 
 
@@ -146,8 +166,10 @@ def fmt3(xs):
 
 
 def measure_family(shared, fam, spec, entries):
+    # NEON kernels only: perfbar has no driver for the SVE ones (their figures are in the
+    # hand-written analysis block).
     variants = [e["name"][len("kai_matmul_clamp_"):] for e in entries
-                if e["kind"] == "matmul" and e["dir"].endswith(spec["dir"])]
+                if e["kind"] == "matmul" and e["dir"].endswith(spec["dir"]) and "_neon" in e["name"]]
     rows = []
     for v in variants:
         stem = v.split("_", 1)[1]  # drop the output type (f32_ / bf16_)

@@ -18,11 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__) && defined(__aarch64__)
-#include <sys/auxv.h>
-#endif
 
 #include "kai/kai_common.h"
+#include "kai/kai_cpu.h"
+#include "kai/kai_threading.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_bf16p8x4_f32_neon.h"
@@ -34,19 +33,19 @@ enum { M = 45, N = 83, K = 200 };
 
 // ------------------------------------------------------------------ work splitting
 
-// Thread t's share of [0, total) in units of `step` (contiguous, possibly empty).
+// Thread t's share of [0, total) in units of `step` (contiguous, possibly empty): kai_threading.h.
 static void share(size_t total, size_t step, size_t t, size_t nthreads, size_t* begin, size_t* end) {
-    const size_t units = kai_div_ceil(total, step);
-    const size_t per = kai_div_ceil(units, nthreads);
-    *begin = KAI_MIN(t * per * step, total);
-    *end = KAI_MIN((t + 1) * per * step, total);
+    kai_split_range(total, step, nthreads, t, begin, end);
 }
 
 // Thread t's rectangle of an M x N output on a rows x cols grid of threads.
 static void tile(size_t t, size_t rows, size_t cols, size_t m_step, size_t n_step, size_t* m0, size_t* m1,
                  size_t* n0, size_t* n1) {
-    share(M, m_step, t / cols, rows, m0, m1);
-    share(N, n_step, t % cols, cols, n0, n1);
+    const struct kai_split_tile tl = kai_split_get_tile(M, N, m_step, n_step, rows, cols, t);
+    *m0 = tl.m0;
+    *m1 = tl.m0 + tl.m;
+    *n0 = tl.n0;
+    *n1 = tl.n0 + tl.n;
 }
 
 // ------------------------------------------------------------------ shared problem
@@ -179,13 +178,8 @@ static void compute(int kind, size_t nthreads, float* dst) {
 }
 
 static int has_features(int kind) {
-#if defined(__linux__) && defined(__aarch64__)
-    const unsigned long hwcap2 = getauxval(AT_HWCAP2);
-    return kind == 0 ? (hwcap2 & (1ul << 14)) != 0 : (hwcap2 & (1ul << 13)) != 0;  // BF16 : I8MM
-#else
-    (void)kind;
-    return 0;
-#endif
+    const uint64_t f = kai_cpu_get_features();
+    return kai_cpu_has(f, kind == 0 ? KAI_CPU_FEATURE_BF16 : KAI_CPU_FEATURE_I8MM);
 }
 
 int main(int argc, char** argv) {

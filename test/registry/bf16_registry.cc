@@ -41,6 +41,7 @@ namespace {
 #define KAI_BF16_MATMUL_qsi4cxp(stem, features)
 #define KAI_BF16_MATMUL_qsi4c32p(stem, features)
 #define KAI_BF16_MATMUL_qsi8d32p(stem, features)
+#define KAI_BF16_MATMUL_qsi8cxp(stem, features)
 #define KAI_BF16_MATMUL_f32p_f32p(stem, features)
 #define KAI_BF16_MATMUL_f32_f32p(stem, features)
 #define KAI_BF16_MATMUL_bf16p_sme(stem, features)
@@ -52,6 +53,7 @@ namespace {
 #define KAI_BF16_IS_qsi4cxp KAI_BF16_DROP
 #define KAI_BF16_IS_qsi4c32p KAI_BF16_DROP
 #define KAI_BF16_IS_qsi8d32p KAI_BF16_DROP
+#define KAI_BF16_IS_qsi8cxp KAI_BF16_DROP
 #define KAI_BF16_IS_f32p_f32p KAI_BF16_DROP
 #define KAI_BF16_IS_f32_f32p KAI_BF16_DROP
 #define KAI_BF16_IS_bf16p_sme KAI_BF16_DROP

@@ -32,6 +32,7 @@ namespace {
 #define KAI_C32_ENTRY_qai8dxp(stem, features)
 #define KAI_C32_ENTRY_qsi4cxp(stem, features)
 #define KAI_C32_ENTRY_qsi8d32p(stem, features)
+#define KAI_C32_ENTRY_qsi8cxp(stem, features)
 #define KAI_C32_ENTRY_f32p_f32p(stem, features)
 #define KAI_C32_ENTRY_f32_f32p(stem, features)
 #define KAI_C32_ENTRY_bf16p_sme(stem, features)
@@ -48,6 +49,7 @@ const Qsi4c32pVariant kVariants[] = {
 #undef KAI_C32_ENTRY_qai8dxp
 #undef KAI_C32_ENTRY_qsi4cxp
 #undef KAI_C32_ENTRY_qsi8d32p
+#undef KAI_C32_ENTRY_qsi8cxp
 #undef KAI_C32_ENTRY_f32p_f32p
 #undef KAI_C32_ENTRY_f32_f32p
 #undef KAI_C32_ENTRY_bf16p_sme

@@ -30,6 +30,7 @@ namespace {
 #define KAI_CX_ENTRY_qai8dxp(stem, features)
 #define KAI_CX_ENTRY_qsi4c32p(stem, features)
 #define KAI_CX_ENTRY_qsi8d32p(stem, features)
+#define KAI_CX_ENTRY_qsi8cxp(stem, features)
 #define KAI_CX_ENTRY_f32p_f32p(stem, features)
 #define KAI_CX_ENTRY_f32_f32p(stem, features)
 #define KAI_CX_ENTRY_bf16p_sme(stem, features)
@@ -46,6 +47,7 @@ const Qsi4cxpVariant kVariants[] = {
 #undef KAI_CX_ENTRY_qai8dxp
 #undef KAI_CX_ENTRY_qsi4c32p
 #undef KAI_CX_ENTRY_qsi8d32p
+#undef KAI_CX_ENTRY_qsi8cxp
 #undef KAI_CX_ENTRY_f32p_f32p
 #undef KAI_CX_ENTRY_f32_f32p
 #undef KAI_CX_ENTRY_bf16p_sme

@@ -37,7 +37,8 @@ struct Qsi8d32pVariant {
 
 // Every kernel of kai/kernels.bzl's qsi8d32p section, in list order.
 const std::vector<Qsi8d32pVariant>& qsi8d32p_variants();
-// Every LHS packer of the section, in list order.
+// Every LHS packer of the section that writes the layout of spec §11.3 (all but
+// kai_lhs_quant_pack_qsi8d32p_f32_neon, whose layout only KleidiAI's SME kernels read), in list order.
 const std::vector<Qsi8d32pLhsPacker>& qsi8d32p_lhs_packers();
 // The LHS packers that can feed variant v.
 std::vector<const Qsi8d32pLhsPacker*> qsi8d32p_lhs_packers_for(const Qsi8d32pVariant& v);

@@ -42,6 +42,7 @@ namespace {
 #define KAI_SMEF_MATMUL_qsi4cxp(stem, features)
 #define KAI_SMEF_MATMUL_qsi4c32p(stem, features)
 #define KAI_SMEF_MATMUL_qsi8d32p(stem, features)
+#define KAI_SMEF_MATMUL_qsi8cxp(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_SMEF_MATMUL_##family(stem, features)
 const SmeFloatVariant kVariants[] = {
 #include "kai/kai_registry.inc"
@@ -60,6 +61,7 @@ const SmeFloatVariant kVariants[] = {
 #define KAI_SMEF_LHS_qsi4cxp(stem, features)
 #define KAI_SMEF_LHS_qsi4c32p(stem, features)
 #define KAI_SMEF_LHS_qsi8d32p(stem, features)
+#define KAI_SMEF_LHS_qsi8cxp(stem, features)
 #define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_SMEF_LHS_##family(stem, features)
 const SmeFloatLhsPacker kLhsPackers[] = {
 #include "kai/kai_registry.inc"
@@ -79,6 +81,7 @@ const SmeFloatLhsPacker kLhsPackers[] = {
 #define KAI_SMEF_RHS_qsi4cxp(stem, features)
 #define KAI_SMEF_RHS_qsi4c32p(stem, features)
 #define KAI_SMEF_RHS_qsi8d32p(stem, features)
+#define KAI_SMEF_RHS_qsi8cxp(stem, features)
 #define KAI_REGISTRY_RHS_PACKER(family, stem, features) KAI_SMEF_RHS_##family(stem, features)
 const SmeFloatRhsPacker kRhsPackers[] = {
 #include "kai/kai_registry.inc"

@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
 #include "kai/kai_common.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
@@ -140,6 +144,107 @@ std::unique_ptr<GuardedBuffer> pack_rhs(const Qsi8d32pVariant& v, size_t n, size
     kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, n, k, nr, kr, sr, bl, rows, nullptr, buf->data(), 0, &params);
     return buf;
 }
+
+// ---------------------------------------------------------------------------------------------
+// SVE kernels at every vector length (Linux prctl(PR_SVE_SET_VL)): the same packed buffers give
+// the same bits at 256, 512, 1024 and 2048 bits; 128 bits is refused in every build.
+// ---------------------------------------------------------------------------------------------
+
+#if defined(__linux__) && defined(__aarch64__)
+#ifndef PR_SVE_SET_VL
+#define PR_SVE_SET_VL 50
+#define PR_SVE_GET_VL 51
+#endif
+
+// Sets this thread's SVE vector length to `bytes`; returns whether the length in force is now
+// exactly that (hardware offers only some lengths).
+bool set_sve_vl(size_t bytes) {
+    const int r = prctl(PR_SVE_SET_VL, static_cast<unsigned long>(bytes), 0ul, 0ul, 0ul);
+    return r >= 0 && static_cast<size_t>(r & 0xffff) == bytes;
+}
+
+size_t sve_vl() {
+    const int r = prctl(PR_SVE_GET_VL, 0ul, 0ul, 0ul, 0ul);
+    return r < 0 ? 0 : static_cast<size_t>(r & 0xffff);
+}
+
+std::vector<size_t> sve_variants() {
+    std::vector<size_t> out;
+    const auto& vs = kai_registry::qsi8d32p_variants();
+    for (size_t i = 0; i < vs.size(); ++i) {
+        if (std::strstr(vs[i].name, "_sve_") != nullptr) out.push_back(i);
+    }
+    return out;
+}
+
+TEST(Qsi8d32pSve, SameBitsAtEveryVectorLength) {
+    ASSERT_EQ(sve_variants().size(), 2u) << "the two SVE kernels of kernels.bzl";
+    for (size_t vi : sve_variants()) {
+        const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[vi];
+        SCOPED_TRACE(v.name);
+        KAI_TEST_SKIP_UNLESS(v.features);
+        const size_t initial = sve_vl();
+        const auto& uk = v.ukernel;
+        for (size_t bl : {32, 64}) {
+            const size_t m = 19, n = 37, k = 8 * bl;
+            const uint64_t seed = kai_test::seed_from(std::string(v.name) + "_vl_" + std::to_string(bl));
+            SCOPED_TRACE(kai_test::seed_trace(seed));
+            const std::vector<float> lhs = make_lhs(m, k, bl, k, seed);
+            const std::vector<uint8_t> rows = make_rows(n, k, bl, seed + 1);
+            const Qsi8d32pLhsPacker& packer = *kai_registry::qsi8d32p_lhs_packers_for(v)[0];
+            const kai_ref::Qsi8d32 q = kai_ref::quantize_qsi8d32(m, k, bl, lhs.data(), k * 4, rounding_of(packer));
+            const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows.data(), -FLT_MAX, FLT_MAX);
+            // Packed once, at whatever length is in force: the layout does not depend on it.
+            auto lhs_p = pack_lhs(packer, v, m, k, bl, lhs.data(), k * 4);
+            auto rhs_p = pack_rhs(v, n, k, bl, rows.data());
+            size_t lengths_run = 0;
+            for (size_t bytes : {32, 64, 128, 256}) {
+                SCOPED_TRACE("SVE vector length " + std::to_string(8 * bytes) + " bits");
+                if (!set_sve_vl(bytes)) continue;  // not offered by this CPU
+                ++lengths_run;
+                DstBuffer dst(m, n, sizeof(float), n * sizeof(float));
+                uk.run_matmul(m, n, k, bl, lhs_p->data(), rhs_p->data(), reinterpret_cast<float*>(dst.at(0, 0)),
+                              n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+                std::vector<float> got(m * n);
+                for (size_t i = 0; i < m; ++i) std::memcpy(&got[i * n], dst.at(i, 0), n * 4);
+                EXPECT_TRUE(kai_test::f32_bits_equal(got.data(), n * 4, ref.data(), n * 4, m, n));
+                EXPECT_TRUE(dst.untouched_outside(0, m, 0, n));
+            }
+            ASSERT_TRUE(set_sve_vl(initial));
+            // Under qemu every length is offered; on hardware at least the one in force runs.
+            if (std::getenv("KAI_CPU_MODEL") != nullptr) {
+                EXPECT_EQ(lengths_run, 4u);
+            } else {
+                EXPECT_GE(lengths_run, 1u);
+            }
+        }
+    }
+}
+
+TEST(Qsi8d32pSve, RefusesA128BitVectorLength) {
+    for (size_t vi : sve_variants()) {
+        const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[vi];
+        SCOPED_TRACE(v.name);
+        KAI_TEST_SKIP_UNLESS(v.features);
+        const auto& uk = v.ukernel;
+        const size_t initial = sve_vl();
+        if (!set_sve_vl(16)) {
+            ASSERT_TRUE(set_sve_vl(initial));
+            continue;  // a CPU without 128-bit SVE cannot run the case
+        }
+        ASSERT_TRUE(set_sve_vl(initial));
+        std::vector<uint8_t> lhs_p(uk.get_lhs_packed_offset(uk.get_mr(), 32, 32)), rhs_p(uk.get_rhs_packed_offset(uk.get_nr(), 32, 32));
+        float out[8];
+        const std::string file = std::string(v.name) + ".c";
+        EXPECT_DEATH(
+            {
+                set_sve_vl(16);
+                uk.run_matmul(1, 1, 32, 32, lhs_p.data(), rhs_p.data(), out, 32, 4, -FLT_MAX, FLT_MAX);
+            },
+            kai_test::kai_error_regex(file, "needs an SVE vector length of at least 256 bits"));
+    }
+}
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // Matmul: variant x shape x LHS packer x clamp x tiling.
@@ -274,14 +379,17 @@ TEST_P(Qsi8d32pVariantTest, EmptyAndGetters) {
     KAI_TEST_SKIP_UNLESS(v.features);
     const auto& uk = v.ukernel;
     const size_t mr = uk.get_mr(), nr = uk.get_nr();
-    EXPECT_EQ(nr, 4u);
+    // nr as the name states it (..._qsi4c32p<nr>x<kr>_...): 4 for the NEON kernels, 8 for the SVE ones.
+    const std::string name = v.name;
+    const size_t at = name.find("_qsi4c32p") + std::string("_qsi4c32p").size();
+    EXPECT_EQ(nr, std::stoul(name.substr(at, name.find('x', at) - at)));
     EXPECT_EQ(uk.get_sr(), 2u);
-    EXPECT_EQ(uk.get_n_step(), 4u);
+    EXPECT_EQ(uk.get_n_step(), nr);
     EXPECT_EQ(uk.get_lhs_packed_offset(2 * mr, 64, 32), 2 * mr * 2 * 34);
     EXPECT_EQ(uk.get_rhs_packed_offset(8, 64, 32), 2 * 4 * 2 * 18u);
     EXPECT_EQ(uk.get_rhs_packed_offset(8, 256, 128),
               kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(8, 256, nr, uk.get_kr(), 128));
-    EXPECT_EQ(uk.get_dst_offset(uk.get_m_step(), 4, 20), uk.get_m_step() * 20 + 16);
+    EXPECT_EQ(uk.get_dst_offset(uk.get_m_step(), nr, 20), uk.get_m_step() * 20 + nr * 4);
     EXPECT_EQ(uk.get_dst_size(3, 5), 60u);
     DstBuffer dst(2, 4, 4, 16);
     uk.run_matmul(0, 4, 32, 32, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 16, 4, -FLT_MAX, FLT_MAX);
@@ -833,7 +941,7 @@ TEST_P(Qsi8d32pKernelSizeOverflowDeathTest, DstOffsetColumn) {
     const auto& uk = v.ukernel;
     const std::string stem = std::string(v.name).substr(std::string("kai_").size());
     expect_preconditions({{"kai_get_dst_offset_" + stem + " (n_idx = 2^62)", kCommonFile, kOverflow,
-                           [&](bool bad) { (void)uk.get_dst_offset(0, bad ? size_t{1} << 62 : 4, 64); }}});
+                           [&](bool bad) { (void)uk.get_dst_offset(0, bad ? size_t{1} << 62 : uk.get_n_step(), 64); }}});
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, Qsi8d32pKernelSizeOverflowDeathTest,
@@ -1005,11 +1113,11 @@ TEST(Qsi8d32pCompat, Kernels) {
             ++files;
         }
     }
-    EXPECT_EQ(listed, 32u);
+    EXPECT_EQ(listed, 40u);  // 32 NEON + 8 SVE (made at SVE VL 256; the SVE kernels give the same bits at any length)
     if (!not_run.empty()) {
         GTEST_SKIP() << "replayed " << files << " of " << listed << " vectors; the CPU lacks features for" << not_run;
     }
-    EXPECT_EQ(files, 32u);
+    EXPECT_EQ(files, 40u);
 }
 
 }  // namespace

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+// Benchmark adapter of the INT8 per-channel family (qai8dxp x qsi8cxp), from its registry.
+#include <cfloat>
+#include <cstring>
+#include <memory>
+#include <sstream>
+
+#include "benchmark/bench_matmul.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
+#include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon.h"
+#include "test/common/cpu_features.h"
+#include "test/common/rng.h"
+#include "test/reference/qsi8cxp_ref.h"
+#include "test/registry/qsi8cxp_registry.h"
+
+namespace kai_bench {
+
+namespace {
+
+using kai_registry::Qsi8cxpVariant;
+
+const kai_rhs_pack_qsi8cx_params kParams = {1, 1.0f};
+
+class I8cxProblem : public MatmulProblem {
+public:
+    I8cxProblem(const Qsi8cxpVariant& v, const Shape& s) : v_(v), s_(s) {}
+    size_t m_step() const override { return v_.ukernel.get_m_step(); }
+    size_t n_step() const override { return v_.ukernel.get_n_step(); }
+    size_t mr() const override { return v_.ukernel.get_mr(); }
+    double packed_rhs_bytes() const override {
+        return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(
+            s_.n, s_.k, v_.ukernel.get_nr(), v_.ukernel.get_kr(), v_.ukernel.get_sr()));
+    }
+
+    void prepare(size_t copies) override {
+        const uint64_t seed = kai_test::seed_from(std::string(v_.name) + s_.str());
+        lhs_ = kai_test::random_f32(s_.m * s_.k, -1.0f, 1.0f, seed);
+        w_ = kai_test::random_i8(s_.n * s_.k, -127, 127, seed + 1);
+        scale_ = kai_test::random_f32(s_.n, 0.0005f, 0.02f, seed + 2);
+        bias_ = kai_test::random_f32(s_.n, -1.0f, 1.0f, seed + 3);
+        const size_t nr = v_.ukernel.get_nr(), kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
+        rhs_packed_.assign(copies, std::vector<uint8_t>(
+                                       kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(s_.n, s_.k, nr, kr, sr)));
+        kai_run_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(1, s_.n, s_.k, nr, kr, sr, w_.data(), bias_.data(), scale_.data(),
+                                                 rhs_packed_[0].data(), 0, &kParams);
+        for (size_t c = 1; c < copies; ++c) rhs_packed_[c] = rhs_packed_[0];
+        lhs_packed_.assign(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(s_.m, s_.k, mr(), kr, sr), 0);
+        pack_lhs(0, s_.m);
+        dst_.assign(s_.m * s_.n, 0.0f);
+    }
+
+    void pack_lhs(size_t m0, size_t m1) override {
+        const size_t kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
+        kai_run_lhs_quant_pack_qai8dxp_f32(
+            m1 - m0, s_.k, mr(), kr, sr, 0, lhs_.data() + m0 * s_.k, s_.k * sizeof(float),
+            lhs_packed_.data() + kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(m0, s_.k, mr(), kr, sr));
+    }
+
+    void run_tile(size_t m0, size_t m1, size_t n0, size_t n1, size_t copy) override {
+        const auto& uk = v_.ukernel;
+        const size_t stride = s_.n * sizeof(float);
+        uk.run_matmul(m1 - m0, n1 - n0, s_.k, lhs_packed_.data() + uk.get_lhs_packed_offset(m0, s_.k),
+                      rhs_packed_[copy].data() + uk.get_rhs_packed_offset(n0, s_.k),
+                      reinterpret_cast<float*>(reinterpret_cast<uint8_t*>(dst_.data()) + uk.get_dst_offset(m0, n0, stride)),
+                      stride, sizeof(float), -FLT_MAX, FLT_MAX);
+    }
+
+    std::string check(const std::vector<size_t>& rows, const std::vector<size_t>& cols) override {
+        // Reference on the sampled rows and columns only: quantize those LHS rows with the
+        // reference packer (one row per block) and take those channels' weights.
+        std::vector<float> lhs_rows;
+        for (size_t r : rows) lhs_rows.insert(lhs_rows.end(), &lhs_[r * s_.k], &lhs_[r * s_.k] + s_.k);
+        const size_t kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
+        std::vector<uint8_t> packed(kai_ref::qai8dxp_packed_size(rows.size(), s_.k, 1));
+        kai_ref::pack_qai8dxp(rows.size(), s_.k, 1, kr, sr, 0, lhs_rows.data(), s_.k * sizeof(float), packed.data());
+        const kai_ref::Qai8dxpUnpacked q = kai_ref::unpack_qai8dxp(packed.data(), rows.size(), s_.k, 1, kr, sr);
+        std::vector<int8_t> w_cols;
+        std::vector<float> scale_cols, bias_cols;
+        for (size_t c : cols) {
+            w_cols.insert(w_cols.end(), &w_[c * s_.k], &w_[c * s_.k] + s_.k);
+            scale_cols.push_back(scale_[c]);
+            bias_cols.push_back(bias_[c]);
+        }
+        const std::vector<float> ref = kai_ref::matmul_qai8dxp_qsi8cx(q, cols.size(), s_.k, w_cols.data(), scale_cols.data(),
+                                                                      bias_cols.data(), -FLT_MAX, FLT_MAX);
+        return compare_sampled_bits(dst_.data(), s_.n, rows, cols, ref);
+    }
+
+    void release() override {
+        std::vector<float>().swap(lhs_);
+        std::vector<int8_t>().swap(w_);
+        std::vector<std::vector<uint8_t>>().swap(rhs_packed_);
+        std::vector<uint8_t>().swap(lhs_packed_);
+        std::vector<float>().swap(dst_);
+    }
+
+private:
+    const Qsi8cxpVariant& v_;
+    Shape s_;
+    std::vector<float> lhs_, scale_, bias_, dst_;
+    std::vector<int8_t> w_;
+    std::vector<uint8_t> lhs_packed_;
+    std::vector<std::vector<uint8_t>> rhs_packed_;
+};
+
+// The two RHS packers with the i8mm kernel's parameters (nr 4, kr 8), at the default depth.
+void add_packers(const Options& opt, std::vector<BenchCase>& out) {
+    const size_t n = opt.shapes.empty() ? 4096 : opt.shapes[0].n;
+    const size_t k = opt.shapes.empty() ? 4096 : opt.shapes[0].k;
+    const size_t nr = 4, kr = 8, sr = 1;
+    for (int kxn = 0; kxn < 2; ++kxn) {
+        struct State {
+            std::vector<int8_t> w;
+            std::vector<uint8_t> packed;
+            std::vector<float> scale, bias;
+        };
+        auto st = std::make_shared<State>();
+        PackerSpec p;
+        p.name = kxn ? "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon" : "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon";
+        p.family = "qsi8cxp";
+        p.kind = "rhs_packer";
+        p.shape = {0, n, k};
+        p.elements = static_cast<double>(n * k);
+        p.extent = n;
+        // The kxn signature derives the source stride from n: it packs all columns in one call.
+        p.granule = kxn ? n : nr;
+        p.prepare = [st, n, k] {
+            st->w = kai_test::random_i8(n * k, -127, 127, 22);
+            st->scale = kai_test::random_f32(n, 0.0005f, 0.02f, 23);
+            st->bias = kai_test::random_f32(n, -1.0f, 1.0f, 24);
+            st->packed.assign(kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(n, k, nr, kr, sr), 0);
+        };
+        p.pack = [st, n, k, kxn](size_t b, size_t e) {
+            if (kxn) {
+                kai_run_rhs_pack_kxn_qsi8cxp_qsi8cx_neon(1, n, k, nr, kr, sr, st->w.data(), st->bias.data(),
+                                                         st->scale.data(), st->packed.data(), 0, &kParams);
+                return;
+            }
+            kai_run_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(
+                1, e - b, k, nr, kr, sr, st->w.data() + b * k, st->bias.data() + b, st->scale.data() + b,
+                st->packed.data() + kai_get_rhs_packed_offset_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(b, k, nr, kr, sr), 0,
+                &kParams);
+        };
+        p.check = [st, n, k, kxn](bool) {
+            // The source is read as K x N for kxn: its n x k channel matrix is the transpose.
+            const std::vector<int8_t> w = kxn ? kai_ref::qsi8_kxn_values(st->w.data(), n, k) : st->w;
+            const std::vector<uint8_t> ref = kai_ref::pack_qsi8cxp(n, k, nr, kr, w.data(), st->bias.data(), st->scale.data(), 1);
+            if (ref.size() != st->packed.size()) return std::string("packed size differs from the reference");
+            return compare_bytes(st->packed.data(), ref.data(), ref.size(), nullptr, "packed RHS");
+        };
+        p.release = [st] { *st = State(); };
+        add_packer_case(p, out);
+    }
+}
+
+}  // namespace
+
+void add_qsi8cxp_cases(const Options& opt, std::vector<BenchCase>& out) {
+    for (const Qsi8cxpVariant& v : kai_registry::qsi8cxp_variants()) {
+        const bool gemv = v.ukernel.get_m_step() == 1;
+        for (const Shape& s : suite_shapes(opt, gemv, false)) {
+            add_matmul_cases(opt, v.name, "qai8dxp pack+kernel", "qsi8cxp", v.features, s, 0, "GOP/s",
+                             [&v, s] { return std::unique_ptr<MatmulProblem>(new I8cxProblem(v, s)); }, out);
+        }
+    }
+    add_packers(opt, out);
+}
+
+}  // namespace kai_bench
