@@ -80,7 +80,9 @@ uint64_t to_cpu_bits(uint32_t f) {
 // Families of kernels.bzl that kai_select does not cover yet. A family listed in kernels.bzl and
 // neither selected nor named here fails the test. qsi8cxp (int8 per-channel, spec §15) is being
 // added on another branch; once it is merged, add its table to kai/kai_select.h and remove it here.
-const std::set<std::string> kNotSelectedYet = {"qsi8cxp"};
+// The SME/SME2 float families (docs/matmul_sme.md) have no table either: selecting them needs SME feature bits
+// in kai_cpu.h and getters that follow the SVL; until kai_select.h covers them they are named here.
+const std::set<std::string> kNotSelectedYet = {"qsi8cxp", "f32p_f32p", "f32_f32p", "bf16p_sme", "f32_bf16p"};
 
 TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
     const kai_select_entry* entries = nullptr;
