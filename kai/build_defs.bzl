@@ -27,7 +27,11 @@ KAI_KERNEL_COPTS = [
 ]
 
 def kai_march(features):
-    """Returns the -march flag for a list of CPU features (dotprod, i8mm, bf16)."""
+    """Returns the -march flag for a list of CPU features (dotprod, i8mm, bf16, sme, sme2)."""
+    if "sme2" in features:
+        return "-march=armv9-a+sme2"
+    if "sme" in features:
+        return "-march=armv9-a+sme"
     if not features:
         return "-march=armv8-a"
     if "i8mm" in features or "bf16" in features:

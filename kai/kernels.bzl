@@ -6,11 +6,14 @@ a Python or CMake script can read it: one dict per line, string values and strin
 
 Keys:
   name      the kernel or packer name; its files are <dir>/<name>.c and <dir>/<name>.h
-  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp
+  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
   kind      matmul | lhs_packer | rhs_packer
   dir       directory of the .c/.h pair, relative to the repository root
   features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, sve (SVE
-            kernels: vector length >= 256 bits, checked at run time)
+            kernels: vector length >= 256 bits, checked at run time), sme, sme2.
+            sme / sme2 code (streaming SVE, ZA) is built by clang-19 in every configuration, the GCC build
+            included (GCC 12 cannot compile SME: the toolchain wrapper hands any -march with +sme to clang);
+            every other file builds with both compilers.
 
 Keys of generated kernels only (an entry without "template" is written by hand). They are the
 variant's parameters, declared here and nowhere else; tools/gen_kernels.py renders the files
@@ -50,9 +53,17 @@ KAI_PACKER_FEEDS = [
     {"family": "qsi8d32p", "match": "_i8mm", "packers": ["kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon"]},
     {"family": "qsi4c32p", "match": "", "packers": ["kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon"]},
     {"family": "qsi8cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon"]},
+    {"family": "f32p_f32p", "match": "", "packers": ["kai_lhs_pack_f32p2vlx1_f32_sme", "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
+    {"family": "f32_f32p", "match": "", "packers": ["kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
+    {"family": "bf16p_sme", "match": "", "packers": ["kai_lhs_pack_bf16p2vlx2_f32_sme", "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
+    {"family": "f32_bf16p", "match": "", "packers": ["kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
+    "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa",
+    "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa",
+    "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla",
+    "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa",
     "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod",
     "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm",
     "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm",
@@ -131,4 +142,15 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["i8mm"]},
     # --- end qsi8cxp ---
+    # --- family f32p_f32p / f32_f32p (f32 SME/SME2), bf16p_sme and f32_bf16p (bf16 SME2): docs/matmul_sme.md ---
+    {"name": "kai_lhs_pack_f32p2vlx1_f32_sme", "family": "f32p_f32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme", "family": "f32p_f32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_lhs_pack_bf16p2vlx2_f32_sme", "family": "bf16p_sme", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme", "family": "bf16p_sme", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa", "family": "f32p_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p", "features": ["sme2"]},
+    {"name": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "f32p_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p", "features": ["sme"]},
+    {"name": "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla", "family": "f32_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p", "features": ["sme2"]},
+    {"name": "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa", "family": "bf16p_sme", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p", "features": ["sme2"]},
+    {"name": "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot", "family": "f32_bf16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p", "features": ["sme2"]},
+    # --- end f32p_f32p / f32_f32p / bf16p_sme / f32_bf16p ---
 ]

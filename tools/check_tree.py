@@ -28,9 +28,13 @@ import kai_list  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = r"(?:f32|bf16|qai8dx|qsi8d32|qsi4cx|qsi4c32|qs4cx|qsu4c32)"
 MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|bf16)_[a-z0-9]+p\d+x\d+_[a-z0-9]+p\d+x\d+b?_\d+x\d+(?:x\d+)?_(?:neon|sve)(?:_(?:mmla|dot|i8mm|dotprod))?$")
+# SME/SME2 kernels (spec §20): "vl" tiles count streaming vectors; engine sme or sme2, feature mopa, mla or dot.
+SME_MATMUL = re.compile(r"^kai_matmul_clamp_f32_(?:[a-z0-9]+p\d+vlx\d+|f32)_[a-z0-9]+p\d+vlx\d+(?:b|biasf32)?(?:_\d+(?:vl)?x\d+vl)?_sme2?_(?:mopa|mla|dot)$")
+SME_PACKER = re.compile(r"^kai_(?:lhs|rhs)_pack_(?:kxn_|nxk_)?[a-z0-9]+(?:_[a-z0-9]+){1,2}_sme$")
 PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:quant_)?pack_(?:kxn_|nxk_)?[a-z0-9]+_[a-z0-9]+(?:_neon)?$")
 GUARDS = {"i8mm": "__ARM_FEATURE_MATMUL_INT8", "dotprod": "__ARM_FEATURE_DOTPROD",
-          "bf16": "__ARM_FEATURE_BF16_VECTOR_ARITHMETIC", "sve": "__ARM_FEATURE_SVE"}
+          "bf16": "__ARM_FEATURE_BF16_VECTOR_ARITHMETIC", "sve": "__ARM_FEATURE_SVE",
+          "sme": "__ARM_FEATURE_SME", "sme2": "__ARM_FEATURE_SME2"}
 
 
 def load():
@@ -52,7 +56,7 @@ def main():
             if not os.path.exists(f):
                 problems.append("%s: missing %s" % (name, os.path.relpath(f, ROOT)))
         grammar = MATMUL if e["kind"] == "matmul" else PACKER
-        if not grammar.match(name):
+        if not grammar.match(name) and not (SME_MATMUL if e["kind"] == "matmul" else SME_PACKER).match(name):
             problems.append("%s: name does not follow the naming grammar for a %s" % (name, e["kind"]))
         if not os.path.exists(c):
             continue
@@ -85,7 +89,11 @@ def main():
                 problems.append("KAI_PACKER_FEEDS: %s is not a packer of KAI_KERNELS" % p)
     for k in lst.kernels():
         kinds = {p["kind"] for p in lst.packers_for(k)}
-        for kind in ("lhs_packer", "rhs_packer"):
+        # A kernel whose LHS operand in the name is not packed (kai_matmul_clamp_<dst>_f32_<rhs>_...,
+        # the SME2 GEMVs that read the f32 row as it is) has no LHS packer.
+        lhs_operand = k["name"][len("kai_matmul_clamp_"):].split("_")[1]
+        needed = ("lhs_packer", "rhs_packer") if re.search(r"p(?:\d|vl|mr)", lhs_operand) else ("rhs_packer",)
+        for kind in needed:
             if kind not in kinds:
                 problems.append("%s: no %s feeds it in KAI_PACKER_FEEDS" % (k["name"], kind))
     for p in problems:

@@ -42,6 +42,7 @@ DOCS = {
     "qai8dxp": "matmul_int4_channelwise.md", "qsi4cxp": "matmul_int4_channelwise.md",
     "qsi4c32p": "matmul_int4_blockwise.md", "qsi8d32p": "matmul_q4_0.md",
     "qsi8cxp": "matmul_int8_channelwise.md",
+    "f32p_f32p": "matmul_sme.md", "f32_f32p": "matmul_sme.md", "bf16p_sme": "matmul_sme.md", "f32_bf16p": "matmul_sme.md",
 }
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
 CONDITION = re.compile(r"@([a-z][a-z0-9_]*)=([^@\s]+)@")
@@ -149,6 +150,10 @@ def kernel_outputs(entries, form=None):
 
 def march(features):
     # Mirrors kai_march() in kai/build_defs.bzl.
+    if "sme2" in features:
+        return "-march=armv9-a+sme2"
+    if "sme" in features:
+        return "-march=armv9-a+sme"
     if not features:
         return "-march=armv8-a"
     base = "armv8.6-a" if ("i8mm" in features or "bf16" in features) else "armv8.2-a"

@@ -42,6 +42,10 @@ namespace {
 #define KAI_BF16_MATMUL_qsi4c32p(stem, features)
 #define KAI_BF16_MATMUL_qsi8d32p(stem, features)
 #define KAI_BF16_MATMUL_qsi8cxp(stem, features)
+#define KAI_BF16_MATMUL_f32p_f32p(stem, features)
+#define KAI_BF16_MATMUL_f32_f32p(stem, features)
+#define KAI_BF16_MATMUL_bf16p_sme(stem, features)
+#define KAI_BF16_MATMUL_f32_bf16p(stem, features)
 
 #define KAI_BF16_IS_bf16 KAI_BF16_KEEP
 #define KAI_BF16_IS_bf16o KAI_BF16_DROP
@@ -50,6 +54,10 @@ namespace {
 #define KAI_BF16_IS_qsi4c32p KAI_BF16_DROP
 #define KAI_BF16_IS_qsi8d32p KAI_BF16_DROP
 #define KAI_BF16_IS_qsi8cxp KAI_BF16_DROP
+#define KAI_BF16_IS_f32p_f32p KAI_BF16_DROP
+#define KAI_BF16_IS_f32_f32p KAI_BF16_DROP
+#define KAI_BF16_IS_bf16p_sme KAI_BF16_DROP
+#define KAI_BF16_IS_f32_bf16p KAI_BF16_DROP
 
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16_MATMUL_##family(stem, features)
 const Bf16Variant kVariants[] = {

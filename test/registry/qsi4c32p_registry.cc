@@ -33,6 +33,10 @@ namespace {
 #define KAI_C32_ENTRY_qsi4cxp(stem, features)
 #define KAI_C32_ENTRY_qsi8d32p(stem, features)
 #define KAI_C32_ENTRY_qsi8cxp(stem, features)
+#define KAI_C32_ENTRY_f32p_f32p(stem, features)
+#define KAI_C32_ENTRY_f32_f32p(stem, features)
+#define KAI_C32_ENTRY_bf16p_sme(stem, features)
+#define KAI_C32_ENTRY_f32_bf16p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_C32_ENTRY_##family(stem, features)
 
 const Qsi4c32pVariant kVariants[] = {
@@ -46,6 +50,10 @@ const Qsi4c32pVariant kVariants[] = {
 #undef KAI_C32_ENTRY_qsi4cxp
 #undef KAI_C32_ENTRY_qsi8d32p
 #undef KAI_C32_ENTRY_qsi8cxp
+#undef KAI_C32_ENTRY_f32p_f32p
+#undef KAI_C32_ENTRY_f32_f32p
+#undef KAI_C32_ENTRY_bf16p_sme
+#undef KAI_C32_ENTRY_f32_bf16p
 
 }  // namespace
 

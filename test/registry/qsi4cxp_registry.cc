@@ -31,6 +31,10 @@ namespace {
 #define KAI_CX_ENTRY_qsi4c32p(stem, features)
 #define KAI_CX_ENTRY_qsi8d32p(stem, features)
 #define KAI_CX_ENTRY_qsi8cxp(stem, features)
+#define KAI_CX_ENTRY_f32p_f32p(stem, features)
+#define KAI_CX_ENTRY_f32_f32p(stem, features)
+#define KAI_CX_ENTRY_bf16p_sme(stem, features)
+#define KAI_CX_ENTRY_f32_bf16p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_CX_ENTRY_##family(stem, features)
 
 const Qsi4cxpVariant kVariants[] = {
@@ -44,6 +48,10 @@ const Qsi4cxpVariant kVariants[] = {
 #undef KAI_CX_ENTRY_qsi4c32p
 #undef KAI_CX_ENTRY_qsi8d32p
 #undef KAI_CX_ENTRY_qsi8cxp
+#undef KAI_CX_ENTRY_f32p_f32p
+#undef KAI_CX_ENTRY_f32_f32p
+#undef KAI_CX_ENTRY_bf16p_sme
+#undef KAI_CX_ENTRY_f32_bf16p
 
 }  // namespace
 

@@ -30,6 +30,10 @@ namespace {
 #define KAI_I8CX_ENTRY_qsi4cxp(stem, features)
 #define KAI_I8CX_ENTRY_qsi4c32p(stem, features)
 #define KAI_I8CX_ENTRY_qsi8d32p(stem, features)
+#define KAI_I8CX_ENTRY_f32p_f32p(stem, features)
+#define KAI_I8CX_ENTRY_f32_f32p(stem, features)
+#define KAI_I8CX_ENTRY_bf16p_sme(stem, features)
+#define KAI_I8CX_ENTRY_f32_bf16p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_I8CX_ENTRY_##family(stem, features)
 
 const Qsi8cxpVariant kVariants[] = {
@@ -43,6 +47,10 @@ const Qsi8cxpVariant kVariants[] = {
 #undef KAI_I8CX_ENTRY_qsi4cxp
 #undef KAI_I8CX_ENTRY_qsi4c32p
 #undef KAI_I8CX_ENTRY_qsi8d32p
+#undef KAI_I8CX_ENTRY_f32p_f32p
+#undef KAI_I8CX_ENTRY_f32_f32p
+#undef KAI_I8CX_ENTRY_bf16p_sme
+#undef KAI_I8CX_ENTRY_f32_bf16p
 
 }  // namespace
 

@@ -36,6 +36,10 @@ namespace {
 #define KAI_Q40_MATMUL_qsi4cxp(stem, features)
 #define KAI_Q40_MATMUL_qsi4c32p(stem, features)
 #define KAI_Q40_MATMUL_qsi8cxp(stem, features)
+#define KAI_Q40_MATMUL_f32p_f32p(stem, features)
+#define KAI_Q40_MATMUL_f32_f32p(stem, features)
+#define KAI_Q40_MATMUL_bf16p_sme(stem, features)
+#define KAI_Q40_MATMUL_f32_bf16p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_Q40_MATMUL_##family(stem, features)
 
 const Qsi8d32pVariant kVariants[] = {
@@ -51,6 +55,10 @@ const Qsi8d32pVariant kVariants[] = {
 #define KAI_Q40_LHS_qsi4cxp(stem, features)
 #define KAI_Q40_LHS_qsi4c32p(stem, features)
 #define KAI_Q40_LHS_qsi8cxp(stem, features)
+#define KAI_Q40_LHS_f32p_f32p(stem, features)
+#define KAI_Q40_LHS_f32_f32p(stem, features)
+#define KAI_Q40_LHS_bf16p_sme(stem, features)
+#define KAI_Q40_LHS_f32_bf16p(stem, features)
 #define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_Q40_LHS_##family(stem, features)
 
 const Qsi8d32pLhsPacker kLhsPackers[] = {

@@ -1,0 +1,98 @@
+//
+// SPDX-FileCopyrightText: Copyright 2026 The kai authors
+// SPDX-License-Identifier: Apache-2.0
+//
+
+// Converts a kxn f32 RHS to bf16 (RNE) into the bf16p2vlx2b layout (docs/matmul_sme.md): blocks of
+// nr = 2 * SVL / 32 channels, stride nr * (4 + 2 * Kp) bytes (Kp = roundup(k, 2)): nr f32 biases, then for each
+// pair of k values and each channel the two bf16 values. Odd k: the pad slot repeats row 0. Channels past n
+// are 0. Plain C; only nr depends on the streaming vector length (RDSVL, no streaming mode).
+
+#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
+#error "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme needs AArch64 with FEAT_SME"
+#endif
+
+#include "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kai/kai_common.h"
+
+static const size_t kai_kr = 2;
+static const size_t kai_sr = 1;
+
+static size_t kai_nr(void) {
+    uint64_t svl_bytes;
+    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    return (size_t)svl_bytes / sizeof(float) * 2;
+}
+
+size_t kai_get_n_step_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme(void) {
+    return kai_nr();
+}
+
+size_t kai_get_rhs_offset_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme(size_t n_idx) {
+    return kai_mul_size_checked(n_idx, sizeof(float));
+}
+
+size_t kai_get_bias_offset_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme(size_t n_idx) {
+    return kai_mul_size_checked(n_idx, sizeof(float));
+}
+
+size_t kai_get_rhs_packed_stride_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme(size_t k) {
+    const size_t per_channel =
+        kai_add_size_checked(sizeof(float), kai_mul_size_checked(kai_roundup(k, kai_kr), sizeof(uint16_t)));
+    return kai_mul_size_checked(kai_nr(), per_channel);
+}
+
+size_t kai_get_rhs_packed_offset_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme(size_t n_idx, size_t k) {
+    const size_t nr = kai_nr();
+    KAI_ASSUME_MSG(n_idx % nr == 0, "n_idx must be a multiple of nr");
+    return kai_mul_size_checked(n_idx / nr, kai_get_rhs_packed_stride_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme(k));
+}
+
+size_t kai_get_rhs_packed_size_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme(size_t n, size_t k) {
+    return kai_mul_size_checked(
+        kai_div_ceil(n, kai_nr()), kai_get_rhs_packed_stride_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme(k));
+}
+
+void kai_run_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme(
+    size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride, const void* rhs,
+    const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params) {
+    KAI_ASSUME_MSG(num_groups == 1, "num_groups must be 1");
+    KAI_ASSUME_MSG(nr == kai_nr(), "nr must be 2 * SVL / 32");
+    KAI_ASSUME_MSG(kr == kai_kr, "kr must be 2");
+    KAI_ASSUME_MSG(sr == kai_sr, "sr must be 1");
+    KAI_ASSUME_MSG(scale == NULL, "scale must be NULL");
+    KAI_ASSUME_MSG(extra_bytes == 0, "extra_bytes must be 0");
+    KAI_ASSUME_MSG(params == NULL, "params must be NULL");
+    if (n == 0) {
+        return;
+    }
+    KAI_ASSUME_MSG(rhs != NULL, "rhs must not be NULL");
+    KAI_ASSUME_MSG(bias != NULL, "bias must not be NULL (pass zeros for no bias)");
+    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
+    KAI_ASSUME_MSG(k == 1 || rhs_stride / sizeof(float) >= n, "rhs_stride must be at least n * 4 when k > 1");
+
+    const size_t kp = kai_roundup(k, kai_kr);
+    uint8_t* out = (uint8_t*)rhs_packed;
+    for (size_t n0 = 0; n0 < n; n0 += nr) {
+        const size_t cols = KAI_MIN(n - n0, nr);
+        memcpy(out, (const uint8_t*)bias + n0 * sizeof(float), cols * sizeof(float));
+        memset(out + cols * sizeof(float), 0, (nr - cols) * sizeof(float));
+        uint16_t* data = (uint16_t*)(out + nr * sizeof(float));
+        memset(data, 0, nr * kp * sizeof(uint16_t));
+        for (size_t kk = 0; kk < kp; ++kk) {
+            // The pad slot of an odd k repeats row 0.
+            const uint8_t* row = (const uint8_t*)rhs + (kk < k ? kk : 0) * rhs_stride + n0 * sizeof(float);
+            for (size_t c = 0; c < cols; ++c) {
+                float v;
+                memcpy(&v, row + c * sizeof(float), sizeof(float));
+                data[((kk / 2) * nr + c) * 2 + kk % 2] = kai_cast_bf16_f32(v);
+            }
+        }
+        out += nr * (sizeof(float) + kp * sizeof(uint16_t));
+    }
+}

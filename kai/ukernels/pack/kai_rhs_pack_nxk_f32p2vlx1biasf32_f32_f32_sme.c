@@ -1,0 +1,92 @@
+//
+// SPDX-FileCopyrightText: Copyright 2026 The kai authors
+// SPDX-License-Identifier: Apache-2.0
+//
+
+// Packs an nxk f32 RHS and its bias into the f32p2vlx1biasf32 layout (docs/matmul_sme.md): blocks of
+// nr = 2 * SVL / 32 channels, stride nr * (1 + k) * 4 bytes: nr biases, then for each k the nr values w[n][k].
+// Channels past n are 0. Plain C; only nr depends on the streaming vector length (RDSVL, no streaming mode).
+
+#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
+#error "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme needs AArch64 with FEAT_SME"
+#endif
+
+#include "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kai/kai_common.h"
+
+static const size_t kai_kr = 1;
+static const size_t kai_sr = 1;
+
+static size_t kai_nr(void) {
+    uint64_t svl_bytes;
+    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    return (size_t)svl_bytes / sizeof(float) * 2;
+}
+
+size_t kai_get_n_step_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme(void) {
+    return kai_nr();
+}
+
+size_t kai_get_rhs_offset_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme(size_t n_idx, size_t rhs_stride) {
+    return kai_mul_size_checked(n_idx, rhs_stride);
+}
+
+size_t kai_get_bias_offset_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme(size_t n_idx) {
+    return kai_mul_size_checked(n_idx, sizeof(float));
+}
+
+size_t kai_get_rhs_packed_stride_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme(size_t k) {
+    return kai_mul_size_checked(kai_add_size_checked(k, 1), sizeof(float));
+}
+
+size_t kai_get_rhs_packed_offset_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme(size_t n_idx, size_t k) {
+    KAI_ASSUME_MSG(n_idx % kai_nr() == 0, "n_idx must be a multiple of nr");
+    return kai_mul_size_checked(n_idx, kai_get_rhs_packed_stride_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme(k));
+}
+
+size_t kai_get_rhs_packed_size_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme(size_t n, size_t k) {
+    return kai_mul_size_checked(
+        kai_roundup(n, kai_nr()), kai_get_rhs_packed_stride_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme(k));
+}
+
+void kai_run_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme(
+    size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride, const void* rhs,
+    const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params) {
+    KAI_ASSUME_MSG(num_groups == 1, "num_groups must be 1");
+    KAI_ASSUME_MSG(nr == kai_nr(), "nr must be 2 * SVL / 32");
+    KAI_ASSUME_MSG(kr == kai_kr, "kr must be 1");
+    KAI_ASSUME_MSG(sr == kai_sr, "sr must be 1");
+    KAI_ASSUME_MSG(scale == NULL, "scale must be NULL");
+    KAI_ASSUME_MSG(extra_bytes == 0, "extra_bytes must be 0");
+    KAI_ASSUME_MSG(params == NULL, "params must be NULL");
+    if (n == 0) {
+        return;
+    }
+    KAI_ASSUME_MSG(rhs != NULL, "rhs must not be NULL");
+    KAI_ASSUME_MSG(bias != NULL, "bias must not be NULL (pass zeros for no bias)");
+    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
+    KAI_ASSUME_MSG(n == 1 || rhs_stride / sizeof(float) >= k, "rhs_stride must be at least k * 4 when n > 1");
+
+    uint8_t* out = (uint8_t*)rhs_packed;
+    for (size_t n0 = 0; n0 < n; n0 += nr) {
+        const size_t cols = KAI_MIN(n - n0, nr);
+        memcpy(out, (const uint8_t*)bias + n0 * sizeof(float), cols * sizeof(float));
+        memset(out + cols * sizeof(float), 0, (nr - cols) * sizeof(float));
+        uint8_t* data = out + nr * sizeof(float);
+        for (size_t c = 0; c < cols; ++c) {
+            const uint8_t* row = (const uint8_t*)rhs + (n0 + c) * rhs_stride;
+            for (size_t kk = 0; kk < k; ++kk) {
+                memcpy(data + (kk * nr + c) * sizeof(float), row + kk * sizeof(float), sizeof(float));
+            }
+        }
+        for (size_t kk = 0; kk < k; ++kk) {
+            memset(data + (kk * nr + cols) * sizeof(float), 0, (nr - cols) * sizeof(float));
+        }
+        out += nr * (k + 1) * sizeof(float);
+    }
+}

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "test/registry/sme_float_registry.h"
+
+#include <iterator>
+
+#include "test/common/cpu_features.h"
+
+// The families' headers (explicit, so that other families' code is not needed to build this).
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p/kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa.h"
+#include "kai/ukernels/pack/kai_lhs_pack_bf16p2vlx2_f32_sme.h"
+#include "kai/ukernels/pack/kai_lhs_pack_f32p2vlx1_f32_sme.h"
+#include "kai/ukernels/pack/kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme.h"
+
+namespace kai_registry {
+
+namespace {
+
+#define KAI_SMEF_PACKED(stem)                                                                                 \
+    {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
+     kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,                 \
+     kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem}
+#define KAI_SMEF_GEMV(stem)                                                                                  \
+    {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_nr_##stem, kai_get_kr_##stem, kai_get_sr_##stem, \
+     kai_get_lhs_offset_##stem, kai_get_rhs_packed_offset_##stem, kai_get_dst_offset_##stem,                \
+     kai_get_dst_size_##stem, kai_run_##stem}
+
+// Keep only this registry's families: KAI_SMEF_<kind>_<family> expands to an entry for f32p_f32p, f32_f32p,
+// bf16p_sme and f32_bf16p and to nothing for every other family of kernels.bzl.
+#define KAI_SMEF_MATMUL_f32p_f32p(stem, features) {"kai_" #stem, (features), false, false, KAI_SMEF_PACKED(stem), {}},
+#define KAI_SMEF_MATMUL_bf16p_sme(stem, features) {"kai_" #stem, (features), true, false, KAI_SMEF_PACKED(stem), {}},
+#define KAI_SMEF_MATMUL_f32_f32p(stem, features) {"kai_" #stem, (features), false, true, {}, KAI_SMEF_GEMV(stem)},
+// The bf16 GEMV's interface struct has the f32 GEMV's members and signatures.
+#define KAI_SMEF_MATMUL_f32_bf16p(stem, features) {"kai_" #stem, (features), true, true, {}, KAI_SMEF_GEMV(stem)},
+#define KAI_SMEF_MATMUL_bf16(stem, features)
+#define KAI_SMEF_MATMUL_bf16o(stem, features)
+#define KAI_SMEF_MATMUL_qai8dxp(stem, features)
+#define KAI_SMEF_MATMUL_qsi4cxp(stem, features)
+#define KAI_SMEF_MATMUL_qsi4c32p(stem, features)
+#define KAI_SMEF_MATMUL_qsi8d32p(stem, features)
+#define KAI_SMEF_MATMUL_qsi8cxp(stem, features)
+#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_SMEF_MATMUL_##family(stem, features)
+const SmeFloatVariant kVariants[] = {
+#include "kai/kai_registry.inc"
+};
+
+#define KAI_SMEF_LHS(stem, features, is_bf16)                                                              \
+    {"kai_" #stem, (features), is_bf16, kai_get_m_step_##stem, kai_get_lhs_offset_##stem,                  \
+     kai_get_lhs_packed_offset_##stem, kai_get_lhs_packed_size_##stem, kai_run_##stem},
+#define KAI_SMEF_LHS_f32p_f32p(stem, features) KAI_SMEF_LHS(stem, features, false)
+#define KAI_SMEF_LHS_bf16p_sme(stem, features) KAI_SMEF_LHS(stem, features, true)
+#define KAI_SMEF_LHS_f32_f32p(stem, features)
+#define KAI_SMEF_LHS_f32_bf16p(stem, features)
+#define KAI_SMEF_LHS_bf16(stem, features)
+#define KAI_SMEF_LHS_bf16o(stem, features)
+#define KAI_SMEF_LHS_qai8dxp(stem, features)
+#define KAI_SMEF_LHS_qsi4cxp(stem, features)
+#define KAI_SMEF_LHS_qsi4c32p(stem, features)
+#define KAI_SMEF_LHS_qsi8d32p(stem, features)
+#define KAI_SMEF_LHS_qsi8cxp(stem, features)
+#define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_SMEF_LHS_##family(stem, features)
+const SmeFloatLhsPacker kLhsPackers[] = {
+#include "kai/kai_registry.inc"
+};
+
+#define KAI_SMEF_RHS(stem, features, is_bf16)                                                              \
+    {"kai_" #stem, (features), is_bf16, kai_get_n_step_##stem, kai_get_bias_offset_##stem,                 \
+     kai_get_rhs_packed_stride_##stem, kai_get_rhs_packed_offset_##stem, kai_get_rhs_packed_size_##stem,   \
+     kai_run_##stem},
+#define KAI_SMEF_RHS_f32p_f32p(stem, features) KAI_SMEF_RHS(stem, features, false)
+#define KAI_SMEF_RHS_bf16p_sme(stem, features) KAI_SMEF_RHS(stem, features, true)
+#define KAI_SMEF_RHS_f32_f32p(stem, features)
+#define KAI_SMEF_RHS_f32_bf16p(stem, features)
+#define KAI_SMEF_RHS_bf16(stem, features)
+#define KAI_SMEF_RHS_bf16o(stem, features)
+#define KAI_SMEF_RHS_qai8dxp(stem, features)
+#define KAI_SMEF_RHS_qsi4cxp(stem, features)
+#define KAI_SMEF_RHS_qsi4c32p(stem, features)
+#define KAI_SMEF_RHS_qsi8d32p(stem, features)
+#define KAI_SMEF_RHS_qsi8cxp(stem, features)
+#define KAI_REGISTRY_RHS_PACKER(family, stem, features) KAI_SMEF_RHS_##family(stem, features)
+const SmeFloatRhsPacker kRhsPackers[] = {
+#include "kai/kai_registry.inc"
+};
+
+}  // namespace
+
+const std::vector<SmeFloatVariant>& sme_float_variants() {
+    static const std::vector<SmeFloatVariant> v(std::begin(kVariants), std::end(kVariants));
+    return v;
+}
+
+const std::vector<SmeFloatLhsPacker>& sme_float_lhs_packers() {
+    static const std::vector<SmeFloatLhsPacker> v(std::begin(kLhsPackers), std::end(kLhsPackers));
+    return v;
+}
+
+const std::vector<SmeFloatRhsPacker>& sme_float_rhs_packers() {
+    static const std::vector<SmeFloatRhsPacker> v(std::begin(kRhsPackers), std::end(kRhsPackers));
+    return v;
+}
+
+}  // namespace kai_registry
