@@ -284,15 +284,113 @@ TEST(QuantLhsEdge, OutlierAndDenormalRows) {
     for (size_t i = 0; i < d.size(); ++i) EXPECT_EQ(ud.q[i], rd.q[i]) << i;
 }
 
-TEST(QuantLhsEdge, RangeTooSmallForTheMultiplierIsTheZeroRow) {
-    // kai's rule: 255 / range overflows (range < ~7.5e-37) -> quantised as the all-zero row.
+// Packs `rows` (each of k values) with every packing the kernels use and compares with the
+// reference packer byte for byte (data, offsets, scales).
+void expect_rows_pack_as_reference(const std::vector<std::vector<float>>& rows, size_t k) {
+    std::vector<float> lhs;
+    for (const auto& r : rows) lhs.insert(lhs.end(), r.begin(), r.end());
+    const size_t m = rows.size();
+    for (const auto& [mr, kr, sr] : {std::tuple<size_t, size_t, size_t>{1, 16, 2}, {4, 16, 2}, {4, 8, 2}, {3, 4, 1}}) {
+        std::vector<uint8_t> got(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr), 0);
+        std::vector<uint8_t> want(kai_ref::qai8dxp_packed_size(m, k, mr), 0);
+        ASSERT_EQ(got.size(), want.size());
+        kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr, 0, lhs.data(), k * 4, got.data());
+        kai_ref::pack_qai8dxp(m, k, mr, kr, sr, 0, lhs.data(), k * 4, want.data());
+        EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), got.size())) << "m " << m << " k " << k << " mr " << mr << " kr " << kr;
+    }
+}
+
+TEST(QuantLhsEdge, TinyRowsPackAsKleidiAI) {
+    // 255 / range overflows (range < 255 / FLT_MAX ~ 7.5e-37): KleidiAI's bytes, derived in
+    // docs/matmul_int4_channelwise.md: data 127 for x != 0, -128 for +-0; offset 128; scale 0.
     for (size_t k : {5, 40, 100}) {
+        std::vector<std::vector<float>> rows;
+        std::vector<float> mixed(k), pos(k), neg(k);
+        for (size_t i = 0; i < k; ++i) {
+            const float mag = 1.0e-40f * static_cast<float>(i % 7);
+            mixed[i] = (i % 3 == 0 ? -1.0f : 1.0f) * mag;
+            pos[i] = 3.0e-37f * static_cast<float>(i % 2);  // range 3e-37: still below 7.5e-37
+            neg[i] = i % 5 == 1 ? -0.0f : -1.0e-45f * static_cast<float>(1 + i % 3);
+        }
+        for (const auto& x : {mixed, pos, neg}) {
+            const auto u = pack_one_row(x);
+            EXPECT_EQ(kai_ref::f32_bits(u.scale[0]), 0u) << k;
+            EXPECT_EQ(u.offset[0], 128) << k;
+            for (size_t i = 0; i < u.kp; ++i) {
+                const float v = x[i < k ? i : k - 1];
+                EXPECT_EQ(u.q[i], v != 0.0f ? 127 : -128) << "k " << k << " i " << i;
+            }
+            rows.push_back(x);
+        }
+        expect_rows_pack_as_reference(rows, k);
+    }
+    // The boundary: a range of 255 / FLT_MAX rounded up keeps a finite multiplier.
+    const float edge = 7.6e-37f;
+    const auto u = pack_one_row({-edge, 0.0f, edge * 0.5f});
+    EXPECT_NE(kai_ref::f32_bits(u.scale[0]), 0u);
+    EXPECT_NE(u.offset[0], 128);
+}
+
+TEST(QuantLhsEdge, HugeFiniteRowsQuantiseCorrectly) {
+    // kai's rule: the range overflows f32, the multiplier is formed from halves and the row
+    // quantises like any other (|x - (q + offset) * scale| <= scale / 2 + rounding).
+    for (size_t k : {3, 40, 77}) {
         std::vector<float> x(k);
-        for (size_t i = 0; i < k; ++i) x[i] = (i % 3 == 0 ? -1.0f : 1.0f) * 1.0e-40f * static_cast<float>(i % 7);
+        for (size_t i = 0; i < k; ++i) x[i] = (i % 2 == 0 ? 3.0e38f : -3.0e38f) * (static_cast<float>(1 + i % 3) / 3.0f);
+        x[0] = 3.0e38f;
+        x[1] = -3.0e38f;
         const auto u = pack_one_row(x);
-        EXPECT_EQ(u.scale[0], 1.0f);
-        EXPECT_EQ(u.offset[0], -127);
-        for (int8_t q : u.q) EXPECT_EQ(q, 127);
+        ASSERT_TRUE(std::isfinite(u.scale[0]));
+        EXPECT_GT(u.scale[0], 2.0e36f);  // 6e38 / 255
+        EXPECT_LT(u.scale[0], 2.5e36f);
+        for (size_t i = 0; i < k; ++i) {
+            const double deq = (static_cast<double>(u.q[i]) + u.offset[0]) * static_cast<double>(u.scale[0]);
+            EXPECT_LE(std::fabs(deq - static_cast<double>(x[i])), 0.5 * 1.0001 * static_cast<double>(u.scale[0])) << i;
+        }
+        const auto r = kai_ref::quantize_qai8dx_row(x.data(), k);
+        EXPECT_EQ(kai_ref::f32_bits(u.scale[0]), kai_ref::f32_bits(r.recip));
+        expect_rows_pack_as_reference({x}, k);
+    }
+    // One-sided huge rows: the range does not overflow, the usual formula applies.
+    expect_rows_pack_as_reference({std::vector<float>(40, 3.0e38f), std::vector<float>(40, -FLT_MAX)}, 40);
+}
+
+TEST(QuantLhsEdge, ConstantAndSignedZeroRows) {
+    // +-0 rows are the all-zero row (rmin == rmax): scale 1, offset -127, data 127.
+    for (size_t k : {1, 33, 64}) {
+        std::vector<float> z(k, 0.0f), nz(k, -0.0f), mix(k);
+        for (size_t i = 0; i < k; ++i) mix[i] = i % 2 ? -0.0f : 0.0f;
+        for (const auto& x : {z, nz, mix}) {
+            const auto u = pack_one_row(x);
+            EXPECT_EQ(u.scale[0], 1.0f);
+            EXPECT_EQ(u.offset[0], -127);
+            for (size_t i = 0; i < u.kp; ++i) EXPECT_EQ(u.q[i], 127) << i;
+        }
+        expect_rows_pack_as_reference({z, nz, mix, std::vector<float>(k, 2.5f), std::vector<float>(k, -1.0e-3f)}, k);
+    }
+}
+
+TEST(QuantLhsEdge, ZeroPointTiesRoundToEvenBothWays) {
+    // Scale 1 (range 255); the zero point is exactly n + 0.5, from either branch of step 6:
+    // [rmin, rmax] -> zp: [-154.5, 100.5] -> 26.5 -> 26; [-101.5, 153.5] -> -26.5 -> -26;
+    // [-155.5, 99.5] -> 27.5 -> 28; [-100.5, 154.5] -> -27.5 -> -28. Rounding away, down, up or
+    // toward zero each gets at least one of them wrong.
+    const struct {
+        float lo, hi;
+        int32_t offset;
+    } cases[] = {{-154.5f, 100.5f, -26}, {-101.5f, 153.5f, 26}, {-155.5f, 99.5f, -28}, {-100.5f, 154.5f, 28}};
+    for (const auto& c : cases) {
+        for (size_t k : {2, 40}) {
+            std::vector<float> x(k, 0.5f);
+            x[0] = c.lo;
+            x[k - 1] = c.hi;
+            const auto u = pack_one_row(x);
+            EXPECT_EQ(u.scale[0], 1.0f);
+            EXPECT_EQ(u.offset[0], c.offset) << c.lo << " " << c.hi;
+            // Data ties go away from zero: 0.5 -> 1.
+            if (k > 2) EXPECT_EQ(u.q[1], 1 - c.offset);
+            expect_rows_pack_as_reference({x}, k);
+        }
     }
 }
 
@@ -309,14 +407,14 @@ TEST(QuantWeights, ReferenceQuantiserRoundTrips) {
 }
 
 TEST(QuantLhsEdge, NonFiniteRowsGiveNanScaleAndZeroData) {
-    // kai's documented rule: NaN, +-Inf, or a range that overflows f32 -> data 0, offset 0,
+    // kai's documented rule: NaN or +-Inf -> data 0, offset 0,
     // scale NaN (every output of the row becomes NaN).
     const float inf = std::numeric_limits<float>::infinity();
     const std::vector<std::vector<float>> rows = {
         {1.0f, std::numeric_limits<float>::quiet_NaN(), 2.0f},
         {1.0f, inf, 2.0f},
         {-inf, 0.5f},
-        {3.0e38f, -3.0e38f, 1.0f},
+        {inf, -inf},
     };
     for (const auto& x : rows) {
         std::vector<float> longer = x;
