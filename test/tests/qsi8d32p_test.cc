@@ -16,6 +16,9 @@
 #include <vector>
 
 #include "kai/kai_common.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
@@ -1011,6 +1014,40 @@ TEST(Qsi8d32pCompat, Kernels) {
         GTEST_SKIP() << "replayed " << files << " of " << listed << " vectors; the CPU lacks features for" << not_run;
     }
     EXPECT_EQ(files, 32u);
+}
+
+// The block length is checked in every build (release too) by every hand-written function of the
+// family that takes it: bl = 0 must not divide by zero in one function while another aborts.
+TEST(Qsi8d32pBlockDeathTest, BadBlAbortsInEveryBuild) {
+    const std::string bl_msg = "bl must be a non-zero multiple of 32", k_msg = "k must be a multiple of bl";
+    const auto re = [](const char* file, const std::string& msg) { return kai_test::kai_error_regex(file, msg); };
+    const char* lhs = "kai_lhs_quant_pack_qsi8d32p_f32.c";
+    const char* lhs_sb = "kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.c";
+    const char* rhs = "kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.c";
+    for (size_t bl : {0, 48}) {
+        const std::string& msg = bl_msg;
+        EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32(4, 96, bl, 4, 16, 2), re(lhs, msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p_f32(4, 96, bl, 4, 16, 2), re(lhs, msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(4, 96, bl, 4, 16, 2),
+                     re(lhs_sb, msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(4, 96, bl, 4, 16, 2),
+                     re(lhs_sb, msg));
+        EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(4, 96, 4, 16, bl),
+                     re(rhs, msg));
+        EXPECT_DEATH((void)kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(4, 96, 4, 16, bl),
+                     re(rhs, msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod(1, 96, bl),
+                     re("kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.c", msg));
+        EXPECT_DEATH(
+            (void)kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod(4, 96, bl),
+            re("kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.c", msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod(4, 96, bl),
+                     re("kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.c", msg));
+    }
+    // k not a multiple of bl.
+    EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32(4, 96, 64, 4, 16, 2), re(lhs, k_msg));
+    EXPECT_DEATH((void)kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod(4, 96, 64),
+                 re("kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.c", k_msg));
 }
 
 }  // namespace

@@ -31,8 +31,8 @@ static inline uint16_t kai_load_u16(const uint8_t* p) {
 }
 
 static void check_shape(size_t k, size_t nr, size_t kr, size_t bl) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_ASSUME_MSG(nr != 0, "nr must be non-zero");
     KAI_ASSUME_MSG(kr != 0 && kr % 2 == 0 && kr <= 16 && bl % kr == 0, "kr must be even, at most 16 and divide bl");
     KAI_UNUSED(k);

@@ -942,6 +942,8 @@ void kai_run_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla(
     KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
     KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
     KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
+    KAI_ASSUME_MSG(m == 1 || dst_stride_row / sizeof(uint16_t) >= n,
+                   "dst_stride_row must be at least n * sizeof(uint16_t) when m > 1");
 
     if (k == 0) {
         // No products: every output is its clamped bias.
