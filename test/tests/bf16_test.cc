@@ -348,7 +348,9 @@ INSTANTIATE_TEST_SUITE_P(
 // ------------------------------------------------------------------------------------------
 
 enum class Portion { kFull, kAllTiles, kInterior, kLastRagged };
-enum class Clamp { kNone, kInfinite, kBite };
+// kRelu: [0, +FLT_MAX] (one finite bound); kInverted: scalar_min > scalar_max (every output is
+// scalar_min, KleidiAI's min-then-max order).
+enum class Clamp { kNone, kInfinite, kBite, kRelu, kInverted };
 
 struct KernelCase {
     size_t variant;
@@ -435,6 +437,13 @@ TEST_P(Bf16KernelTest, MatchesReferenceWithinBound) {
         std::sort(sorted.begin(), sorted.end());
         min = static_cast<float>(sorted[sorted.size() / 5]);
         max = static_cast<float>(sorted[sorted.size() * 4 / 5]);
+    } else if (c.clamp == Clamp::kRelu) {
+        min = 0.0f;
+    } else if (c.clamp == Clamp::kInverted) {
+        std::vector<double> sorted(ref);
+        std::sort(sorted.begin(), sorted.end());
+        min = static_cast<float>(sorted[sorted.size() * 4 / 5]);
+        max = static_cast<float>(sorted[sorted.size() / 5]);
     }
 
     const size_t es = kai_registry::bf16_dst_elem_size(v);
@@ -520,9 +529,15 @@ std::vector<KernelCase> kernel_cases() {
         for (const Shape& s : mr == 1 ? gemv : gemm) {
             const bool big = s.m * s.n * s.k > 1000000;
             for (Portion portion : {Portion::kFull, Portion::kAllTiles, Portion::kInterior, Portion::kLastRagged}) {
-                for (Clamp clamp : {Clamp::kNone, Clamp::kInfinite, Clamp::kBite}) {
+                for (Clamp clamp : {Clamp::kNone, Clamp::kInfinite, Clamp::kBite, Clamp::kRelu, Clamp::kInverted}) {
                     for (bool bias : {true, false}) {
-                        if ((big || reduced) && !((portion == Portion::kFull && clamp == Clamp::kBite && bias) ||
+                        // One-sided and inverted clamps: one sub-tile each, every shape and kernel.
+                        const bool extra = clamp == Clamp::kRelu || clamp == Clamp::kInverted;
+                        if (extra && !((clamp == Clamp::kRelu && portion == Portion::kFull && bias) ||
+                                       (clamp == Clamp::kInverted && portion == Portion::kLastRagged && !bias))) {
+                            continue;
+                        }
+                        if ((big || reduced) && !extra && !((portion == Portion::kFull && clamp == Clamp::kBite && bias) ||
                                                   (portion == Portion::kAllTiles && clamp == Clamp::kNone && !bias) ||
                                                   (portion == Portion::kLastRagged && clamp == Clamp::kInfinite))) {
                             continue;
@@ -542,7 +557,7 @@ std::vector<KernelCase> kernel_cases() {
 std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
     const KernelCase& c = info.param;
     static const char* const portions[] = {"full", "alltiles", "interior", "lastragged"};
-    static const char* const clamps[] = {"noclamp", "infclamp", "clamp"};
+    static const char* const clamps[] = {"noclamp", "infclamp", "clamp", "reluclamp", "invclamp"};
     std::ostringstream os;
     os << short_name(kai_registry::bf16_variants()[c.variant].name) << "_" << c.m << "x" << c.n << "x" << c.k << "_"
        << portions[static_cast<int>(c.portion)] << "_" << clamps[static_cast<int>(c.clamp)] << "_"
