@@ -24,6 +24,10 @@ KAI_KERNEL_COPTS = [
     "-Wsign-conversion",
     "-Wdouble-promotion",
     "-Werror",
+    # x18 is the platform register on Windows and Apple platforms: never allocate it, as their
+    # compilers do not, so that the ABI trampoline of the tests (test/common/abi_trampoline.S)
+    # can check that kai code leaves it alone.
+    "-ffixed-x18",
 ]
 
 def kai_march(features):

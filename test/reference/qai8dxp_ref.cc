@@ -30,23 +30,35 @@ Qai8dxRow quantize_qai8dx_row(const float* x, size_t k) {
     }
     const float rmin = std::min(0.0f, mn);
     const float rmax = std::max(0.0f, mx);
-    const float range = rmax - rmin;
-    if (nan || !std::isfinite(range)) {
+    if (nan || !std::isfinite(rmin) || !std::isfinite(rmax)) {
         row.finite = false;
         row.scale = 0.0f;
         row.recip = std::numeric_limits<float>::quiet_NaN();
         row.zp = 0;
         return row;
     }
+    volatile float range = rmax - rmin;
     // Each step in its own volatile so that no compiler fuses or keeps extra precision.
-    volatile float scale = (rmax == rmin) ? 1.0f : 255.0f / range;
-    float lo = rmin, hi = rmax;
-    if (std::isinf(scale)) {
-        // kai's rule: a range too small for 255 / range (denormal rows) quantises as all zeros.
-        scale = 1.0f;
-        lo = 0.0f;
-        hi = 0.0f;
+    volatile float scale = 1.0f;
+    if (rmax != rmin) {
+        if (std::isfinite(static_cast<float>(range))) {
+            scale = 255.0f / range;
+        } else {
+            // kai's rule for a finite row whose range overflows: the same quotient from halves.
+            volatile float half_range = rmax * 0.5f - rmin * 0.5f;
+            scale = 127.5f / half_range;
+        }
     }
+    if (std::isinf(scale)) {
+        // KleidiAI's bytes for a range below 255 / FLT_MAX (docs/matmul_int4_channelwise.md
+        // derives them from spec §5.3): data 127 for x != 0, -128 for +-0; offset 128; scale 0.
+        row.scale = scale;
+        row.recip = 0.0f;
+        row.zp = -128;
+        for (size_t i = 0; i < k; ++i) row.q[i] = x[i] != 0.0f ? 127 : -128;
+        return row;
+    }
+    const float lo = rmin, hi = rmax;
     volatile float recip = (scale != 0.0f) ? 1.0f / scale : 0.0f;
     volatile float dmin = lo * scale;
     volatile float dmax = hi * scale;

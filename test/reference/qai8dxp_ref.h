@@ -16,7 +16,7 @@ struct Qai8dxRow {
     float scale = 1.0f;     // quantisation multiplier (255 / range)
     float recip = 1.0f;     // stored dequantisation scale
     int32_t zp = 0;         // ZP; the stored offset is -zp
-    bool finite = true;     // false for rows with NaN/Inf or an overflowing range (kai's rule)
+    bool finite = true;     // false for rows with NaN/Inf (kai's rule)
 };
 
 // Quantises one row of K f32 values exactly as spec §5.3 says: f32 arithmetic, each operation

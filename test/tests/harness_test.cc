@@ -13,12 +13,22 @@
 #include <string>
 
 #include "kai/kai_common.h"
+#include "test/common/abi_call.h"
 #include "test/common/buffers.h"
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
 #include "test/common/rng.h"
 #include "test/reference/reference_common.h"
+
+extern "C" {
+// Fixtures of abi_trampoline.S: each changes the named register(s) and returns.
+void kai_abi_clobber_x19(void);
+void kai_abi_clobber_d8(void);
+void kai_abi_clobber_v15_high(void);
+void kai_abi_clobber_x29(void);
+void kai_abi_clobber_x28_x18(void);
+}
 
 namespace {
 
@@ -353,6 +363,49 @@ TEST(KaiCommon, DivCeilAndRoundupHoldForEveryA) {
     EXPECT_EQ(kai_roundup(13, 12), 24u);
     EXPECT_EQ(kai_roundup(SIZE_MAX - 3, 4), SIZE_MAX - 3);  // the largest multiple of 4
     EXPECT_EQ(kai_roundup(SIZE_MAX, 1), SIZE_MAX);
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ ABI trampoline
+
+namespace {
+
+size_t kai_get_two_for_abi_test() { return 2; }
+
+// Twelve integer and ten floating-point arguments: four integer words and two floats go on the
+// stack, as in kai's widest signatures.
+double abi_many_args(size_t a0, size_t a1, const void* a2, size_t a3, size_t a4, size_t a5, size_t a6, size_t a7,
+                     size_t a8, const float* a9, size_t a10, uint8_t a11, float f0, float f1, float f2, float f3,
+                     float f4, float f5, float f6, float f7, float f8, double f9) {
+    double s = static_cast<double>(a0 + 2 * a1 + 3 * a3 + 4 * a4 + 5 * a5 + 6 * a6 + 7 * a7 + 8 * a8 + 9 * a10 +
+                                   10 * a11);
+    s += static_cast<double>(a2 != nullptr) + static_cast<double>(*a9);
+    s += 1e3 * (f0 + 2 * f1 + 3 * f2 + 4 * f3 + 5 * f4 + 6 * f5 + 7 * f6 + 8 * f7 + 9 * f8) + 1e6 * f9;
+    return s;
+}
+
+TEST(AbiTrampoline, ForwardsRegisterAndStackArgumentsAndResults) {
+    const float nine = 9.0f;
+    const double direct = abi_many_args(1, 2, &nine, 3, 4, 5, 6, 7, 8, &nine, 10, 11, 0.5f, 1.5f, 2.5f, 3.5f, 4.5f,
+                                        5.5f, 6.5f, 7.5f, 8.5f, 9.25);
+    const double through = KAI_ABI(abi_many_args)(1, 2, &nine, 3, 4, 5, 6, 7, 8, &nine, 10, 11, 0.5f, 1.5f, 2.5f,
+                                                  3.5f, 4.5f, 5.5f, 6.5f, 7.5f, 8.5f, 9.25);
+    EXPECT_EQ(direct, through);
+    EXPECT_EQ(kai_abi_state()->status, 0u);
+    EXPECT_EQ(KAI_ABI(kai_get_two_for_abi_test)(), 2u);
+}
+
+TEST(AbiTrampoline, NamesEveryClobberedRegister) {
+    EXPECT_NONFATAL_FAILURE(KAI_ABI(kai_abi_clobber_x19)(), "kai_abi_clobber_x19) did not preserve x19 (");
+    EXPECT_NONFATAL_FAILURE(KAI_ABI(kai_abi_clobber_d8)(), "did not preserve d8 (");
+    EXPECT_NONFATAL_FAILURE(KAI_ABI(kai_abi_clobber_x29)(), "did not preserve x29 (");
+    EXPECT_NONFATAL_FAILURE(KAI_ABI(kai_abi_clobber_x28_x18)(), "did not preserve x28, x18 (");
+    // The high half of v15 is not callee-saved.
+    KAI_ABI(kai_abi_clobber_v15_high)();
+    EXPECT_EQ(kai_abi_state()->status, 0u);
+    EXPECT_EQ(kai_test::abi_register_names((1u << 0) | (1u << 9) | (1u << 10) | (1u << 11) | (1u << 18) | (1u << 19)),
+              "x19, x28, x29, d8, d15, x18");
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0.h"
+#include "test/common/abi_call.h"
 #include "test/common/buffers.h"
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
@@ -146,25 +147,25 @@ void pack_rhs(const RhsInput& r, size_t n0, size_t count, size_t nr, size_t kr, 
     const uint8_t* scale = r.scales.data() + n0 * r.scale_stride;
     if (r.kxn) {
         const kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params p{1, 8, kai_dt_bf16};
-        const uint8_t* rhs = r.bytes.data() + kai_get_rhs_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(n0, r.rhs_stride);
-        kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(1, count, r.k, nr, kr, kSr, r.bl, rhs, r.rhs_stride, bias, scale,
+        const uint8_t* rhs = r.bytes.data() + KAI_ABI(kai_get_rhs_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(n0, r.rhs_stride);
+        KAI_ABI(kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(1, count, r.k, nr, kr, kSr, r.bl, rhs, r.rhs_stride, bias, scale,
                                                   r.scale_stride, out, 0, &p);
     } else {
         const kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params p{1, 8, kai_dt_bf16};
-        const uint8_t* rhs = r.bytes.data() + kai_get_rhs_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(n0, r.rhs_stride);
-        kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(1, count, r.k, nr, kr, kSr, r.bl, rhs, r.rhs_stride, bias, scale,
+        const uint8_t* rhs = r.bytes.data() + KAI_ABI(kai_get_rhs_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(n0, r.rhs_stride);
+        KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(1, count, r.k, nr, kr, kSr, r.bl, rhs, r.rhs_stride, bias, scale,
                                                   r.scale_stride, out, 0, &p);
     }
 }
 
 size_t rhs_packed_size(bool kxn, size_t n, size_t k, size_t nr, size_t kr, size_t bl) {
-    return kxn ? kai_get_rhs_packed_size_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(n, k, nr, kr, kSr, bl, kai_dt_bf16)
-               : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(n, k, nr, kr, kSr, bl, kai_dt_bf16);
+    return kxn ? KAI_ABI(kai_get_rhs_packed_size_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(n, k, nr, kr, kSr, bl, kai_dt_bf16)
+               : KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(n, k, nr, kr, kSr, bl, kai_dt_bf16);
 }
 
 size_t rhs_packed_offset(bool kxn, size_t n_idx, size_t k, size_t nr, size_t kr, size_t bl) {
-    return kxn ? kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(n_idx, k, nr, kr, kSr, bl, kai_dt_bf16)
-               : kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(n_idx, k, nr, kr, kSr, bl, kai_dt_bf16);
+    return kxn ? KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(n_idx, k, nr, kr, kSr, bl, kai_dt_bf16)
+               : KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(n_idx, k, nr, kr, kSr, bl, kai_dt_bf16);
 }
 
 std::vector<uint8_t> ref_pack(const RhsInput& r, size_t nr, size_t kr, bool has_bias) {
@@ -265,11 +266,11 @@ TEST(RhsPackEdge, RowSumsFollowTheSpecOrder) {
             std::vector<uint8_t> out(rhs_packed_size(is_kxn, 1, k, 4, kr, bl));
             if (is_kxn) {
                 const kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params p{1, 8, kai_dt_bf16};
-                kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(1, 1, k, 4, kr, kSr, bl, kxn.data(), 1, nullptr, scales, 4,
+                KAI_ABI(kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(1, 1, k, 4, kr, kSr, bl, kxn.data(), 1, nullptr, scales, 4,
                                                           out.data(), 0, &p);
             } else {
                 const kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params p{1, 8, kai_dt_bf16};
-                kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(1, 1, k, 4, kr, kSr, bl, nxk.data(), k / 2, nullptr, scales,
+                KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(1, 1, k, 4, kr, kSr, bl, nxk.data(), k / 2, nullptr, scales,
                                                           4, out.data(), 0, &p);
             }
             float sum;
@@ -300,7 +301,7 @@ struct KernelCase {
 using KernelParam = std::tuple<size_t /*variant*/, KernelCase>;
 
 std::vector<KernelCase> kernel_cases(const Qsi4c32pVariant& v) {
-    const size_t ms = v.ukernel.get_m_step(), ns = v.ukernel.get_n_step();
+    const size_t ms = KAI_ABI(v.ukernel.get_m_step)(), ns = KAI_ABI(v.ukernel.get_n_step)();
     const bool gemv = ms == 1;
     std::vector<KernelCase> cases = {
         {1, 1, 1, 32, true, Clamp::kNone, false},
@@ -360,10 +361,10 @@ struct Packed {
 
 Packed pack_whole(const Qsi4c32pVariant& v, const Prepared& p, bool has_bias) {
     const auto& uk = v.ukernel;
-    const size_t mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
     Packed out;
     out.lhs.resize(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(p.m, p.k, mr, kr, sr));
-    kai_run_lhs_quant_pack_qai8dxp_f32(p.m, p.k, mr, kr, sr, 0, p.lhs.data(), (p.k + 3) * 4, out.lhs.data());
+    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(p.m, p.k, mr, kr, sr, 0, p.lhs.data(), (p.k + 3) * 4, out.lhs.data());
     out.rhs.resize(rhs_packed_size(p.rhs.kxn, p.n, p.k, nr, kr, p.bl));
     pack_rhs(p.rhs, 0, p.n, nr, kr, has_bias, out.rhs.data());
     return out;
@@ -380,10 +381,10 @@ protected:
     void run_tile(const Qsi4c32pVariant& v, const Prepared& p, const Packed& packed, size_t m0, size_t mh, size_t n0,
                   size_t nw, const std::vector<float>& want) {
         const auto& uk = v.ukernel;
-        const size_t mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
+        const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
         ASSERT_EQ(kr, kKr);
         ASSERT_EQ(sr, kSr);
-        const size_t lhs_end = kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m0 + mh, p.k, mr, kr, sr);
+        const size_t lhs_end = KAI_ABI(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32)(m0 + mh, p.k, mr, kr, sr);
         const size_t rhs_end = rhs_packed_size(p.rhs.kxn, n0 + nw, p.k, nr, kr, p.bl);
         ASSERT_LE(lhs_end, packed.lhs.size());
         ASSERT_LE(rhs_end, packed.rhs.size());
@@ -392,9 +393,9 @@ protected:
         std::memcpy(rp.data(), packed.rhs.data(), rhs_end);
         const size_t stride = (p.n + 5) * sizeof(float);
         DstBuffer dst(p.m, p.n + 5, sizeof(float), stride);
-        uk.run_matmul(mh, nw, p.k, p.bl, lp.data() + uk.get_lhs_packed_offset(m0, p.k),
-                      rp.data() + uk.get_rhs_packed_offset(n0, p.k, p.bl),
-                      reinterpret_cast<float*>(dst.at(0, 0) + uk.get_dst_offset(m0, n0, stride)), stride,
+        KAI_ABI(uk.run_matmul)(mh, nw, p.k, p.bl, lp.data() + KAI_ABI(uk.get_lhs_packed_offset)(m0, p.k),
+                      rp.data() + KAI_ABI(uk.get_rhs_packed_offset)(n0, p.k, p.bl),
+                      reinterpret_cast<float*>(dst.at(0, 0) + KAI_ABI(uk.get_dst_offset)(m0, n0, stride)), stride,
                       sizeof(float), p.clamp_min, p.clamp_max);
         for (size_t i = 0; i < mh; ++i)
             for (size_t j = 0; j < nw; ++j) {
@@ -415,7 +416,7 @@ TEST_P(KernelTest, BitExactAgainstSpecRecipe) {
     SCOPED_TRACE(kai_test::seed_trace(seed));
     Prepared p{c.m, c.n, k, c.bl, make_lhs(c.m, k, k + 3, seed, true), make_rhs(c.n, k, c.bl, c.kxn, seed + 10, true),
                {}};
-    const size_t mr = v.ukernel.get_mr();
+    const size_t mr = KAI_ABI(v.ukernel.get_mr)();
     if (c.clamp != Clamp::kNone) {
         auto free = reference(p, 0, c.m, 0, c.n, mr, c.bias, -FLT_MAX, FLT_MAX);
         std::sort(free.begin(), free.end());
@@ -431,7 +432,7 @@ TEST_P(KernelTest, BitExactAgainstSpecRecipe) {
     }
     // Sub-tiles through the offset getters, on the operands packed once for the whole matrix: the
     // last tile in each direction (ragged) and an interior one.
-    const size_t ms = v.ukernel.get_m_step(), ns = v.ukernel.get_n_step();
+    const size_t ms = KAI_ABI(v.ukernel.get_m_step)(), ns = KAI_ABI(v.ukernel.get_n_step)();
     const size_t m0s[] = {(c.m - 1) / ms * ms, c.m > ms ? ms : 0};
     const size_t n0s[] = {(c.n - 1) / ns * ns, c.n > 2 * ns ? ns : 0};
     for (size_t t = 0; t < 2; ++t) {
@@ -485,14 +486,14 @@ void check_error_bound(const Qsi4c32pVariant& v, const KernelCase& c) {
     std::vector<double> y64(c.m * c.n);
     kai_ref::matmul_f64(c.m, c.n, k, lhs.data(), k, wd.data(), c.n, y64.data());
     const auto& uk = v.ukernel;
-    const size_t mr = uk.get_mr(), nr = uk.get_nr();
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)();
     std::vector<uint8_t> lp(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(c.m, k, mr, kKr, kSr));
-    kai_run_lhs_quant_pack_qai8dxp_f32(c.m, k, mr, kKr, kSr, 0, lhs.data(), k * 4, lp.data());
+    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(c.m, k, mr, kKr, kSr, 0, lhs.data(), k * 4, lp.data());
     const auto unpacked = kai_ref::unpack_qai8dxp(lp.data(), c.m, k, mr, kKr, kSr);
     std::vector<uint8_t> rp(rhs_packed_size(false, c.n, k, nr, kKr, c.bl));
     pack_rhs(r, 0, c.n, nr, kKr, true, rp.data());
     std::vector<float> got(c.m * c.n);
-    uk.run_matmul(c.m, c.n, k, c.bl, lp.data(), rp.data(), got.data(), c.n * 4, 4, -FLT_MAX, FLT_MAX);
+    KAI_ABI(uk.run_matmul)(c.m, c.n, k, c.bl, lp.data(), rp.data(), got.data(), c.n * 4, 4, -FLT_MAX, FLT_MAX);
     std::vector<double> expected(c.m * c.n);
     for (size_t i = 0; i < c.m; ++i)
         for (size_t j = 0; j < c.n; ++j) expected[i * c.n + j] = y64[i * c.n + j] + r.bias[j];
@@ -513,7 +514,7 @@ class KernelVariantTest : public ::testing::TestWithParam<size_t> {};
 TEST_P(KernelVariantTest, ErrorBoundAgainstF64) {
     const Qsi4c32pVariant& v = kai_registry::qsi4c32p_variants()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
-    const bool gemv = v.ukernel.get_m_step() == 1;
+    const bool gemv = KAI_ABI(v.ukernel.get_m_step)() == 1;
     for (const KernelCase& c : {KernelCase{gemv ? 1u : 19u, 21, 4, 32, true, Clamp::kNone, false},
                                 KernelCase{gemv ? 2u : 9u, 13, 2, 128, true, Clamp::kNone, false},
                                 KernelCase{gemv ? 1u : 5u, 7, 4, 256, true, Clamp::kNone, false}}) {
@@ -524,25 +525,25 @@ TEST_P(KernelVariantTest, ErrorBoundAgainstF64) {
 TEST_P(KernelVariantTest, GettersAndOffsetsMatchThePackers) {
     const Qsi4c32pVariant& v = kai_registry::qsi4c32p_variants()[GetParam()];
     const auto& uk = v.ukernel;
-    const size_t mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
-    EXPECT_EQ(uk.get_m_step() % mr, 0u);
-    EXPECT_EQ(uk.get_n_step() % nr, 0u);
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
+    EXPECT_EQ(KAI_ABI(uk.get_m_step)() % mr, 0u);
+    EXPECT_EQ(KAI_ABI(uk.get_n_step)() % nr, 0u);
     EXPECT_EQ(kr % sr, 0u);
     EXPECT_EQ(kr, 16u);
     EXPECT_EQ(sr, 2u);
     for (size_t bl : {32u, 64u, 128u, 256u}) {
         for (size_t k : {bl, 3 * bl, 8 * bl}) {
             for (size_t i = 0; i < 4; ++i) {
-                const size_t m_idx = i * uk.get_m_step(), n_idx = i * uk.get_n_step();
-                EXPECT_EQ(uk.get_lhs_packed_offset(m_idx, k),
-                          kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(m_idx, k, mr, kr, sr));
-                EXPECT_EQ(uk.get_rhs_packed_offset(n_idx, k, bl), rhs_packed_offset(false, n_idx, k, nr, kr, bl));
-                EXPECT_EQ(uk.get_rhs_packed_offset(n_idx, k, bl), rhs_packed_offset(true, n_idx, k, nr, kr, bl));
+                const size_t m_idx = i * KAI_ABI(uk.get_m_step)(), n_idx = i * KAI_ABI(uk.get_n_step)();
+                EXPECT_EQ(KAI_ABI(uk.get_lhs_packed_offset)(m_idx, k),
+                          KAI_ABI(kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32)(m_idx, k, mr, kr, sr));
+                EXPECT_EQ(KAI_ABI(uk.get_rhs_packed_offset)(n_idx, k, bl), rhs_packed_offset(false, n_idx, k, nr, kr, bl));
+                EXPECT_EQ(KAI_ABI(uk.get_rhs_packed_offset)(n_idx, k, bl), rhs_packed_offset(true, n_idx, k, nr, kr, bl));
             }
         }
     }
-    EXPECT_EQ(uk.get_dst_offset(uk.get_m_step(), uk.get_n_step(), 100), uk.get_m_step() * 100 + uk.get_n_step() * 4);
-    EXPECT_EQ(uk.get_dst_size(3, 5), 60u);
+    EXPECT_EQ(KAI_ABI(uk.get_dst_offset)(KAI_ABI(uk.get_m_step)(), KAI_ABI(uk.get_n_step)(), 100), KAI_ABI(uk.get_m_step)() * 100 + KAI_ABI(uk.get_n_step)() * 4);
+    EXPECT_EQ(KAI_ABI(uk.get_dst_size)(3, 5), 60u);
 }
 
 TEST_P(KernelVariantTest, EmptyShapesWriteNothing) {
@@ -550,12 +551,12 @@ TEST_P(KernelVariantTest, EmptyShapesWriteNothing) {
     KAI_TEST_SKIP_UNLESS(v.features);
     DstBuffer dst(1, 1, 4, 4);
     const uint8_t dummy[4] = {0, 0, 0, 0};
-    v.ukernel.run_matmul(0, 1, 32, 32, dummy, dummy, reinterpret_cast<float*>(dst.at(0, 0)), 4, 4, -1.0f, 1.0f);
-    v.ukernel.run_matmul(1, 0, 32, 32, dummy, dummy, reinterpret_cast<float*>(dst.at(0, 0)), 4, 4, -1.0f, 1.0f);
+    KAI_ABI(v.ukernel.run_matmul)(0, 1, 32, 32, dummy, dummy, reinterpret_cast<float*>(dst.at(0, 0)), 4, 4, -1.0f, 1.0f);
+    KAI_ABI(v.ukernel.run_matmul)(1, 0, 32, 32, dummy, dummy, reinterpret_cast<float*>(dst.at(0, 0)), 4, 4, -1.0f, 1.0f);
     EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
     // As the header says, an empty call returns at once: buffers may be NULL then.
-    v.ukernel.run_matmul(0, 0, 32, 32, nullptr, nullptr, nullptr, 4, 4, -1.0f, 1.0f);
-    v.ukernel.run_matmul(0, 5, 32, 32, nullptr, nullptr, nullptr, 20, 4, -1.0f, 1.0f);
+    KAI_ABI(v.ukernel.run_matmul)(0, 0, 32, 32, nullptr, nullptr, nullptr, 4, 4, -1.0f, 1.0f);
+    KAI_ABI(v.ukernel.run_matmul)(0, 5, 32, 32, nullptr, nullptr, nullptr, 20, 4, -1.0f, 1.0f);
 }
 
 TEST_P(KernelVariantTest, BadParametersAbortWithAMessage) {
@@ -565,15 +566,15 @@ TEST_P(KernelVariantTest, BadParametersAbortWithAMessage) {
     const auto& uk = v.ukernel;
     float out[4];
     const uint8_t dummy[4] = {0, 0, 0, 0};
-    EXPECT_DEATH(uk.run_matmul(1, 1, 96, 48, dummy, dummy, out, 4, 4, 0.0f, 1.0f), msg("bl must be a non-zero multiple of 32"));
-    EXPECT_DEATH(uk.run_matmul(1, 1, 96, 64, dummy, dummy, out, 4, 4, 0.0f, 1.0f), msg("k must be a multiple of bl"));
-    EXPECT_DEATH(uk.run_matmul(1, 1, 64, 32, dummy, dummy, out, 4, 8, 0.0f, 1.0f), msg("dst_stride_col must be 4"));
+    EXPECT_DEATH(KAI_ABI(uk.run_matmul)(1, 1, 96, 48, dummy, dummy, out, 4, 4, 0.0f, 1.0f), msg("bl must be a non-zero multiple of 32"));
+    EXPECT_DEATH(KAI_ABI(uk.run_matmul)(1, 1, 96, 64, dummy, dummy, out, 4, 4, 0.0f, 1.0f), msg("k must be a multiple of bl"));
+    EXPECT_DEATH(KAI_ABI(uk.run_matmul)(1, 1, 64, 32, dummy, dummy, out, 4, 8, 0.0f, 1.0f), msg("dst_stride_col must be 4"));
 #ifndef NDEBUG
-    EXPECT_DEATH(uk.get_rhs_packed_offset(1, 64, 32), "n_idx must be a multiple of nr");
-    EXPECT_DEATH(uk.get_rhs_packed_offset(0, 96, 64), "k must be a multiple of bl");
-    EXPECT_DEATH(uk.get_dst_offset(0, 1, 64), "n_idx must be a multiple of n_step");
-    if (uk.get_mr() > 1) {
-        EXPECT_DEATH(uk.get_lhs_packed_offset(1, 32), "m_idx must be a multiple of mr");
+    EXPECT_DEATH(KAI_ABI(uk.get_rhs_packed_offset)(1, 64, 32), "n_idx must be a multiple of nr");
+    EXPECT_DEATH(KAI_ABI(uk.get_rhs_packed_offset)(0, 96, 64), "k must be a multiple of bl");
+    EXPECT_DEATH(KAI_ABI(uk.get_dst_offset)(0, 1, 64), "n_idx must be a multiple of n_step");
+    if (KAI_ABI(uk.get_mr)() > 1) {
+        EXPECT_DEATH(KAI_ABI(uk.get_lhs_packed_offset)(1, 32), "m_idx must be a multiple of mr");
     }
 #endif
 }
@@ -599,10 +600,10 @@ TEST(RhsPackEdge, BadParametersAbortWithAMessage) {
     EXPECT_DEATH(kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(1, 1, 96, 4, 16, 2, 64, rhs, 48, nullptr, s, 4, out, 0, &ok),
                  msg("k must be a multiple of bl"));
     EXPECT_DEATH(
-        kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(1, 1, 64, 4, 16, 2, 32, rhs, 32, nullptr, s, 4, out, 0, &f32_scales),
+        KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(1, 1, 64, 4, 16, 2, 32, rhs, 32, nullptr, s, 4, out, 0, &f32_scales),
         msg("scale_dt must be kai_dt_bf16"));
     EXPECT_DEATH(
-        kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(1, 1, 64, 4, 16, 2, 32, rhs, 1, nullptr, s, 4, out, 0, &f16_scales),
+        KAI_ABI(kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(1, 1, 64, 4, 16, 2, 32, rhs, 1, nullptr, s, 4, out, 0, &f16_scales),
         msg("scale_dt must be kai_dt_bf16"));
     EXPECT_DEATH(kai_get_rhs_packed_size_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(4, 64, 4, 16, 2, 32, kai_dt_f32),
                  msg("scale_dt must be kai_dt_bf16"));
@@ -611,7 +612,7 @@ TEST(RhsPackEdge, BadParametersAbortWithAMessage) {
 #ifndef NDEBUG
     const kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params signed_rhs{1, 0, kai_dt_bf16};
     EXPECT_DEATH(
-        kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(1, 1, 64, 4, 16, 2, 32, rhs, 32, nullptr, s, 4, out, 0, &signed_rhs),
+        KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(1, 1, 64, 4, 16, 2, 32, rhs, 32, nullptr, s, 4, out, 0, &signed_rhs),
         "params->rhs_zero_point must be 8");
     EXPECT_DEATH(kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(2, 1, 64, 4, 16, 2, 32, rhs, 32, nullptr, s, 4, out, 0, &ok),
                  "num_groups must be 1");
@@ -649,7 +650,7 @@ TEST_P(Qsi4c32pKernelPreconditionsDeathTest, Getters) {
     const auto& uk = v.ukernel;
     const std::string stem = std::string(v.name).substr(std::strlen("kai_"));
     const std::string file = std::string(v.name) + ".c";
-    const size_t mr = uk.get_mr(), nr = uk.get_nr(), m_step = uk.get_m_step(), n_step = uk.get_n_step();
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), m_step = KAI_ABI(uk.get_m_step)(), n_step = KAI_ABI(uk.get_n_step)();
     const std::string lhs_fn = "kai_get_lhs_packed_offset_" + stem, rhs_fn = "kai_get_rhs_packed_offset_" + stem,
                       dst_fn = "kai_get_dst_offset_" + stem, size_fn = "kai_get_dst_size_" + stem;
     std::vector<PreconditionCase> cases;
@@ -681,10 +682,10 @@ TEST_P(Qsi4c32pKernelPreconditionsDeathTest, Run) {
     const auto& uk = v.ukernel;
     const std::string run_fn = "kai_run_" + std::string(v.name).substr(std::strlen("kai_"));
     const std::string file = std::string(v.name) + ".c";
-    const size_t m = 1, n = 1, k = 64, bl = 32, mr = uk.get_mr(), nr = uk.get_nr();
+    const size_t m = 1, n = 1, k = 64, bl = 32, mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)();
     const auto lhs = make_lhs(m, k, k, 61, false);
     std::vector<uint8_t> lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
-    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr, 0, lhs.data(), k * sizeof(float), lhs_p.data());
+    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(m, k, mr, kKr, kSr, 0, lhs.data(), k * sizeof(float), lhs_p.data());
     const RhsInput r = make_rhs(n, k, bl, false, 62, false);
     std::vector<uint8_t> rhs_p(rhs_packed_size(false, n, k, nr, kKr, bl));
     pack_rhs(r, 0, n, nr, kKr, true, rhs_p.data());
@@ -692,7 +693,7 @@ TEST_P(Qsi4c32pKernelPreconditionsDeathTest, Run) {
     // run_matmul with one pointer replaced by NULL when the case is violated. The checks on bl, k
     // and dst_stride_col: KernelVariantTest.BadParametersAbortWithAMessage.
     auto run = [&](const void* l, const void* rp, float* d) {
-        uk.run_matmul(m, n, k, bl, l, rp, d, n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+        KAI_ABI(uk.run_matmul)(m, n, k, bl, l, rp, d, n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
     };
     const std::vector<PreconditionCase> cases = {
         {run_fn, file, "lhs_packed must not be NULL",
@@ -751,17 +752,17 @@ TEST(Qsi4c32pPreconditionsDeathTest, RhsPackers) {
                           size_fn = "kai_get_rhs_packed_size_" + stem, rhs_offset_fn = "kai_get_rhs_offset_" + stem,
                           run_fn = "kai_run_" + stem;
         auto stride = [&](const Shape& s) {
-            return kxn ? kai_get_rhs_packed_stride_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(s.k, s.nr, s.kr, s.sr, s.bl, s.dt)
-                       : kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(s.k, s.nr, s.kr, s.sr, s.bl, s.dt);
+            return kxn ? KAI_ABI(kai_get_rhs_packed_stride_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(s.k, s.nr, s.kr, s.sr, s.bl, s.dt)
+                       : KAI_ABI(kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(s.k, s.nr, s.kr, s.sr, s.bl, s.dt);
         };
         auto offset = [&](size_t n_idx, const Shape& s) {
-            return kxn ? kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(n_idx, s.k, s.nr, s.kr, s.sr, s.bl, s.dt)
-                       : kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(n_idx, s.k, s.nr, s.kr, s.sr, s.bl,
+            return kxn ? KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(n_idx, s.k, s.nr, s.kr, s.sr, s.bl, s.dt)
+                       : KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(n_idx, s.k, s.nr, s.kr, s.sr, s.bl,
                                                                                      s.dt);
         };
         auto size = [&](size_t nn, const Shape& s) {
-            return kxn ? kai_get_rhs_packed_size_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(nn, s.k, s.nr, s.kr, s.sr, s.bl, s.dt)
-                       : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(nn, s.k, s.nr, s.kr, s.sr, s.bl, s.dt);
+            return kxn ? KAI_ABI(kai_get_rhs_packed_size_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(nn, s.k, s.nr, s.kr, s.sr, s.bl, s.dt)
+                       : KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(nn, s.k, s.nr, s.kr, s.sr, s.bl, s.dt);
         };
         auto shaped = [&](bool bad, void (*edit)(Shape&)) {
             Shape s = ok_shape;
@@ -790,12 +791,12 @@ TEST(Qsi4c32pPreconditionsDeathTest, RhsPackers) {
             const Shape& s = a.shape;
             if (kxn) {
                 const kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params p{a.lhs_zero_point, a.rhs_zero_point, s.dt};
-                kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(a.num_groups, n, s.k, s.nr, s.kr, s.sr, s.bl, a.rhs,
+                KAI_ABI(kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(a.num_groups, n, s.k, s.nr, s.kr, s.sr, s.bl, a.rhs,
                                                           a.rhs_stride, bias.data(), a.scale, a.scale_stride, a.out,
                                                           a.extra_bytes, a.null_params ? nullptr : &p);
             } else {
                 const kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params p{a.lhs_zero_point, a.rhs_zero_point, s.dt};
-                kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(a.num_groups, n, s.k, s.nr, s.kr, s.sr, s.bl, a.rhs,
+                KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(a.num_groups, n, s.k, s.nr, s.kr, s.sr, s.bl, a.rhs,
                                                           a.rhs_stride, bias.data(), a.scale, a.scale_stride, a.out,
                                                           a.extra_bytes, a.null_params ? nullptr : &p);
             }
@@ -845,11 +846,11 @@ TEST(Qsi4c32pPreconditionsDeathTest, RhsPackers) {
         cases.push_back({size_fn, kKaiCommon, kOverflow, [&](bool bad) { (void)size(bad ? SIZE_MAX : n, ok_shape); }});
         if (kxn) {
             cases.push_back({rhs_offset_fn, file, "n_idx must be even", [&](bool bad) {
-                                 (void)kai_get_rhs_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(bad ? 3 : 4, 3);
+                                 (void)KAI_ABI(kai_get_rhs_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(bad ? 3 : 4, 3);
                              }});
         } else {
             cases.push_back({rhs_offset_fn, kKaiCommon, kOverflow, [&](bool bad) {
-                                 (void)kai_get_rhs_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(bad ? SIZE_MAX / 2 : 3, 96);
+                                 (void)KAI_ABI(kai_get_rhs_offset_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(bad ? SIZE_MAX / 2 : 3, 96);
                              }});
         }
         // Run: "num_groups must be 1" and "params->rhs_zero_point must be 8" of nxk are covered by
@@ -868,7 +869,7 @@ TEST(Qsi4c32pPreconditionsDeathTest, RhsPackers) {
             cases.push_back({run_fn + " (n = SIZE_MAX)", file, "rhs_stride must be at least ceil(n / 2)", [&](bool bad) {
                                  const Shape& sh = ok_shape;
                                  const kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params prm{1, 8, sh.dt};
-                                 kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(
+                                 KAI_ABI(kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(
                                      1, bad ? SIZE_MAX : n, sh.k, sh.nr, sh.kr, sh.sr, sh.bl, bytes.data(),
                                      bad ? size_t{1} : (n + 1) / 2, bias.data(), scales.data(), 2 * nb, out.data(), 0,
                                      &prm);
@@ -926,11 +927,11 @@ TEST_P(CompatTest, MatchesKleidiAI) {
         const auto* rhs = vec.section("rhs").bytes.data();
         if (kxn) {
             const kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params p{1, 8, kai_dt_bf16};
-            kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(1, n, k, nr, kr, sr, bl, rhs, vec.size("rhs_stride"), bias, scale,
+            KAI_ABI(kai_run_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0)(1, n, k, nr, kr, sr, bl, rhs, vec.size("rhs_stride"), bias, scale,
                                                       vec.size("scale_stride"), got.data(), 0, &p);
         } else {
             const kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params p{1, 8, kai_dt_bf16};
-            kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(1, n, k, nr, kr, sr, bl, rhs, vec.size("rhs_stride"), bias, scale,
+            KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(1, n, k, nr, kr, sr, bl, rhs, vec.size("rhs_stride"), bias, scale,
                                                       vec.size("scale_stride"), got.data(), 0, &p);
         }
         EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.bytes.data(), want.bytes.size(), want.mask.data()));
@@ -942,12 +943,12 @@ TEST_P(CompatTest, MatchesKleidiAI) {
     ASSERT_NE(v, nullptr) << name << " is not in the registry";
     KAI_TEST_SKIP_UNLESS(v->features);
     const auto& uk = v->ukernel;
-    EXPECT_EQ(uk.get_m_step(), vec.size("m_step"));
-    EXPECT_EQ(uk.get_n_step(), vec.size("n_step"));
-    EXPECT_EQ(uk.get_mr(), vec.size("mr"));
-    EXPECT_EQ(uk.get_nr(), vec.size("nr"));
-    EXPECT_EQ(uk.get_kr(), vec.size("kr"));
-    EXPECT_EQ(uk.get_sr(), vec.size("sr"));
+    EXPECT_EQ(KAI_ABI(uk.get_m_step)(), vec.size("m_step"));
+    EXPECT_EQ(KAI_ABI(uk.get_n_step)(), vec.size("n_step"));
+    EXPECT_EQ(KAI_ABI(uk.get_mr)(), vec.size("mr"));
+    EXPECT_EQ(KAI_ABI(uk.get_nr)(), vec.size("nr"));
+    EXPECT_EQ(KAI_ABI(uk.get_kr)(), vec.size("kr"));
+    EXPECT_EQ(KAI_ABI(uk.get_sr)(), vec.size("sr"));
     const size_t m = vec.size("m");
     const auto& lhs = vec.section("lhs_packed");
     const auto& rhs = vec.section("rhs_packed");
@@ -956,7 +957,7 @@ TEST_P(CompatTest, MatchesKleidiAI) {
     std::memcpy(rp.data(), rhs.bytes.data(), rhs.bytes.size());
     const size_t stride = (n + 2) * 4;
     DstBuffer dst(m, n + 2, 4, stride);
-    uk.run_matmul(m, n, k, bl, lp.data(), rp.data(), reinterpret_cast<float*>(dst.at(0, 0)), stride, 4,
+    KAI_ABI(uk.run_matmul)(m, n, k, bl, lp.data(), rp.data(), reinterpret_cast<float*>(dst.at(0, 0)), stride, 4,
                   vec.clamp_min(), vec.clamp_max());
     const float* want = vec.section("dst").f32();
     for (size_t i = 0; i < m; ++i)
@@ -994,7 +995,7 @@ TEST(Qsi4c32pSizeDeathTest, SizesThatOverflowAbortInEveryBuild) {
     GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
     const std::string overflow = kai_test::size_overflow_regex();
     const size_t bl = 32, huge_k = SIZE_MAX - 31;  // a multiple of bl: passes the always-on k % bl check
-    EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(1, SIZE_MAX, 4, kKr, kSr), overflow);
+    EXPECT_DEATH((void)KAI_ABI(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32)(1, SIZE_MAX, 4, kKr, kSr), overflow);
     for (bool kxn : {false, true}) {
         SCOPED_TRACE(kxn ? "kxn" : "nxk");
         const auto size = kxn ? kai_get_rhs_packed_size_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0
@@ -1005,9 +1006,9 @@ TEST(Qsi4c32pSizeDeathTest, SizesThatOverflowAbortInEveryBuild) {
     for (const Qsi4c32pVariant& v : kai_registry::qsi4c32p_variants()) {
         SCOPED_TRACE(v.name);
         const auto& uk = v.ukernel;
-        EXPECT_DEATH((void)uk.get_lhs_packed_offset(2 * uk.get_m_step(), huge_k), overflow);  // 2 blocks of ~huge_k
-        EXPECT_DEATH((void)uk.get_rhs_packed_offset(uk.get_nr(), huge_k, bl), overflow);
-        EXPECT_DEATH((void)uk.get_dst_offset(uk.get_m_step(), uk.get_n_step(), SIZE_MAX), overflow);
+        EXPECT_DEATH((void)uk.get_lhs_packed_offset(2 * KAI_ABI(uk.get_m_step)(), huge_k), overflow);  // 2 blocks of ~huge_k
+        EXPECT_DEATH((void)uk.get_rhs_packed_offset(KAI_ABI(uk.get_nr)(), huge_k, bl), overflow);
+        EXPECT_DEATH((void)uk.get_dst_offset(KAI_ABI(uk.get_m_step)(), KAI_ABI(uk.get_n_step)(), SIZE_MAX), overflow);
         EXPECT_DEATH((void)uk.get_dst_size(SIZE_MAX, 5), overflow);
     }
 }

@@ -20,9 +20,13 @@
 #endif
 
 #include "kai/kai_common.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
+#include "test/common/abi_call.h"
 #include "test/common/buffers.h"
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
@@ -129,19 +133,19 @@ void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float
 std::unique_ptr<GuardedBuffer> pack_lhs(const Qsi8d32pLhsPacker& p, const Qsi8d32pVariant& v, size_t m, size_t k,
                                         size_t bl, const float* lhs, size_t lhs_stride_bytes) {
     const auto& uk = v.ukernel;
-    const size_t mr = uk.get_mr(), kr = uk.get_kr(), sr = uk.get_sr();
-    auto buf = std::make_unique<GuardedBuffer>(p.get_lhs_packed_size(m, k, bl, mr, kr, sr));
-    p.run(m, k, bl, mr, kr, sr, 0, lhs, lhs_stride_bytes, buf->data());
+    const size_t mr = KAI_ABI(uk.get_mr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
+    auto buf = std::make_unique<GuardedBuffer>(KAI_ABI(p.get_lhs_packed_size)(m, k, bl, mr, kr, sr));
+    KAI_ABI(p.run)(m, k, bl, mr, kr, sr, 0, lhs, lhs_stride_bytes, buf->data());
     return buf;
 }
 
 std::unique_ptr<GuardedBuffer> pack_rhs(const Qsi8d32pVariant& v, size_t n, size_t k, size_t bl, const uint8_t* rows) {
     const auto& uk = v.ukernel;
-    const size_t nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
+    const size_t nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
     auto buf = std::make_unique<GuardedBuffer>(
-        kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n, k, nr, kr, bl));
+        KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(n, k, nr, kr, bl));
     const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
-    kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, n, k, nr, kr, sr, bl, rows, nullptr, buf->data(), 0, &params);
+    KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(1, n, k, nr, kr, sr, bl, rows, nullptr, buf->data(), 0, &params);
     return buf;
 }
 
@@ -203,7 +207,7 @@ TEST(Qsi8d32pSve, SameBitsAtEveryVectorLength) {
                 if (!set_sve_vl(bytes)) continue;  // not offered by this CPU
                 ++lengths_run;
                 DstBuffer dst(m, n, sizeof(float), n * sizeof(float));
-                uk.run_matmul(m, n, k, bl, lhs_p->data(), rhs_p->data(), reinterpret_cast<float*>(dst.at(0, 0)),
+                KAI_ABI(uk.run_matmul)(m, n, k, bl, lhs_p->data(), rhs_p->data(), reinterpret_cast<float*>(dst.at(0, 0)),
                               n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
                 std::vector<float> got(m * n);
                 for (size_t i = 0; i < m; ++i) std::memcpy(&got[i * n], dst.at(i, 0), n * 4);
@@ -264,7 +268,7 @@ std::vector<MatmulCase> matmul_cases() {
     std::vector<MatmulCase> out;
     const auto& vs = kai_registry::qsi8d32p_variants();
     for (size_t vi = 0; vi < vs.size(); ++vi) {
-        const size_t ms = vs[vi].ukernel.get_m_step();
+        const size_t ms = KAI_ABI(vs[vi].ukernel.get_m_step)();
         struct Shape {
             size_t m, n, k, bl;
         };
@@ -328,11 +332,11 @@ TEST_P(Qsi8d32pMatmul, BitExact) {
 
     const size_t stride = (n + 5) * sizeof(float);
     DstBuffer dst(m, n + 2, sizeof(float), stride);
-    const size_t ms = uk.get_m_step(), ns = uk.get_n_step();
+    const size_t ms = KAI_ABI(uk.get_m_step)(), ns = KAI_ABI(uk.get_n_step)();
     auto run_tile = [&](size_t m0, size_t mh, size_t n0, size_t nw) {
-        uk.run_matmul(mh, nw, k, bl, lhs_p->data() + uk.get_lhs_packed_offset(m0, k, bl),
-                      rhs_p->data() + uk.get_rhs_packed_offset(n0, k, bl),
-                      reinterpret_cast<float*>(dst.at(0, 0) + uk.get_dst_offset(m0, n0, stride)), stride, sizeof(float),
+        KAI_ABI(uk.run_matmul)(mh, nw, k, bl, lhs_p->data() + KAI_ABI(uk.get_lhs_packed_offset)(m0, k, bl),
+                      rhs_p->data() + KAI_ABI(uk.get_rhs_packed_offset)(n0, k, bl),
+                      reinterpret_cast<float*>(dst.at(0, 0) + KAI_ABI(uk.get_dst_offset)(m0, n0, stride)), stride, sizeof(float),
                       lo, hi);
     };
     size_t r0 = 0, rn = m, c0 = 0, cn = n;
@@ -378,22 +382,22 @@ TEST_P(Qsi8d32pVariantTest, EmptyAndGetters) {
     const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
     const auto& uk = v.ukernel;
-    const size_t mr = uk.get_mr(), nr = uk.get_nr();
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)();
     // nr as the name states it (..._qsi4c32p<nr>x<kr>_...): 4 for the NEON kernels, 8 for the SVE ones.
     const std::string name = v.name;
     const size_t at = name.find("_qsi4c32p") + std::string("_qsi4c32p").size();
     EXPECT_EQ(nr, std::stoul(name.substr(at, name.find('x', at) - at)));
-    EXPECT_EQ(uk.get_sr(), 2u);
-    EXPECT_EQ(uk.get_n_step(), nr);
-    EXPECT_EQ(uk.get_lhs_packed_offset(2 * mr, 64, 32), 2 * mr * 2 * 34);
-    EXPECT_EQ(uk.get_rhs_packed_offset(8, 64, 32), 2 * 4 * 2 * 18u);
-    EXPECT_EQ(uk.get_rhs_packed_offset(8, 256, 128),
-              kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(8, 256, nr, uk.get_kr(), 128));
-    EXPECT_EQ(uk.get_dst_offset(uk.get_m_step(), nr, 20), uk.get_m_step() * 20 + nr * 4);
-    EXPECT_EQ(uk.get_dst_size(3, 5), 60u);
+    EXPECT_EQ(KAI_ABI(uk.get_sr)(), 2u);
+    EXPECT_EQ(KAI_ABI(uk.get_n_step)(), nr);
+    EXPECT_EQ(KAI_ABI(uk.get_lhs_packed_offset)(2 * mr, 64, 32), 2 * mr * 2 * 34);
+    EXPECT_EQ(KAI_ABI(uk.get_rhs_packed_offset)(8, 64, 32), 2 * 4 * 2 * 18u);
+    EXPECT_EQ(KAI_ABI(uk.get_rhs_packed_offset)(8, 256, 128),
+              KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(8, 256, nr, KAI_ABI(uk.get_kr)(), 128));
+    EXPECT_EQ(KAI_ABI(uk.get_dst_offset)(KAI_ABI(uk.get_m_step)(), nr, 20), KAI_ABI(uk.get_m_step)() * 20 + nr * 4);
+    EXPECT_EQ(KAI_ABI(uk.get_dst_size)(3, 5), 60u);
     DstBuffer dst(2, 4, 4, 16);
-    uk.run_matmul(0, 4, 32, 32, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 16, 4, -FLT_MAX, FLT_MAX);
-    uk.run_matmul(2, 0, 32, 32, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 16, 4, -FLT_MAX, FLT_MAX);
+    KAI_ABI(uk.run_matmul)(0, 4, 32, 32, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 16, 4, -FLT_MAX, FLT_MAX);
+    KAI_ABI(uk.run_matmul)(2, 0, 32, 32, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 16, 4, -FLT_MAX, FLT_MAX);
     EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
 }
 
@@ -416,7 +420,7 @@ TEST_P(Qsi8d32pVariantTest, KSweep) {
             auto lhs_p = pack_lhs(packer, v, m, k, bl, lhs.data(), k * 4);
             auto rhs_p = pack_rhs(v, n, k, bl, rows.data());
             DstBuffer dst(m, n, 4, n * 4);
-            uk.run_matmul(m, n, k, bl, lhs_p->data(), rhs_p->data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4,
+            KAI_ABI(uk.run_matmul)(m, n, k, bl, lhs_p->data(), rhs_p->data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4,
                           -FLT_MAX, FLT_MAX);
             ASSERT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, ref.data(), n * 4,
                                                  m, n));
@@ -455,7 +459,7 @@ TEST_P(Qsi8d32pVariantTest, Q4_0EdgeBlocks) {
         auto lhs_p = pack_lhs(*p, v, m, k, bl, lhs.data(), k * 4);
         auto rhs_p = pack_rhs(v, n, k, bl, rows.data());
         DstBuffer dst(m, n, 4, n * 4);
-        uk.run_matmul(m, n, k, bl, lhs_p->data(), rhs_p->data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4,
+        KAI_ABI(uk.run_matmul)(m, n, k, bl, lhs_p->data(), rhs_p->data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4,
                       -FLT_MAX, FLT_MAX);
         EXPECT_TRUE(
             kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, ref.data(), n * 4, m, n))
@@ -472,14 +476,14 @@ TEST_P(Qsi8d32pVariantTest, BadInputDies) {
     const auto& uk = v.ukernel;
     std::vector<uint8_t> buf(4096);
     float out[16];
-    EXPECT_DEATH(uk.run_matmul(1, 4, 96, 48, buf.data(), buf.data(), out, 16, 4, -FLT_MAX, FLT_MAX),
+    EXPECT_DEATH(KAI_ABI(uk.run_matmul)(1, 4, 96, 48, buf.data(), buf.data(), out, 16, 4, -FLT_MAX, FLT_MAX),
                  "bl must be a non-zero multiple of 32");
-    EXPECT_DEATH(uk.run_matmul(1, 4, 96, 64, buf.data(), buf.data(), out, 16, 4, -FLT_MAX, FLT_MAX),
+    EXPECT_DEATH(KAI_ABI(uk.run_matmul)(1, 4, 96, 64, buf.data(), buf.data(), out, 16, 4, -FLT_MAX, FLT_MAX),
                  "k must be a multiple of bl");
-    EXPECT_DEATH(uk.run_matmul(1, 4, 64, 32, buf.data(), buf.data(), out, 16, 8, -FLT_MAX, FLT_MAX),
+    EXPECT_DEATH(KAI_ABI(uk.run_matmul)(1, 4, 64, 32, buf.data(), buf.data(), out, 16, 8, -FLT_MAX, FLT_MAX),
                  "dst_stride_col must be");
-    EXPECT_DEATH(uk.get_lhs_packed_offset(0, 64, 48), "bl must be");
-    EXPECT_DEATH(uk.get_rhs_packed_offset(2, 64, 32), "n_idx must be a multiple of nr");
+    EXPECT_DEATH(KAI_ABI(uk.get_lhs_packed_offset)(0, 64, 48), "bl must be");
+    EXPECT_DEATH(KAI_ABI(uk.get_rhs_packed_offset)(2, 64, 32), "n_idx must be a multiple of nr");
 }
 #endif
 
@@ -533,23 +537,23 @@ TEST_P(Qsi8d32pLhsPack, ByteExact) {
     const auto q = kai_ref::quantize_qsi8d32(c.m, c.k, c.bl, lhs.data(), stride * 4, rounding_of(p));
     std::vector<uint8_t> mask;
     const std::vector<uint8_t> want = kai_ref::pack_qsi8d32p(q, c.mr, c.kr / c.sr, 0xA5, &mask);
-    const size_t size = p.get_lhs_packed_size(c.m, c.k, c.bl, c.mr, c.kr, c.sr);
+    const size_t size = KAI_ABI(p.get_lhs_packed_size)(c.m, c.k, c.bl, c.mr, c.kr, c.sr);
     ASSERT_EQ(size, want.size());
     GuardedBuffer got(size, 0xA5);
-    p.run(c.m, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data(), stride * 4, got.data());
+    KAI_ABI(p.run)(c.m, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data(), stride * 4, got.data());
     EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size));  // unwritten bytes keep 0xA5
 
     // Row chunks at a multiple of mr.
     const size_t m0 = c.m > c.mr ? c.mr : 0;
     if (m0 == 0) return;
-    const size_t off = p.get_lhs_packed_offset(m0, c.k, c.bl, c.mr, c.kr, c.sr);
+    const size_t off = KAI_ABI(p.get_lhs_packed_offset)(m0, c.k, c.bl, c.mr, c.kr, c.sr);
     GuardedBuffer chunked(size, 0xA5);
-    p.run(m0, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data(), stride * 4, chunked.data());
-    p.run(c.m - m0, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data() + m0 * stride, stride * 4, chunked.data() + off);
+    KAI_ABI(p.run)(m0, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data(), stride * 4, chunked.data());
+    KAI_ABI(p.run)(c.m - m0, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data() + m0 * stride, stride * 4, chunked.data() + off);
     EXPECT_TRUE(kai_test::bytes_equal(chunked.data(), want.data(), size));
     GuardedBuffer started(size, 0xA5);
-    p.run(m0, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data(), stride * 4, started.data());
-    p.run(c.m - m0, c.k, c.bl, c.mr, c.kr, c.sr, m0, lhs.data(), stride * 4, started.data() + off);
+    KAI_ABI(p.run)(m0, c.k, c.bl, c.mr, c.kr, c.sr, 0, lhs.data(), stride * 4, started.data());
+    KAI_ABI(p.run)(c.m - m0, c.k, c.bl, c.mr, c.kr, c.sr, m0, lhs.data(), stride * 4, started.data() + off);
     EXPECT_TRUE(kai_test::bytes_equal(started.data(), want.data(), size));
 }
 
@@ -565,8 +569,8 @@ TEST(Qsi8d32pLhsPackTies, TiesAwayVersusEven) {
     x[4] = 3.5f;
     std::vector<uint8_t> a(kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32(1, 32, 32, 4, 16, 2));
     std::vector<uint8_t> e(a.size());
-    kai_run_lhs_quant_pack_qsi8d32p_f32(1, 32, 32, 4, 16, 2, 0, x.data(), 128, a.data());
-    kai_run_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(1, 32, 32, 4, 16, 2, 0, x.data(), 128, e.data());
+    KAI_ABI(kai_run_lhs_quant_pack_qsi8d32p_f32)(1, 32, 32, 4, 16, 2, 0, x.data(), 128, a.data());
+    KAI_ABI(kai_run_lhs_quant_pack_qsi8d32p4x8sb_f32_neon)(1, 32, 32, 4, 16, 2, 0, x.data(), 128, e.data());
     EXPECT_EQ(a[0] | (a[1] << 8), 0x3C00);
     EXPECT_EQ(e[0] | (e[1] << 8), 0x3C00);
     const int8_t* qa = reinterpret_cast<const int8_t*>(a.data() + 8);
@@ -613,11 +617,11 @@ TEST_P(Qsi8d32pRhsPack, ByteExact) {
     SCOPED_TRACE(kai_test::seed_trace(seed));
     const std::vector<uint8_t> rows = make_rows(c.n, c.k, c.bl, seed);
     const std::vector<uint8_t> want = kai_ref::pack_qsi4c32pscalef16(c.n, c.k, c.bl, c.nr, c.kr, rows.data());
-    const size_t size = kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(c.n, c.k, c.nr, c.kr, c.bl);
+    const size_t size = KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(c.n, c.k, c.nr, c.kr, c.bl);
     ASSERT_EQ(size, want.size());
     const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
     GuardedBuffer got(size, 0xA5);
-    kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, c.n, c.k, c.nr, c.kr, 2, c.bl, rows.data(), nullptr,
+    KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(1, c.n, c.k, c.nr, c.kr, 2, c.bl, rows.data(), nullptr,
                                                        got.data(), 0, &params);
     EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size));
 
@@ -626,11 +630,11 @@ TEST_P(Qsi8d32pRhsPack, ByteExact) {
     const size_t row_stride = kai_ref::q4_0_row_bytes(c.k, c.bl);
     EXPECT_EQ(kai_get_rhs_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n0, row_stride), n0 * row_stride);
     GuardedBuffer chunked(size, 0xA5);
-    kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, n0, c.k, c.nr, c.kr, 2, c.bl, rows.data(), nullptr,
+    KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(1, n0, c.k, c.nr, c.kr, 2, c.bl, rows.data(), nullptr,
                                                        chunked.data(), 0, &params);
-    kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(
+    KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(
         1, c.n - n0, c.k, c.nr, c.kr, 2, c.bl, rows.data() + n0 * row_stride, nullptr,
-        chunked.data() + kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n0, c.k, c.nr, c.kr, c.bl),
+        chunked.data() + KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(n0, c.k, c.nr, c.kr, c.bl),
         0, &params);
     EXPECT_TRUE(kai_test::bytes_equal(chunked.data(), want.data(), size));
 }
@@ -702,14 +706,14 @@ TEST_P(Qsi8d32pKernelPreconditionsDeathTest, Kernels) {
     const auto& uk = v.ukernel;
     const std::string stem = std::string(v.name).substr(std::string("kai_").size());
     const std::string file = std::string(v.name) + ".c";
-    const size_t m = 2, n = 4, mr = uk.get_mr(), nr = uk.get_nr(), m_step = uk.get_m_step(), n_step = uk.get_n_step();
+    const size_t m = 2, n = 4, mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), m_step = KAI_ABI(uk.get_m_step)(), n_step = KAI_ABI(uk.get_n_step)();
     const std::vector<float> lhs = make_lhs(m, kK, kBl, kK, 91);
     const std::vector<uint8_t> rows = make_rows(n, kK, kBl, 92);
     auto lhs_p = pack_lhs(*kai_registry::qsi8d32p_lhs_packers_for(v)[0], v, m, kK, kBl, lhs.data(), kK * 4);
     auto rhs_p = pack_rhs(v, n, kK, kBl, rows.data());
     std::vector<float> dst(m * n);
     auto run = [&](const void* l, const void* r, float* d) {
-        uk.run_matmul(m, n, kK, kBl, l, r, d, n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+        KAI_ABI(uk.run_matmul)(m, n, kK, kBl, l, r, d, n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
     };
     const std::string lhs_fn = "kai_get_lhs_packed_offset_" + stem, rhs_fn = "kai_get_rhs_packed_offset_" + stem,
                       dst_fn = "kai_get_dst_offset_" + stem, run_fn = "kai_run_" + stem;
@@ -733,7 +737,7 @@ TEST_P(Qsi8d32pKernelPreconditionsDeathTest, Kernels) {
         // Two rows one float closer than a row of n.
         {run_fn, file, "dst_stride_row must be at least n * sizeof(float) when m > 1",
          [&](bool bad) {
-             uk.run_matmul(m, n, kK, kBl, lhs_p->data(), rhs_p->data(), dst.data(),
+             KAI_ABI(uk.run_matmul)(m, n, kK, kBl, lhs_p->data(), rhs_p->data(), dst.data(),
                            (bad ? n - 1 : n) * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
          }},
     };
@@ -761,7 +765,7 @@ TEST(Qsi8d32pPackerPreconditionsDeathTest, LhsPackers) {
         const bool sb = name == "kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon";
         const std::string offset_fn = "kai_get_lhs_packed_offset_" + stem, size_fn = "kai_get_lhs_packed_size_" + stem,
                           run_fn = "kai_run_" + stem;
-        std::vector<uint8_t> out(p.get_lhs_packed_size(m, kK, kBl, mr, kr, sr));
+        std::vector<uint8_t> out(KAI_ABI(p.get_lhs_packed_size)(m, kK, kBl, mr, kr, sr));
         // The getters and the run with one argument replaced when the case is broken.
         struct Args {
             size_t m_idx, k, bl, mr, kr, sr;
@@ -798,20 +802,20 @@ TEST(Qsi8d32pPackerPreconditionsDeathTest, LhsPackers) {
             if (s.first == std::string("k must be a multiple of bl") && !sb) continue;
             cases.push_back({run_fn, file, s.first, [&, edit](bool bad) {
                                  const Args a = edited(bad, edit);
-                                 p.run(m, a.k, a.bl, a.mr, a.kr, a.sr, a.m_idx, a.lhs, kK * 4, a.out);
+                                 KAI_ABI(p.run)(m, a.k, a.bl, a.mr, a.kr, a.sr, a.m_idx, a.lhs, kK * 4, a.out);
                              }});
         }
         auto run_case = [&](const char* message, std::function<void(Args&)> edit) {
             cases.push_back({run_fn, file, message, [&, edit](bool bad) {
                                  const Args a = edited(bad, edit);
-                                 p.run(m, a.k, a.bl, a.mr, a.kr, a.sr, a.m_idx, a.lhs, kK * 4, a.out);
+                                 KAI_ABI(p.run)(m, a.k, a.bl, a.mr, a.kr, a.sr, a.m_idx, a.lhs, kK * 4, a.out);
                              }});
         };
         run_case("lhs must not be NULL", [](Args& a) { a.lhs = nullptr; });
         run_case("lhs_packed must not be NULL", [](Args& a) { a.out = nullptr; });
         // Rows one float closer than a row of k (m > 1).
         cases.push_back({run_fn, file, "lhs_stride must be at least k * sizeof(float) when m > 1", [&](bool bad) {
-                             p.run(m, kK, kBl, mr, kr, sr, 0, lhs.data(), (bad ? kK - 1 : kK) * 4, out.data());
+                             KAI_ABI(p.run)(m, kK, kBl, mr, kr, sr, 0, lhs.data(), (bad ? kK - 1 : kK) * 4, out.data());
                          }});
         if (sb) {
             // "mr must be 4": BadInputDies.
@@ -846,7 +850,7 @@ TEST(Qsi8d32pPackerPreconditionsDeathTest, RhsPacker) {
         return a;
     };
     auto run = [&](const Args& a) {
-        kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(a.num_groups, n, a.k, a.nr, a.kr, a.sr, a.bl, a.rhs, nullptr,
+        KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(a.num_groups, n, a.k, a.nr, a.kr, a.sr, a.bl, a.rhs, nullptr,
                                                            a.out, a.extra_bytes, a.null_params ? nullptr : &a.params);
     };
     std::vector<PreconditionCase> cases;
@@ -860,17 +864,17 @@ TEST(Qsi8d32pPackerPreconditionsDeathTest, RhsPacker) {
         const auto edit = s.second;
         cases.push_back({stride_fn, file, s.first, [&, edit](bool bad) {
                              const Args a = edited(bad, edit);
-                             (void)kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(a.k, a.nr, a.kr,
+                             (void)KAI_ABI(kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(a.k, a.nr, a.kr,
                                                                                                         a.bl);
                          }});
         cases.push_back({offset_fn, file, s.first, [&, edit](bool bad) {
                              const Args a = edited(bad, edit);
-                             (void)kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(nr, a.k, a.nr,
+                             (void)KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(nr, a.k, a.nr,
                                                                                                         a.kr, a.bl);
                          }});
         cases.push_back({size_fn, file, s.first, [&, edit](bool bad) {
                              const Args a = edited(bad, edit);
-                             (void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n, a.k, a.nr, a.kr,
+                             (void)KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(n, a.k, a.nr, a.kr,
                                                                                                       a.bl);
                          }});
         // BadInputDies covers bl and k of the run.
@@ -880,7 +884,7 @@ TEST(Qsi8d32pPackerPreconditionsDeathTest, RhsPacker) {
         }
     }
     cases.push_back({offset_fn, file, "n_idx must be a multiple of nr", [&](bool bad) {
-                         (void)kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(bad ? nr / 2 : nr, kK,
+                         (void)KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(bad ? nr / 2 : nr, kK,
                                                                                                     nr, kr, kBl);
                      }});
     // BadInputDies covers "bias must be NULL..." and "params->rhs_zero_point must be 8".
@@ -911,7 +915,7 @@ TEST_P(Qsi8d32pKernelSizeOverflowDeathTest, Getters) {
     KAI_TEST_SKIP_UNLESS(v.features);
     const auto& uk = v.ukernel;
     const std::string stem = std::string(v.name).substr(std::string("kai_").size());
-    const size_t mr = uk.get_mr(), nr = uk.get_nr(), m_step = uk.get_m_step(), n_step = uk.get_n_step();
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), m_step = KAI_ABI(uk.get_m_step)(), n_step = KAI_ABI(uk.get_n_step)();
     const std::string lhs_fn = "kai_get_lhs_packed_offset_" + stem, rhs_fn = "kai_get_rhs_packed_offset_" + stem,
                       dst_fn = "kai_get_dst_offset_" + stem, size_fn = "kai_get_dst_size_" + stem;
     const size_t huge_m_idx = SIZE_MAX / 16 * 16;  // a multiple of mr, nr, m_step and n_step
@@ -976,29 +980,29 @@ TEST(Qsi8d32pPackerSizeOverflowDeathTest, RhsPacker) {
     const std::vector<PreconditionCase> cases = {
         {"kai_get_rhs_packed_stride_" + stem + " (k = SIZE_MAX - 31)", kCommonFile, kOverflow,
          [&](bool bad) {
-             (void)kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(bad ? kHugeK : kK, nr, kr, kBl);
+             (void)KAI_ABI(kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(bad ? kHugeK : kK, nr, kr, kBl);
          }},
         {"kai_get_rhs_packed_stride_" + stem + " (nr = SIZE_MAX)", kCommonFile, kOverflow,
          [&](bool bad) {
-             (void)kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(kK, bad ? SIZE_MAX : nr, kr, kBl);
+             (void)KAI_ABI(kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(kK, bad ? SIZE_MAX : nr, kr, kBl);
          }},
         {"kai_get_rhs_packed_offset_" + stem + " (k = SIZE_MAX - 31)", kCommonFile, kOverflow,
          [&](bool bad) {
-             (void)kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(nr, bad ? kHugeK : kK, nr, kr,
+             (void)KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(nr, bad ? kHugeK : kK, nr, kr,
                                                                                         kBl);
          }},
         {"kai_get_rhs_packed_offset_" + stem + " (n_idx = SIZE_MAX / 4 * 4)", kCommonFile, kOverflow,
          [&](bool bad) {
-             (void)kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(bad ? SIZE_MAX / 4 * 4 : nr, kK,
+             (void)KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(bad ? SIZE_MAX / 4 * 4 : nr, kK,
                                                                                         nr, kr, kBl);
          }},
         {"kai_get_rhs_packed_size_" + stem + " (k = SIZE_MAX - 31)", kCommonFile, kOverflow,
          [&](bool bad) {
-             (void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(5, bad ? kHugeK : kK, nr, kr, kBl);
+             (void)KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(5, bad ? kHugeK : kK, nr, kr, kBl);
          }},
         {"kai_get_rhs_packed_size_" + stem + " (n = SIZE_MAX)", kCommonFile, kOverflow,
          [&](bool bad) {
-             (void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(bad ? SIZE_MAX : 5, kK, nr, kr, kBl);
+             (void)KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(bad ? SIZE_MAX : 5, kK, nr, kr, kBl);
          }},
     };
     expect_preconditions(cases);
@@ -1009,11 +1013,11 @@ TEST(Qsi8d32pPackerSizeOverflowDeathTest, RowOffsets) {
     const size_t big = size_t{1} << 32;
     const std::vector<PreconditionCase> cases = {
         {"kai_get_lhs_offset_lhs_quant_pack_qsi8d32p_f32", kCommonFile, kOverflow,
-         [&](bool bad) { (void)kai_get_lhs_offset_lhs_quant_pack_qsi8d32p_f32(bad ? big : 4, big); }},
+         [&](bool bad) { (void)KAI_ABI(kai_get_lhs_offset_lhs_quant_pack_qsi8d32p_f32)(bad ? big : 4, big); }},
         {"kai_get_lhs_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon", kCommonFile, kOverflow,
-         [&](bool bad) { (void)kai_get_lhs_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(bad ? big : 4, big); }},
+         [&](bool bad) { (void)KAI_ABI(kai_get_lhs_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon)(bad ? big : 4, big); }},
         {"kai_get_rhs_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0", kCommonFile, kOverflow,
-         [&](bool bad) { (void)kai_get_rhs_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(bad ? big : 4, big); }},
+         [&](bool bad) { (void)KAI_ABI(kai_get_rhs_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(bad ? big : 4, big); }},
     };
     expect_preconditions(cases);
 }
@@ -1038,9 +1042,9 @@ TEST(Qsi8d32pCompat, LhsPackers) {
             const size_t m = v.size("m"), k = v.size("k"), bl = v.size("bl");
             const size_t mr = v.size("mr"), kr = v.size("kr"), sr = v.size("sr");
             const auto& want = v.section("lhs_packed");
-            ASSERT_EQ(p.get_lhs_packed_size(m, k, bl, mr, kr, sr), want.bytes.size());
+            ASSERT_EQ(KAI_ABI(p.get_lhs_packed_size)(m, k, bl, mr, kr, sr), want.bytes.size());
             std::vector<uint8_t> got(want.bytes.size(), 0);
-            p.run(m, k, bl, mr, kr, sr, 0, v.section("lhs").f32(), v.size("lhs_stride"), got.data());
+            KAI_ABI(p.run)(m, k, bl, mr, kr, sr, 0, v.section("lhs").f32(), v.size("lhs_stride"), got.data());
             EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.bytes.data(), got.size(), want.mask.data()));
             ++files;
         }
@@ -1059,7 +1063,7 @@ TEST(Qsi8d32pCompat, RhsPacker) {
         ASSERT_EQ(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n, k, nr, kr, bl), want.bytes.size());
         const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
         GuardedBuffer got(want.bytes.size());
-        kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, n, k, nr, kr, v.size("sr"), bl,
+        KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0)(1, n, k, nr, kr, v.size("sr"), bl,
                                                            v.section("rhs").bytes.data(), nullptr, got.data(), 0,
                                                            &params);
         EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.bytes.data(), want.bytes.size(), want.mask.data()));
@@ -1084,19 +1088,19 @@ TEST(Qsi8d32pCompat, Kernels) {
             SCOPED_TRACE(path);
             const kai_test::CompatVector v = kai_test::load_compat_vector(path);
             const size_t m = v.size("m"), n = v.size("n"), k = v.size("k"), bl = v.size("bl");
-            EXPECT_EQ(uk.get_m_step(), v.size("m_step"));
-            EXPECT_EQ(uk.get_n_step(), v.size("n_step"));
-            EXPECT_EQ(uk.get_mr(), v.size("mr"));
-            EXPECT_EQ(uk.get_nr(), v.size("nr"));
-            EXPECT_EQ(uk.get_kr(), v.size("kr"));
-            EXPECT_EQ(uk.get_sr(), v.size("sr"));
+            EXPECT_EQ(KAI_ABI(uk.get_m_step)(), v.size("m_step"));
+            EXPECT_EQ(KAI_ABI(uk.get_n_step)(), v.size("n_step"));
+            EXPECT_EQ(KAI_ABI(uk.get_mr)(), v.size("mr"));
+            EXPECT_EQ(KAI_ABI(uk.get_nr)(), v.size("nr"));
+            EXPECT_EQ(KAI_ABI(uk.get_kr)(), v.size("kr"));
+            EXPECT_EQ(KAI_ABI(uk.get_sr)(), v.size("sr"));
             const auto& lp = v.section("lhs_packed");
             const auto& rp = v.section("rhs_packed");
             // Our packers reproduce the stored packed buffers.
             const Qsi8d32pLhsPacker* packer = lhs_packer_named(v.str("lhs_packer"));
             ASSERT_NE(packer, nullptr) << v.str("lhs_packer");
             std::vector<uint8_t> mine(lp.bytes.size(), 0);
-            packer->run(m, k, bl, uk.get_mr(), uk.get_kr(), uk.get_sr(), 0, v.section("lhs").f32(),
+            KAI_ABI(packer->run)(m, k, bl, KAI_ABI(uk.get_mr)(), KAI_ABI(uk.get_kr)(), KAI_ABI(uk.get_sr)(), 0, v.section("lhs").f32(),
                         v.size("lhs_stride"), mine.data());
             EXPECT_TRUE(kai_test::bytes_equal(mine.data(), lp.bytes.data(), mine.size(), lp.mask.data()));
             // The kernel on the stored buffers, in guarded copies.
@@ -1105,7 +1109,7 @@ TEST(Qsi8d32pCompat, Kernels) {
             std::memcpy(lhs_p.data(), lp.bytes.data(), lp.bytes.size());
             std::memcpy(rhs_p.data(), rp.bytes.data(), rp.bytes.size());
             DstBuffer dst(m, n, 4, (n + 1) * 4);
-            uk.run_matmul(m, n, k, bl, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), (n + 1) * 4,
+            KAI_ABI(uk.run_matmul)(m, n, k, bl, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), (n + 1) * 4,
                           4, v.clamp_min(), v.clamp_max());
             EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), (n + 1) * 4,
                                                  v.section("dst").f32(), n * 4, m, n));
@@ -1118,6 +1122,40 @@ TEST(Qsi8d32pCompat, Kernels) {
         GTEST_SKIP() << "replayed " << files << " of " << listed << " vectors; the CPU lacks features for" << not_run;
     }
     EXPECT_EQ(files, 40u);
+}
+
+// The block length is checked in every build (release too) by every hand-written function of the
+// family that takes it: bl = 0 must not divide by zero in one function while another aborts.
+TEST(Qsi8d32pBlockDeathTest, BadBlAbortsInEveryBuild) {
+    const std::string bl_msg = "bl must be a non-zero multiple of 32", k_msg = "k must be a multiple of bl";
+    const auto re = [](const char* file, const std::string& msg) { return kai_test::kai_error_regex(file, msg); };
+    const char* lhs = "kai_lhs_quant_pack_qsi8d32p_f32.c";
+    const char* lhs_sb = "kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.c";
+    const char* rhs = "kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.c";
+    for (size_t bl : {0, 48}) {
+        const std::string& msg = bl_msg;
+        EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32(4, 96, bl, 4, 16, 2), re(lhs, msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p_f32(4, 96, bl, 4, 16, 2), re(lhs, msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(4, 96, bl, 4, 16, 2),
+                     re(lhs_sb, msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(4, 96, bl, 4, 16, 2),
+                     re(lhs_sb, msg));
+        EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(4, 96, 4, 16, bl),
+                     re(rhs, msg));
+        EXPECT_DEATH((void)kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(4, 96, 4, 16, bl),
+                     re(rhs, msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod(1, 96, bl),
+                     re("kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.c", msg));
+        EXPECT_DEATH(
+            (void)kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod(4, 96, bl),
+            re("kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.c", msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod(4, 96, bl),
+                     re("kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.c", msg));
+    }
+    // k not a multiple of bl.
+    EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32(4, 96, 64, 4, 16, 2), re(lhs, k_msg));
+    EXPECT_DEATH((void)kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod(4, 96, 64),
+                 re("kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.c", k_msg));
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ struct kai_qai8dx_row {
     float scale;   // quantisation multiplier
     float recip;   // stored dequantisation scale
     int32_t zp;    // ZP; the stored offset is -ZP
-    int finite;    // 0 when the row holds NaN/Inf or its range overflows
+    int finite;    // 0 when the row holds NaN or Inf
+    int tiny;      // 1 when 255 / range overflows (every |x| below ~7.5e-37): KleidiAI's bytes
 };
 
 static size_t kai_kp(size_t k) {
@@ -120,27 +121,39 @@ static struct kai_qai8dx_row kai_row_params(float mn, float mx, int nan) {
     struct kai_qai8dx_row p;
     const float rmin = mn < 0.0F ? mn : 0.0F;
     const float rmax = mx > 0.0F ? mx : 0.0F;
-    const float range = rmax - rmin;
-    p.finite = !nan && range <= FLT_MAX;
+    p.finite = !nan && rmin >= -FLT_MAX && rmax <= FLT_MAX;
+    p.tiny = 0;
     if (!p.finite) {
         p.scale = 0.0F;
         p.recip = 0.0F;
         p.zp = 0;
         return p;
     }
-    p.scale = (rmax == rmin) ? 1.0F : 255.0F / range;
-    float lo = rmin;
-    float hi = rmax;
-    if (p.scale > FLT_MAX) {
-        // kai: a range below 255 / FLT_MAX (|x| < 1e-36, denormals) overflows the multiplier;
-        // such a row is quantised as the all-zero row (scale 1, ZP 127), an error below 1e-36.
+    const float range = rmax - rmin;
+    if (rmax == rmin) {
         p.scale = 1.0F;
-        lo = 0.0F;
-        hi = 0.0F;
+    } else if (range <= FLT_MAX) {
+        p.scale = 255.0F / range;
+    } else {
+        // kai: a finite row whose range overflows f32 (e.g. +-3e38). KleidiAI divides by +inf and
+        // packs a zero row; 127.5 / (rmax / 2 - rmin / 2) is the same quotient without the
+        // overflow (halving is exact at these magnitudes), so such rows quantise correctly.
+        p.scale = 127.5F / (rmax * 0.5F - rmin * 0.5F);
     }
-    p.recip = (p.scale != 0.0F) ? 1.0F / p.scale : 0.0F;
-    const float dmin = lo * p.scale;
-    const float dmax = hi * p.scale;
+    if (p.scale > FLT_MAX) {
+        // A range below 255 / FLT_MAX (every |x| < ~7.5e-37) makes the multiplier +inf. KleidiAI's
+        // bytes for such a row, derived from §5.3 with IEEE arithmetic: recip = 1 / inf = 0; dmin,
+        // dmax are -inf, +inf or 0 * inf = NaN, so the zero-point test is false and zp = 127 - dmax
+        // is -inf or NaN, which fmaxf/fminf clamp to -128; x * inf is +-inf (FCVTAS saturates, +ZP
+        // wraps in the int16 lanes, the clamp gives 127) or NaN for x = +-0 (0 - 128 = -128).
+        p.tiny = 1;
+        p.recip = 0.0F;
+        p.zp = -128;
+        return p;
+    }
+    p.recip = 1.0F / p.scale;
+    const float dmin = rmin * p.scale;
+    const float dmax = rmax * p.scale;
     const float e_min = -128.0F + dmin;
     const float e_max = 127.0F + dmax;
     float zp = (e_min + e_max > 0.0F) ? (-128.0F - dmin) : (127.0F - dmax);
@@ -246,6 +259,17 @@ static void kai_pack_row(
     const struct kai_qai8dx_row p = kai_row_params(mn, mx, nan);
     const int32_t offset = -p.zp;
     float recip = p.recip;
+    if (p.tiny) {
+        // KleidiAI's bytes (see kai_row_params): 127 for x != 0, -128 for +-0, offset 128, scale 0;
+        // the row's outputs are 0 (or NaN where the RHS holds a non-finite value).
+        for (size_t j = 0; j < kp; ++j) {
+            const float v = x[j < k ? j : k - 1];
+            kai_put(lane, j, group_stride, kbl, v != 0.0F ? (int8_t)127 : (int8_t)-128);
+        }
+        memcpy(tail + 4 * r, &offset, sizeof(offset));
+        memcpy(tail + 4 * mr + 4 * r, &recip, sizeof(recip));
+        return;
+    }
     if (!p.finite) {
         // Data 0, offset 0 and scale NaN: the row's outputs are NaN (see the header).
         uint32_t qnan_bits = 0x7FC00000U;

@@ -31,8 +31,8 @@ static const size_t kai_kr = 16;
 static const size_t kai_sr = 2;
 
 static void check_shape(size_t k, size_t bl, size_t mr, size_t kr, size_t sr) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_ASSUME_MSG(mr != 0, "mr must be non-zero");
     KAI_ASSUME_MSG(sr != 0 && kr != 0 && kr % sr == 0, "kr must be a non-zero multiple of sr");
     KAI_ASSUME_MSG(bl % (kr / sr) == 0, "kr / sr must divide bl");

@@ -31,7 +31,7 @@ size_t kai_get_lhs_offset_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(size_t m_idx, si
 /// A row index that is not a multiple of mr rounds down to its block.
 /// @param[in] m_idx Row index.
 /// @param[in] k     Depth; must be a multiple of bl.
-/// @param[in] bl    Block length; must be a non-zero multiple of 32.
+/// @param[in] bl    Block length; must be a non-zero multiple of 32 (checked in every build, as k % bl == 0).
 /// @param[in] mr    Rows per packed block; must be non-zero.
 /// @param[in] kr    K values per inner step of the kernel; must be a non-zero multiple of sr.
 /// @param[in] sr    Split of kr; kr / sr must divide bl.
@@ -55,7 +55,7 @@ size_t kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(size_t m, s
 /// ties to even (0 when amax == 0).
 /// @param[in]  m           Number of rows to pack.
 /// @param[in]  k           Depth; must be a multiple of bl.
-/// @param[in]  bl          Block length; must be a non-zero multiple of 32.
+/// @param[in]  bl          Block length; must be a non-zero multiple of 32 (checked in every build, as k % bl == 0).
 /// @param[in]  mr          Rows per packed block; must be 4.
 /// @param[in]  kr          K values per kernel step; must be 16.
 /// @param[in]  sr          Split of kr; must be 2.

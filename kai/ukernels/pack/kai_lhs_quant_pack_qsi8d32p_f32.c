@@ -25,8 +25,8 @@
 #include "kai/kai_common.h"
 
 static void check_shape(size_t k, size_t bl, size_t mr, size_t kr, size_t sr) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_ASSUME_MSG(mr != 0, "mr must be non-zero");
     KAI_ASSUME_MSG(sr != 0 && kr != 0 && kr % sr == 0, "kr must be a non-zero multiple of sr");
     KAI_ASSUME_MSG(bl % (kr / sr) == 0, "kr / sr must divide bl");
@@ -129,11 +129,16 @@ static inline __attribute__((always_inline)) void quant_block_neon(
             vst1_s8(d, vget_low_s8(q));
             vst1_s8(d + group_stride, vget_high_s8(q));
         } else {
+            // 4-byte groups at any byte address: memcpy of each lane (one STR/ST1 lane store each).
             const uint32x4_t w = vreinterpretq_u32_s8(q);
-            vst1q_lane_u32((uint32_t*)(void*)d, w, 0);
-            vst1q_lane_u32((uint32_t*)(void*)(d + group_stride), w, 1);
-            vst1q_lane_u32((uint32_t*)(void*)(d + 2 * group_stride), w, 2);
-            vst1q_lane_u32((uint32_t*)(void*)(d + 3 * group_stride), w, 3);
+            const uint32_t w0 = vgetq_lane_u32(w, 0);
+            const uint32_t w1 = vgetq_lane_u32(w, 1);
+            const uint32_t w2 = vgetq_lane_u32(w, 2);
+            const uint32_t w3 = vgetq_lane_u32(w, 3);
+            memcpy(d, &w0, sizeof(w0));
+            memcpy(d + group_stride, &w1, sizeof(w1));
+            memcpy(d + 2 * group_stride, &w2, sizeof(w2));
+            memcpy(d + 3 * group_stride, &w3, sizeof(w3));
         }
     }
 }

@@ -124,10 +124,10 @@ static void kai_pack_lane_generic(
             }
         }
     }
-    float* tail = (float*)(void*)(out + nb * block_bytes);
-    memcpy(&tail[j], &sum, sizeof(sum));
+    uint8_t* tail = out + nb * block_bytes;  // f32 values at any byte address
+    memcpy(tail + j * sizeof(float), &sum, sizeof(sum));
     const float bv = bias != NULL ? bias[ch] : 0.0F;
-    memcpy(&tail[nr + j], &bv, sizeof(bv));
+    memcpy(tail + (nr + j) * sizeof(float), &bv, sizeof(bv));
 }
 
 #if defined(__aarch64__)
@@ -216,13 +216,13 @@ static void kai_pack_lanes4_neon(
             sum = kai_store_chunk4(l, blk + c * 16 * nr + j0 * 8, nr, d, sum);
         }
     }
-    float* tail = (float*)(void*)(out + nb * block_bytes);
+    uint8_t* tail = out + nb * block_bytes;  // f32 values at any byte address
     float sums[4];
     vst1q_f32(sums, sum);
-    memcpy(&tail[j0], sums, sizeof(sums));
+    memcpy(tail + j0 * sizeof(float), sums, sizeof(sums));
     for (size_t j = 0; j < 4; ++j) {
         const float bv = bias != NULL ? bias[ch[j]] : 0.0F;
-        memcpy(&tail[nr + j0 + j], &bv, sizeof(bv));
+        memcpy(tail + (nr + j0 + j) * sizeof(float), &bv, sizeof(bv));
     }
 }
 #endif

@@ -130,24 +130,38 @@ static int32_t kai_pack_chunk_neon(const uint8_t* src, size_t nr, size_t j, uint
 // order, 8 bytes per lane. Nibble sums accumulate per position of E/O and are folded into lanes at
 // the end of the block.
 
-// Loads `rows` rows (4 or 8) of `bytes` (4 or 2) bytes, row stride rb, into one register.
+// Loads `rows` rows (4 or 8) of `bytes` (4 or 2) bytes, row stride rb, into one register. The
+// rows sit at any byte address, so each goes through memcpy (one LD1 lane load each, as a cast
+// pointer would give, without the misaligned uint32_t/uint16_t access).
+static inline uint32_t kai_load_u32(const uint8_t* p) {
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline uint16_t kai_load_u16(const uint8_t* p) {
+    uint16_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
 static inline uint8x16_t kai_load_rows4(const uint8_t* p, size_t rb) {
-    uint32x4_t v = vld1q_dup_u32((const uint32_t*)(const void*)p);
-    v = vld1q_lane_u32((const uint32_t*)(const void*)(p + rb), v, 1);
-    v = vld1q_lane_u32((const uint32_t*)(const void*)(p + 2 * rb), v, 2);
-    v = vld1q_lane_u32((const uint32_t*)(const void*)(p + 3 * rb), v, 3);
+    uint32x4_t v = vdupq_n_u32(kai_load_u32(p));
+    v = vsetq_lane_u32(kai_load_u32(p + rb), v, 1);
+    v = vsetq_lane_u32(kai_load_u32(p + 2 * rb), v, 2);
+    v = vsetq_lane_u32(kai_load_u32(p + 3 * rb), v, 3);
     return vreinterpretq_u8_u32(v);
 }
 
 static inline uint8x16_t kai_load_rows8x2(const uint8_t* p, size_t rb) {
-    uint16x8_t v = vld1q_dup_u16((const uint16_t*)(const void*)p);
-    v = vld1q_lane_u16((const uint16_t*)(const void*)(p + rb), v, 1);
-    v = vld1q_lane_u16((const uint16_t*)(const void*)(p + 2 * rb), v, 2);
-    v = vld1q_lane_u16((const uint16_t*)(const void*)(p + 3 * rb), v, 3);
-    v = vld1q_lane_u16((const uint16_t*)(const void*)(p + 4 * rb), v, 4);
-    v = vld1q_lane_u16((const uint16_t*)(const void*)(p + 5 * rb), v, 5);
-    v = vld1q_lane_u16((const uint16_t*)(const void*)(p + 6 * rb), v, 6);
-    v = vld1q_lane_u16((const uint16_t*)(const void*)(p + 7 * rb), v, 7);
+    uint16x8_t v = vdupq_n_u16(kai_load_u16(p));
+    v = vsetq_lane_u16(kai_load_u16(p + rb), v, 1);
+    v = vsetq_lane_u16(kai_load_u16(p + 2 * rb), v, 2);
+    v = vsetq_lane_u16(kai_load_u16(p + 3 * rb), v, 3);
+    v = vsetq_lane_u16(kai_load_u16(p + 4 * rb), v, 4);
+    v = vsetq_lane_u16(kai_load_u16(p + 5 * rb), v, 5);
+    v = vsetq_lane_u16(kai_load_u16(p + 6 * rb), v, 6);
+    v = vsetq_lane_u16(kai_load_u16(p + 7 * rb), v, 7);
     return vreinterpretq_u8_u16(v);
 }
 

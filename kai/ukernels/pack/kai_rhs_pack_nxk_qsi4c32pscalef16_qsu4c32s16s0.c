@@ -24,9 +24,15 @@
 
 #include "kai/kai_common.h"
 
+static inline uint16_t kai_load_u16(const uint8_t* p) {
+    uint16_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
 static void check_shape(size_t k, size_t nr, size_t kr, size_t bl) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_ASSUME_MSG(nr != 0, "nr must be non-zero");
     KAI_ASSUME_MSG(kr != 0 && kr % 2 == 0 && kr <= 16 && bl % kr == 0, "kr must be even, at most 16 and divide bl");
     KAI_UNUSED(k);
@@ -95,32 +101,48 @@ void kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(
             const uint8_t* s3 = rhs + KAI_MIN(n0 + 3, n - 1) * rhs_stride;
             const uint8x16_t flip = vdupq_n_u8(0x88);
             for (size_t b = 0; b < nb; ++b) {
-                uint16x4_t scales = vld1_dup_u16((const uint16_t*)(const void*)s0);
-                scales = vld1_lane_u16((const uint16_t*)(const void*)s1, scales, 1);
-                scales = vld1_lane_u16((const uint16_t*)(const void*)s2, scales, 2);
-                scales = vld1_lane_u16((const uint16_t*)(const void*)s3, scales, 3);
-                vst1_u16((uint16_t*)(void*)dst, scales);
+                // Source and packed blocks sit at any byte address: memcpy for the f16 scales
+                // (LD1 lane loads), byte-vector stores below.
+                uint16x4_t scales = vdup_n_u16(kai_load_u16(s0));
+                scales = vset_lane_u16(kai_load_u16(s1), scales, 1);
+                scales = vset_lane_u16(kai_load_u16(s2), scales, 2);
+                scales = vset_lane_u16(kai_load_u16(s3), scales, 3);
+                vst1_u8(dst, vreinterpret_u8_u16(scales));
                 uint8_t* d = dst + 8;
                 for (size_t j = 0; j < half_bl; j += 16) {
-                    // Lane i's 16 bytes hold 16 / seg segments; ST4 interleaves them segment by segment.
+                    // Lane i's 16 bytes hold 16 / seg segments, interleaved segment by segment (what
+                    // an ST4 of 64- or 32-bit elements stores, as ZIP/TRN and one byte store).
                     const uint8x16_t v0 = veorq_u8(vld1q_u8(s0 + 2 + j), flip);
                     const uint8x16_t v1 = veorq_u8(vld1q_u8(s1 + 2 + j), flip);
                     const uint8x16_t v2 = veorq_u8(vld1q_u8(s2 + 2 + j), flip);
                     const uint8x16_t v3 = veorq_u8(vld1q_u8(s3 + 2 + j), flip);
                     if (kr == 16) {
-                        uint64x2x4_t q;
-                        q.val[0] = vreinterpretq_u64_u8(v0);
-                        q.val[1] = vreinterpretq_u64_u8(v1);
-                        q.val[2] = vreinterpretq_u64_u8(v2);
-                        q.val[3] = vreinterpretq_u64_u8(v3);
-                        vst4q_u64((uint64_t*)(void*)d, q);
+                        const uint64x2_t w0 = vreinterpretq_u64_u8(v0);
+                        const uint64x2_t w1 = vreinterpretq_u64_u8(v1);
+                        const uint64x2_t w2 = vreinterpretq_u64_u8(v2);
+                        const uint64x2_t w3 = vreinterpretq_u64_u8(v3);
+                        uint8x16x4_t q;
+                        q.val[0] = vreinterpretq_u8_u64(vzip1q_u64(w0, w1));
+                        q.val[1] = vreinterpretq_u8_u64(vzip1q_u64(w2, w3));
+                        q.val[2] = vreinterpretq_u8_u64(vzip2q_u64(w0, w1));
+                        q.val[3] = vreinterpretq_u8_u64(vzip2q_u64(w2, w3));
+                        vst1q_u8_x4(d, q);
                     } else {
-                        uint32x4x4_t q;
-                        q.val[0] = vreinterpretq_u32_u8(v0);
-                        q.val[1] = vreinterpretq_u32_u8(v1);
-                        q.val[2] = vreinterpretq_u32_u8(v2);
-                        q.val[3] = vreinterpretq_u32_u8(v3);
-                        vst4q_u32((uint32_t*)(void*)d, q);
+                        // 4x4 transpose of 32-bit elements: TRN pairs, then ZIP of their halves.
+                        const uint32x4_t w0 = vreinterpretq_u32_u8(v0);
+                        const uint32x4_t w1 = vreinterpretq_u32_u8(v1);
+                        const uint32x4_t w2 = vreinterpretq_u32_u8(v2);
+                        const uint32x4_t w3 = vreinterpretq_u32_u8(v3);
+                        const uint64x2_t t0 = vreinterpretq_u64_u32(vtrn1q_u32(w0, w1));
+                        const uint64x2_t t1 = vreinterpretq_u64_u32(vtrn2q_u32(w0, w1));
+                        const uint64x2_t t2 = vreinterpretq_u64_u32(vtrn1q_u32(w2, w3));
+                        const uint64x2_t t3 = vreinterpretq_u64_u32(vtrn2q_u32(w2, w3));
+                        uint8x16x4_t q;
+                        q.val[0] = vreinterpretq_u8_u64(vzip1q_u64(t0, t2));
+                        q.val[1] = vreinterpretq_u8_u64(vzip1q_u64(t1, t3));
+                        q.val[2] = vreinterpretq_u8_u64(vzip2q_u64(t0, t2));
+                        q.val[3] = vreinterpretq_u8_u64(vzip2q_u64(t1, t3));
+                        vst1q_u8_x4(d, q);
                     }
                     d += 64;
                 }

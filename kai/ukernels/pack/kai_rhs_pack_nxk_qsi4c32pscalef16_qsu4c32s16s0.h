@@ -26,7 +26,7 @@ extern "C" {
 /// @param[in] k  Depth; must be a multiple of bl and of kr.
 /// @param[in] nr Rows (output channels) per packed block; must be non-zero.
 /// @param[in] kr K values per kernel step; must be even, at most 16 and divide bl.
-/// @param[in] bl Block length; must be a non-zero multiple of 32.
+/// @param[in] bl Block length; must be a non-zero multiple of 32 (checked in every build, as k % bl == 0).
 size_t kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(size_t k, size_t nr, size_t kr, size_t bl);
 
 /// Returns the byte offset of row n_idx in the unpacked RHS: n_idx * rhs_stride, where the row
@@ -63,7 +63,7 @@ size_t kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(size_t
 /// @param[in]  nr          Rows per packed block; must be non-zero.
 /// @param[in]  kr          K values per kernel step; must be even, at most 16 and divide bl.
 /// @param[in]  sr          Must be 2.
-/// @param[in]  bl          Block length; must be a non-zero multiple of 32.
+/// @param[in]  bl          Block length; must be a non-zero multiple of 32 (checked in every build, as k % bl == 0).
 /// @param[in]  rhs         n rows of (k / bl) blocks of bl / 2 + 2 bytes; must not be NULL when n > 0.
 /// @param[in]  bias        Must be NULL: this family takes no bias.
 /// @param[out] rhs_packed  Packed RHS; must not be NULL when n > 0.

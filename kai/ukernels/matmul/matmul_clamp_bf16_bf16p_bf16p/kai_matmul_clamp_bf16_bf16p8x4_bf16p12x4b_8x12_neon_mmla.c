@@ -277,12 +277,12 @@ __attribute__((always_inline)) static inline void kai_tiles(
         const uint32x4_t n3 = KAI_NARROW(c06, c07);                                        \
         const uint32x4_t n4 = KAI_NARROW(c08, c09);                                        \
         const uint32x4_t n5 = KAI_NARROW(c10, c11);                                        \
-        vst1q_u32((uint32_t*)(void*)((row) + 0), vuzp1q_u32(n0, n1));                      \
-        vst1q_u32((uint32_t*)(void*)((row) + 16), vuzp1q_u32(n2, n3));                     \
-        vst1q_u32((uint32_t*)(void*)((row) + 32), vuzp1q_u32(n4, n5));                     \
-        vst1q_u32((uint32_t*)(void*)((row) + out_stride + 0), vuzp2q_u32(n0, n1));         \
-        vst1q_u32((uint32_t*)(void*)((row) + out_stride + 16), vuzp2q_u32(n2, n3));        \
-        vst1q_u32((uint32_t*)(void*)((row) + out_stride + 32), vuzp2q_u32(n4, n5));        \
+        vst1q_u8((row) + 0, vreinterpretq_u8_u32(vuzp1q_u32(n0, n1)));                     \
+        vst1q_u8((row) + 16, vreinterpretq_u8_u32(vuzp1q_u32(n2, n3)));                    \
+        vst1q_u8((row) + 32, vreinterpretq_u8_u32(vuzp1q_u32(n4, n5)));                    \
+        vst1q_u8((row) + out_stride + 0, vreinterpretq_u8_u32(vuzp2q_u32(n0, n1)));        \
+        vst1q_u8((row) + out_stride + 16, vreinterpretq_u8_u32(vuzp2q_u32(n2, n3)));       \
+        vst1q_u8((row) + out_stride + 32, vreinterpretq_u8_u32(vuzp2q_u32(n4, n5)));       \
     } while (0)
         KAI_STORE_ROW_PAIR(
             dst_tile, acc_r01_c00, acc_r01_c01, acc_r01_c02, acc_r01_c03, acc_r01_c04, acc_r01_c05, acc_r01_c06,
@@ -466,9 +466,9 @@ __attribute__((always_inline)) static inline void kai_column_block(
     do {                                                                       \
         const uint32x4_t n0123 = KAI_NARROW(acc01, acc23);                     \
         const uint32x4_t n4567 = KAI_NARROW(acc45, acc67);                     \
-        vst1q_u32((uint32_t*)(void*)row, vuzp1q_u32(n0123, n4567));            \
+        vst1q_u8(row, vreinterpretq_u8_u32(vuzp1q_u32(n0123, n4567)));         \
         row += out_stride;                                                     \
-        vst1q_u32((uint32_t*)(void*)row, vuzp2q_u32(n0123, n4567));            \
+        vst1q_u8(row, vreinterpretq_u8_u32(vuzp2q_u32(n0123, n4567)));         \
         row += out_stride;                                                     \
     } while (0)
         KAI_STORE_ROW_PAIR(acc_r01_c01, acc_r01_c23, acc_r01_c45, acc_r01_c67);
@@ -488,14 +488,14 @@ __attribute__((always_inline)) static inline void kai_column_block(
             const uint32x4_t r46 = vuzp1q_u32(n_r45, n_r67);
             const uint32x4_t r57 = vuzp2q_u32(n_r45, n_r67);
             uint8_t* d = dst_block + 8 * sizeof(uint16_t);
-            vst1_u32((uint32_t*)(void*)(d + 0 * out_stride), vget_low_u32(r02));
-            vst1_u32((uint32_t*)(void*)(d + 1 * out_stride), vget_low_u32(r13));
-            vst1_u32((uint32_t*)(void*)(d + 2 * out_stride), vget_high_u32(r02));
-            vst1_u32((uint32_t*)(void*)(d + 3 * out_stride), vget_high_u32(r13));
-            vst1_u32((uint32_t*)(void*)(d + 4 * out_stride), vget_low_u32(r46));
-            vst1_u32((uint32_t*)(void*)(d + 5 * out_stride), vget_low_u32(r57));
-            vst1_u32((uint32_t*)(void*)(d + 6 * out_stride), vget_high_u32(r46));
-            vst1_u32((uint32_t*)(void*)(d + 7 * out_stride), vget_high_u32(r57));
+            vst1_u8(d + 0 * out_stride, vreinterpret_u8_u32(vget_low_u32(r02)));
+            vst1_u8(d + 1 * out_stride, vreinterpret_u8_u32(vget_low_u32(r13)));
+            vst1_u8(d + 2 * out_stride, vreinterpret_u8_u32(vget_high_u32(r02)));
+            vst1_u8(d + 3 * out_stride, vreinterpret_u8_u32(vget_high_u32(r13)));
+            vst1_u8(d + 4 * out_stride, vreinterpret_u8_u32(vget_low_u32(r46)));
+            vst1_u8(d + 5 * out_stride, vreinterpret_u8_u32(vget_low_u32(r57)));
+            vst1_u8(d + 6 * out_stride, vreinterpret_u8_u32(vget_high_u32(r46)));
+            vst1_u8(d + 7 * out_stride, vreinterpret_u8_u32(vget_high_u32(r57)));
         }
 #undef KAI_NARROW
         KAI_LOAD_BIAS();  // the next tile's accumulators (a harmless reload after the last tile)
@@ -942,6 +942,8 @@ void kai_run_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla(
     KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
     KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
     KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
+    KAI_ASSUME_MSG(m == 1 || dst_stride_row / sizeof(uint16_t) >= n,
+                   "dst_stride_row must be at least n * sizeof(uint16_t) when m > 1");
 
     if (k == 0) {
         // No products: every output is its clamped bias.

@@ -39,9 +39,17 @@ static const size_t kai_nr = 4;
 static const size_t kai_kr = 8;
 static const size_t kai_sr = 2;
 
+// Packed scales and LHS values sit at any byte address (rows of bl + 2 bytes): scalar loads go
+// through memcpy (the same LDR/LD1R as a cast pointer, without the misaligned access).
+static inline uint16_t kai_load_u16(const uint8_t* p) {
+    uint16_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
 static void check_block(size_t k, size_t bl) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_UNUSED(k);
     KAI_UNUSED(bl);
 }
@@ -136,9 +144,9 @@ static inline __attribute__((always_inline)) void tile(
             }
         }
         // d * a is exact in f32 (two f16 significands), so the FMLA is the recipe's single rounding.
-        const float32x4_t a = vcvt_f32_f16(vreinterpret_f16_u16(vld1_dup_u16((const uint16_t*)(const void*)la)));
+        const float32x4_t a = vcvt_f32_f16(vreinterpret_f16_u16(vdup_n_u16(kai_load_u16(la))));
         for (size_t c = 0; c < ncb; ++c) {
-            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16((const uint16_t*)(const void*)rb[c])));
+            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(rb[c])));
             f[c] = vfmaq_f32(f[c], vcvtq_n_f32_s32(acc[c], 4), vmulq_f32(d, a));
             rb[c] += rhs_block;
         }

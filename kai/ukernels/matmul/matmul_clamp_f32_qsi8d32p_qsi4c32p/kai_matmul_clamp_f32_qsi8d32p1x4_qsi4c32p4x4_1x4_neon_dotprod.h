@@ -40,13 +40,13 @@ size_t kai_get_sr_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod(void
 /// Returns the byte offset in the packed LHS of the block holding row m_idx: (m_idx / 1) * 1 * (k / bl) * (bl + 2).
 /// @param[in] m_idx Row index; must be a multiple of 1.
 /// @param[in] k     Depth; must be a multiple of bl.
-/// @param[in] bl    Block length; must be a non-zero multiple of 32.
+/// @param[in] bl    Block length; must be a non-zero multiple of 32 (checked in every build, as k % bl == 0).
 size_t kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod(size_t m_idx, size_t k, size_t bl);
 
 /// Returns the byte offset in the packed RHS of the block holding column n_idx: (n_idx / 4) * 4 * (k / bl) * (bl / 2 + 2).
 /// @param[in] n_idx Column (output channel) index; must be a multiple of 4.
 /// @param[in] k     Depth; must be a multiple of bl.
-/// @param[in] bl    Block length; must be a non-zero multiple of 32.
+/// @param[in] bl    Block length; must be a non-zero multiple of 32 (checked in every build, as k % bl == 0).
 size_t kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod(size_t n_idx, size_t k, size_t bl);
 
 /// Returns the byte offset of dst element (m_idx, n_idx): m_idx * dst_stride + n_idx * sizeof(float).
@@ -65,7 +65,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotpro
 /// @param[in]  m              Rows of dst.
 /// @param[in]  n              Columns of dst.
 /// @param[in]  k              Depth; must be a multiple of bl.
-/// @param[in]  bl             Block length; must be a non-zero multiple of 32.
+/// @param[in]  bl             Block length; must be a non-zero multiple of 32 (checked in every build, as k % bl == 0).
 /// @param[in]  lhs_packed     Packed LHS (see above); must not be NULL when m, n > 0.
 /// @param[in]  rhs_packed     Packed RHS; must not be NULL when m, n > 0.
 /// @param[out] dst            Output, m rows of n floats; must not be NULL when m, n > 0.

@@ -39,9 +39,23 @@ static const size_t kai_nr = 4;
 static const size_t kai_kr = 16;
 static const size_t kai_sr = 2;
 
+// Packed scales and LHS values sit at any byte address (rows of bl + 2 bytes): scalar loads go
+// through memcpy (the same LDR/LD1R as a cast pointer, without the misaligned access).
+static inline uint16_t kai_load_u16(const uint8_t* p) {
+    uint16_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline int64_t kai_load_s64(const uint8_t* p) {
+    int64_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
 static void check_block(size_t k, size_t bl) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_UNUSED(k);
     KAI_UNUSED(bl);
 }
@@ -117,9 +131,9 @@ static inline __attribute__((always_inline)) void tile(
         // 16 K values per step: one segment of every column block (8 low-nibble K values and the
         // 8 high-nibble ones bl/2 further).
         for (size_t t = 0; t < bl / 16; ++t) {
-            const int8x16_t xlo = vreinterpretq_s8_s64(vld1q_dup_s64((const int64_t*)(const void*)(la + 2 + 8 * t)));
+            const int8x16_t xlo = vreinterpretq_s8_s64(vdupq_n_s64(kai_load_s64(la + 2 + 8 * t)));
             const int8x16_t xhi =
-                vreinterpretq_s8_s64(vld1q_dup_s64((const int64_t*)(const void*)(la + 2 + bl / 2 + 8 * t)));
+                vreinterpretq_s8_s64(vdupq_n_s64(kai_load_s64(la + 2 + bl / 2 + 8 * t)));
             for (size_t c = 0; c < ncb; ++c) {
                 const int8_t* pr = (const int8_t*)(rb[c] + 2 * kai_nr + 32 * t);
                 const int8x16_t raw_c01 = vld1q_s8(pr);
@@ -135,9 +149,9 @@ static inline __attribute__((always_inline)) void tile(
             }
         }
         // d * a is exact in f32 (two f16 significands), so the FMLA is the recipe's single rounding.
-        const float32x4_t a = vcvt_f32_f16(vreinterpret_f16_u16(vld1_dup_u16((const uint16_t*)(const void*)la)));
+        const float32x4_t a = vcvt_f32_f16(vreinterpret_f16_u16(vdup_n_u16(kai_load_u16(la))));
         for (size_t c = 0; c < ncb; ++c) {
-            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16((const uint16_t*)(const void*)rb[c])));
+            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(rb[c])));
             f[c] = vfmaq_f32(f[c], vcvtq_n_f32_s32(vpaddq_s32(acc01[c], acc23[c]), 4), vmulq_f32(d, a));
             rb[c] += rhs_block;
         }

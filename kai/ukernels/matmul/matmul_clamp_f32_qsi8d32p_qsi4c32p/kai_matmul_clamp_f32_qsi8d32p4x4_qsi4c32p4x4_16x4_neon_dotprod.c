@@ -40,8 +40,8 @@ static const size_t kai_kr = 8;
 static const size_t kai_sr = 2;
 
 static void check_block(size_t k, size_t bl) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_UNUSED(k);
     KAI_UNUSED(bl);
 }
@@ -169,14 +169,14 @@ static inline __attribute__((always_inline)) void tile(
         }
 
         // d * a[r] is exact in f32 (two f16 significands), so the FMLA is the recipe's single rounding.
-        const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16((const uint16_t*)(const void*)(pr - 2 * kai_nr))));
-        const float32x4_t a = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16((const uint16_t*)(const void*)(pa - 2 * kai_mr))));
+        const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_s8(vld1_s8(pr - 2 * kai_nr)));
+        const float32x4_t a = vcvt_f32_f16(vreinterpret_f16_s8(vld1_s8(pa - 2 * kai_mr)));
         f_r0 = vfmaq_f32(f_r0, vcvtq_n_f32_s32(i_r0, 4), vmulq_laneq_f32(d, a, 0));
         f_r1 = vfmaq_f32(f_r1, vcvtq_n_f32_s32(i_r1, 4), vmulq_laneq_f32(d, a, 1));
         f_r2 = vfmaq_f32(f_r2, vcvtq_n_f32_s32(i_r2, 4), vmulq_laneq_f32(d, a, 2));
         f_r3 = vfmaq_f32(f_r3, vcvtq_n_f32_s32(i_r3, 4), vmulq_laneq_f32(d, a, 3));
         if (two_blocks) {
-            const float32x4_t e = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16((const uint16_t*)(const void*)(pb - 2 * kai_mr))));
+            const float32x4_t e = vcvt_f32_f16(vreinterpret_f16_s8(vld1_s8(pb - 2 * kai_mr)));
             f_r4 = vfmaq_f32(f_r4, vcvtq_n_f32_s32(i_r4, 4), vmulq_laneq_f32(d, e, 0));
             f_r5 = vfmaq_f32(f_r5, vcvtq_n_f32_s32(i_r5, 4), vmulq_laneq_f32(d, e, 1));
             f_r6 = vfmaq_f32(f_r6, vcvtq_n_f32_s32(i_r6, 4), vmulq_laneq_f32(d, e, 2));
