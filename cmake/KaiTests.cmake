@@ -82,10 +82,24 @@ if(KAI_BUILD_TESTS)
     add_library(kai_sme2_probe STATIC "${KAI_SOURCE_ROOT}/test/tests/sme2_probe.S")
     target_compile_options(kai_sme2_probe PRIVATE -march=armv9-a+sme2)
   endif()
+  # Each suite's copts as test/tests/BUILD.bazel gives them (-ffp-contract=off for the families
+  # whose references need it), read from its cc_test rule.
+  file(READ "${KAI_SOURCE_ROOT}/test/tests/BUILD.bazel" _kai_tests_build)
   foreach(_src IN LISTS _kai_test_srcs)
     get_filename_component(_stem "${_src}" NAME_WE)
     add_executable(${_stem} "${_src}")
-    target_compile_options(${_stem} PRIVATE -ffp-contract=off)
+    string(FIND "${_kai_tests_build}" "name = \"${_stem}\"," _pos)
+    if(_pos LESS 0)
+      message(FATAL_ERROR "kai: test/tests/${_stem}.cc has no cc_test named ${_stem} in test/tests/BUILD.bazel")
+    endif()
+    string(SUBSTRING "${_kai_tests_build}" ${_pos} -1 _rule)
+    string(FIND "${_rule}" "\n)" _end)
+    string(SUBSTRING "${_rule}" 0 ${_end} _rule)
+    if(_rule MATCHES "copts = \\[([^]]*)\\]")
+      string(REGEX MATCHALL "\"[^\"]*\"" _copts "${CMAKE_MATCH_1}")
+      string(REPLACE "\"" "" _copts "${_copts}")
+      target_compile_options(${_stem} PRIVATE ${_copts})
+    endif()
     target_link_libraries(${_stem} PRIVATE kai_test_registry kai_test_reference kai_test_harness kai kai_gtest_main)
     kai_add_test("test/tests:${_stem}" ${_stem})
     if(_stem STREQUAL "sme2_toolchain_test")
@@ -130,11 +144,69 @@ if(KAI_BUILD_TESTS)
   target_link_libraries(gguf_q4_0 PRIVATE kai m)
   kai_add_test("examples/gguf_q4_0:gguf_q4_0" gguf_q4_0)
 
+  add_executable(gguf_q8_0 "${KAI_SOURCE_ROOT}/examples/gguf_q8_0/gguf_q8_0.c")
+  target_compile_options(gguf_q8_0 PRIVATE -std=c99 -Wall -Wextra -Werror)
+  target_compile_definitions(gguf_q8_0 PRIVATE _DEFAULT_SOURCE)
+  target_link_libraries(gguf_q8_0 PRIVATE kai m)
+  kai_add_test("examples/gguf_q8_0:gguf_q8_0" gguf_q8_0)
+
   add_executable(threaded_matmul "${KAI_SOURCE_ROOT}/examples/threaded_matmul/threaded_matmul.c")
   target_compile_options(threaded_matmul PRIVATE -std=c11 -Werror)
   target_link_libraries(threaded_matmul PRIVATE kai Threads::Threads)
   kai_add_sh_test("examples/threaded_matmul:threaded_matmul_test"
     examples/threaded_matmul/threaded_matmul_test.sh $<TARGET_FILE:threaded_matmul>)
+
+  # The examples with their own CMakeLists.txt (each needs only kai::kai; aten_style_op's test
+  # uses the harness above).
+  foreach(_example llm_engine custom_runtime aten_style_op)
+    add_subdirectory("${KAI_SOURCE_ROOT}/examples/${_example}" "${CMAKE_BINARY_DIR}/examples/${_example}")
+  endforeach()
+
+  # The adoption kit's C tests (test/tests/BUILD.bazel): kai_cpu.h's macOS, Windows and
+  # compiler-only paths against stubs, and the adoption headers as strict C99 with the kernels'
+  # own flags.
+  foreach(_path APPLE WINDOWS COMPILER)
+    string(TOLOWER "${_path}" _lower)
+    set(_name "kai_cpu_${_lower}_path_test")
+    add_executable(${_name} "${KAI_SOURCE_ROOT}/test/tests/kai_cpu_paths_test.c")
+    target_include_directories(${_name} PRIVATE "${KAI_SOURCE_ROOT}")
+    target_compile_options(${_name} PRIVATE -std=c99 -Wall -Wextra -Wpedantic -Werror)
+    target_compile_definitions(${_name} PRIVATE "KAI_CPU_TEST_${_path}")
+    if(_path STREQUAL "COMPILER")
+      target_compile_options(${_name} PRIVATE -march=armv8.2-a+dotprod)
+    endif()
+    kai_add_test("test/tests:${_name}" ${_name})
+  endforeach()
+  add_executable(kai_select_c_test "${KAI_SOURCE_ROOT}/test/tests/kai_select_c_test.c")
+  target_compile_options(kai_select_c_test PRIVATE ${KAI_KERNEL_COPTS})
+  target_link_libraries(kai_select_c_test PRIVATE kai)
+  kai_add_test("test/tests:kai_select_c_test" kai_select_c_test)
+
+  # The runnable snippets of docs/integration_runtime.md (docs/BUILD.bazel), extracted at build
+  # time by docs/extract_snippets.py as Bazel's genrule does.
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  set(_snip_dir "${CMAKE_BINARY_DIR}/docs")
+  set(_snip_files engine_dispatch.c aten_op.cc runtime_tiles.c)
+  set(_snip_outputs "")
+  foreach(_f IN LISTS _snip_files)
+    list(APPEND _snip_outputs "${_snip_dir}/${_f}")
+  endforeach()
+  add_custom_command(OUTPUT ${_snip_outputs}
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${_snip_dir}"
+    COMMAND Python3::Interpreter "${KAI_SOURCE_ROOT}/docs/extract_snippets.py"
+      "${KAI_SOURCE_ROOT}/docs/integration_runtime.md" "${_snip_dir}" ${_snip_files}
+    DEPENDS "${KAI_SOURCE_ROOT}/docs/integration_runtime.md" "${KAI_SOURCE_ROOT}/docs/extract_snippets.py"
+    COMMENT "Extracting the snippets of docs/integration_runtime.md")
+  foreach(_s engine_dispatch runtime_tiles)
+    add_executable(snippet_${_s}_test "${_snip_dir}/${_s}.c")
+    target_compile_options(snippet_${_s}_test PRIVATE ${KAI_KERNEL_COPTS})
+    target_link_libraries(snippet_${_s}_test PRIVATE kai)
+    kai_add_test("docs:snippet_${_s}_test" snippet_${_s}_test)
+  endforeach()
+  add_executable(snippet_aten_op_test "${_snip_dir}/aten_op.cc")
+  target_compile_options(snippet_aten_op_test PRIVATE -std=c++17 -Wall -Wextra -Werror)
+  target_link_libraries(snippet_aten_op_test PRIVATE kai_example_aten_style_op kai)
+  kai_add_test("docs:snippet_aten_op_test" snippet_aten_op_test)
 endif()
 
 # The benchmark (built with the tests too: its --list test is part of the suite).
