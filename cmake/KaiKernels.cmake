@@ -24,9 +24,18 @@ function(kai_read_kernel_copts build_defs out_var)
 endfunction()
 
 # kai_march(features out_var): the -march flag for a list of CPU features, exactly as kai_march()
-# in kai/build_defs.bzl: baseline Armv8-A without features, Armv8.6-A when i8mm or bf16 is
-# among them, Armv8.2-A otherwise, with the features sorted and joined by '+'.
+# in kai/build_defs.bzl: Armv9-A+sme2 / +sme for the SME kernels, baseline Armv8-A without
+# features, Armv8.6-A when i8mm or bf16 is among them, Armv8.2-A otherwise, with the features
+# sorted and joined by '+' (tools/check_cmake.py compares the two).
 function(kai_march features out_var)
+  if("sme2" IN_LIST features)
+    set(${out_var} "-march=armv9-a+sme2" PARENT_SCOPE)
+    return()
+  endif()
+  if("sme" IN_LIST features)
+    set(${out_var} "-march=armv9-a+sme" PARENT_SCOPE)
+    return()
+  endif()
   if(NOT features)
     set(${out_var} "-march=armv8-a" PARENT_SCOPE)
     return()

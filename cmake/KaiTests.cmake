@@ -39,11 +39,16 @@ add_library(kai_gtest_main STATIC "${KAI_GOOGLETEST_DIR}/googletest/src/gtest_ma
 target_compile_options(kai_gtest_main PRIVATE -w)
 target_link_libraries(kai_gtest_main PUBLIC kai_gtest)
 
-# Harness, references (the oracle) and registries, shared by the tests and the benchmark.
-file(GLOB _kai_harness_srcs CONFIGURE_DEPENDS "${KAI_SOURCE_ROOT}/test/common/*.cc")
+# Harness, references (the oracle) and registries, shared by the tests and the benchmark. The
+# harness has an assembly part (test/common/abi_trampoline.S, the callee-saved register check).
+enable_language(ASM)
+file(GLOB _kai_harness_srcs CONFIGURE_DEPENDS "${KAI_SOURCE_ROOT}/test/common/*.cc" "${KAI_SOURCE_ROOT}/test/common/*.S")
 add_library(kai_test_harness STATIC ${_kai_harness_srcs})
 target_include_directories(kai_test_harness PUBLIC "${KAI_SOURCE_ROOT}")
 target_link_libraries(kai_test_harness PUBLIC kai_gtest)
+# Every test exports its symbols (as Bazel's cc_test links them), so the ABI trampoline's failure
+# messages can name the function called.
+target_link_options(kai_test_harness INTERFACE -rdynamic)
 
 file(GLOB _kai_reference_srcs CONFIGURE_DEPENDS "${KAI_SOURCE_ROOT}/test/reference/*.cc")
 add_library(kai_test_reference STATIC ${_kai_reference_srcs})
@@ -78,9 +83,13 @@ if(KAI_BUILD_TESTS)
   # The SME2 toolchain test's assembly probe (GCC builds hand +sme files to clang, see
   # cmake/aarch64-linux-gnu.cmake); it runs under the SME2 emulator (KAI_NEEDS_SME2=1).
   if(EXISTS "${KAI_SOURCE_ROOT}/test/tests/sme2_probe.S")
-    enable_language(ASM)
     add_library(kai_sme2_probe STATIC "${KAI_SOURCE_ROOT}/test/tests/sme2_probe.S")
     target_compile_options(kai_sme2_probe PRIVATE -march=armv9-a+sme2)
+  endif()
+  # The SME float suite's ABI probe (streaming mode and ZA state after a call).
+  if(EXISTS "${KAI_SOURCE_ROOT}/test/tests/sme_abi_probe.S")
+    add_library(kai_sme_abi_probe STATIC "${KAI_SOURCE_ROOT}/test/tests/sme_abi_probe.S")
+    target_compile_options(kai_sme_abi_probe PRIVATE -march=armv9-a+sme)
   endif()
   # Each suite's copts as test/tests/BUILD.bazel gives them (-ffp-contract=off for the families
   # whose references need it), read from its cc_test rule.
@@ -104,6 +113,11 @@ if(KAI_BUILD_TESTS)
     kai_add_test("test/tests:${_stem}" ${_stem})
     if(_stem STREQUAL "sme2_toolchain_test")
       target_link_libraries(${_stem} PRIVATE kai_sme2_probe)
+    endif()
+    if(_stem STREQUAL "sme_float_test")
+      target_link_libraries(${_stem} PRIVATE kai_sme_abi_probe)
+    endif()
+    if(_rule MATCHES "KAI_NEEDS_SME2")
       set_tests_properties("test/tests:${_stem}" PROPERTIES ENVIRONMENT "KAI_NEEDS_SME2=1")
     endif()
   endforeach()
@@ -182,7 +196,7 @@ if(KAI_BUILD_TESTS)
   target_link_libraries(kai_select_c_test PRIVATE kai)
   kai_add_test("test/tests:kai_select_c_test" kai_select_c_test)
 
-  # The runnable snippets of docs/integration_runtime.md (docs/BUILD.bazel), extracted at build
+  # The runnable snippets of docs/integration.md (docs/BUILD.bazel), extracted at build
   # time by docs/extract_snippets.py as Bazel's genrule does.
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   set(_snip_dir "${CMAKE_BINARY_DIR}/docs")
@@ -194,9 +208,9 @@ if(KAI_BUILD_TESTS)
   add_custom_command(OUTPUT ${_snip_outputs}
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${_snip_dir}"
     COMMAND Python3::Interpreter "${KAI_SOURCE_ROOT}/docs/extract_snippets.py"
-      "${KAI_SOURCE_ROOT}/docs/integration_runtime.md" "${_snip_dir}" ${_snip_files}
-    DEPENDS "${KAI_SOURCE_ROOT}/docs/integration_runtime.md" "${KAI_SOURCE_ROOT}/docs/extract_snippets.py"
-    COMMENT "Extracting the snippets of docs/integration_runtime.md")
+      "${KAI_SOURCE_ROOT}/docs/integration.md" "${_snip_dir}" ${_snip_files}
+    DEPENDS "${KAI_SOURCE_ROOT}/docs/integration.md" "${KAI_SOURCE_ROOT}/docs/extract_snippets.py"
+    COMMENT "Extracting the snippets of docs/integration.md")
   foreach(_s engine_dispatch runtime_tiles)
     add_executable(snippet_${_s}_test "${_snip_dir}/${_s}.c")
     target_compile_options(snippet_${_s}_test PRIVATE ${KAI_KERNEL_COPTS})
