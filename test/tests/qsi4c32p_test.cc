@@ -984,8 +984,8 @@ std::string compat_name(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Vectors, CompatTest, ::testing::ValuesIn(compat_files()), compat_name);
 
-TEST(CompatFiles, AllThirtySixArePresent) {
-    EXPECT_EQ(compat_files().size(), 36u);
+TEST(CompatFiles, AllFortyEightArePresent) {
+    EXPECT_EQ(compat_files().size(), 48u);
 }
 
 // Sizes and offsets that do not fit in size_t abort in every build (release builds without a
