@@ -19,7 +19,7 @@
 // after the data 4 int32 16*sum(w), 4 f32 scale/16, 4 f32 bias.
 // docs/matmul_int4_channelwise.md has the diagrams.
 //
-// Tile 4x4: one LHS block and one RHS block; SMMLA accumulators acc_rAB_cCD = [(A, C), (A, D),
+// Tile 4x4 (8x4 inside a call when the rows allow): LHS blocks and one RHS block; SMMLA accumulators acc_rAB_cCD = [(A, C), (A, D),
 // (B, C), (B, D)] for row pairs 01, 23 and the 4 / 2 column pairs, un-interleaved once per tile
 // (ZIP1/ZIP2 on 64-bit lanes).
 
@@ -40,7 +40,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-// The loops over column pairs have constant bounds: unrolled, their arrays of vectors are registers.
+// The loops over row pairs and column pairs have constant bounds: unrolled, their arrays of vectors are registers.
 #if defined(__clang__)
 #define KAI_UNROLL _Pragma("unroll")
 #else
@@ -111,16 +111,17 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm(
 
 #define KAI_PAIRS (4 / 2)  // column pairs per RHS block (SMMLA operands)
 
-/// Spec §6.5 steps 2-7 for row r (0..3) of the tile, from the accumulators of its row pair (even
-/// r: the low 64-bit halves, odd r: the high ones), stored at dst when r < rows.
-#define KAI_CXM_ROW(r, pair, zip)                                                                          \
+/// Spec §6.5 steps 2-7 for row 4 b + r of the tile, from the accumulators of its row pair (even
+/// r: the low 64-bit halves, odd r: the high ones), stored at dst when it is one of the tile's rows.
+#define KAI_CXM_ROW(b, r, zip)                                                                             \
     do {                                                                                                   \
-        if ((r) < rows) {                                                                                  \
+        const size_t row = 4 * (b) + (r);                                                                  \
+        if (row < rows) {                                                                                  \
             float out[4];                                                                               \
-            float* to = cols == 4 ? (float*)(void*)(dst + (r) * dst_stride_row) : out;                   \
+            float* to = cols == 4 ? (float*)(void*)(dst + row * dst_stride_row) : out;                   \
             KAI_UNROLL for (size_t g = 0; g < 4 / 4; ++g) {                                             \
-                const int32x4_t a = vreinterpretq_s32_s64(                                                 \
-                    zip(vreinterpretq_s64_s32(acc[pair][2 * g]), vreinterpretq_s64_s32(acc[pair][2 * g + 1]))); \
+                const int32x4_t a = vreinterpretq_s32_s64(zip(vreinterpretq_s64_s32(acc[2 * (b) + (r) / 2][2 * g]), \
+                                                              vreinterpretq_s64_s32(acc[2 * (b) + (r) / 2][2 * g + 1]))); \
                 const int32x4_t t = vmlaq_laneq_s32(a, rhs_sum16[g], offset, r);                           \
                 const float32x4_t sc = vmulq_laneq_f32(rhs_scale[g], lhs_scale, r);                        \
                 float32x4_t y = vcvtq_f32_s32(t);                                                          \
@@ -131,46 +132,48 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm(
                 vst1q_f32(to + 4 * g, y);                                                                  \
             }                                                                                              \
             if (cols != 4) {                                                                            \
-                memcpy(dst + (r) * dst_stride_row, out, cols * sizeof(float));                             \
+                memcpy(dst + row * dst_stride_row, out, cols * sizeof(float));                             \
             }                                                                                              \
         }                                                                                                  \
     } while (0)
 
-/// Computes the tile of rows (1..4) x cols (1..4) whose LHS block starts at lhs and whose RHS
-/// block starts at rhs (chunks = Kp / 32), and stores it at dst.
-static inline void kai_cxm_tile(
-    const int8_t* lhs, const uint8_t* rhs, size_t chunks, size_t rows, size_t cols, uint8_t* dst, size_t dst_stride_row,
-    float32x4_t vmin, float32x4_t vmax) {
+/// Computes the tile of rows (1..4 rb) x cols (1..4) whose rb (1 or 2, a constant after
+/// inlining) LHS blocks start at lhs[0..rb-1] and whose RHS block starts at rhs (chunks = Kp / 32),
+/// and stores it at dst. Two LHS blocks share each unpacked RHS register between twice as many
+/// SMMLAs: the run loop takes them whenever the rows allow (the getters' m_step stays 4).
+static inline __attribute__((always_inline)) void kai_cxm_tile(
+    const int8_t* const* lhs_blocks, size_t rb, const uint8_t* rhs, size_t chunks, size_t rows, size_t cols, uint8_t* dst,
+    size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
-    int32x4_t acc[2][KAI_PAIRS];  // [row pair][column pair]
-    KAI_UNROLL for (size_t c = 0; c < KAI_PAIRS; ++c) {
-        acc[0][c] = vdupq_n_s32(0);
-        acc[1][c] = vdupq_n_s32(0);
+    const int8_t* lhs[2] = {lhs_blocks[0], lhs_blocks[rb - 1]};
+    int32x4_t acc[4][KAI_PAIRS];  // [row pair][column pair]
+    KAI_UNROLL for (size_t p = 0; p < 2 * rb; ++p) {
+        KAI_UNROLL for (size_t c = 0; c < KAI_PAIRS; ++c) {
+            acc[p][c] = vdupq_n_s32(0);
+        }
     }
     for (size_t ch = 0; ch < chunks; ++ch) {
-        // Half s (0: K 0-7 low / 16-23 high, 1: K 8-15 / 24-31) of the chunk; the LHS holds K
+        // Half s (0: K 0-7 low / 16-23 high, 1: K 8-15 / 24-31) of the chunk; an LHS block holds K
         // group g = 0..3 (8 values each) of rows 01 at 32 g and rows 23 at 32 g + 16.
         KAI_UNROLL for (size_t s = 0; s < 2; ++s) {
-            const int8x16_t a01_lo = vld1q_s8(lhs + 32 * s);
-            const int8x16_t a23_lo = vld1q_s8(lhs + 32 * s + 16);
-            const int8x16_t a01_hi = vld1q_s8(lhs + 32 * s + 64);
-            const int8x16_t a23_hi = vld1q_s8(lhs + 32 * s + 80);
             KAI_UNROLL for (size_t c = 0; c < KAI_PAIRS; ++c) {
                 const int8x16_t raw = vld1q_s8((const int8_t*)rhs + 8 * 4 * s + 16 * c);
                 const int8x16_t w_lo = vshlq_n_s8(raw, 4);
                 const int8x16_t w_hi = vandq_s8(raw, high_mask);
-                acc[0][c] = vmmlaq_s32(acc[0][c], a01_lo, w_lo);
-                acc[1][c] = vmmlaq_s32(acc[1][c], a23_lo, w_lo);
-                acc[0][c] = vmmlaq_s32(acc[0][c], a01_hi, w_hi);
-                acc[1][c] = vmmlaq_s32(acc[1][c], a23_hi, w_hi);
+                KAI_UNROLL for (size_t b = 0; b < rb; ++b) {
+                    acc[2 * b][c] = vmmlaq_s32(acc[2 * b][c], vld1q_s8(lhs[b] + 32 * s), w_lo);
+                    acc[2 * b + 1][c] = vmmlaq_s32(acc[2 * b + 1][c], vld1q_s8(lhs[b] + 32 * s + 16), w_lo);
+                    acc[2 * b][c] = vmmlaq_s32(acc[2 * b][c], vld1q_s8(lhs[b] + 32 * s + 64), w_hi);
+                    acc[2 * b + 1][c] = vmmlaq_s32(acc[2 * b + 1][c], vld1q_s8(lhs[b] + 32 * s + 80), w_hi);
+                }
             }
         }
-        lhs += 128;
+        KAI_UNROLL for (size_t b = 0; b < rb; ++b) {
+            lhs[b] += 128;
+        }
         rhs += 16 * 4;
     }
-    // lhs now points at the offsets and scales of its block, rhs at the sums, scales and biases.
-    const int32x4_t offset = vld1q_s32((const int32_t*)(const void*)lhs);
-    const float32x4_t lhs_scale = vld1q_f32((const float*)(const void*)(lhs + 16));
+    // lhs[b] now point at the offsets and scales of their blocks, rhs at the sums, scales, biases.
     int32x4_t rhs_sum16[4 / 4];
     float32x4_t rhs_scale[4 / 4];
     float32x4_t bias[4 / 4];
@@ -179,10 +182,14 @@ static inline void kai_cxm_tile(
         rhs_scale[g] = vld1q_f32((const float*)(const void*)rhs + 4 + 4 * g);
         bias[g] = vld1q_f32((const float*)(const void*)rhs + 2 * 4 + 4 * g);
     }
-    KAI_CXM_ROW(0, 0, vzip1q_s64);
-    KAI_CXM_ROW(1, 0, vzip2q_s64);
-    KAI_CXM_ROW(2, 1, vzip1q_s64);
-    KAI_CXM_ROW(3, 1, vzip2q_s64);
+    KAI_UNROLL for (size_t b = 0; b < rb; ++b) {
+        const int32x4_t offset = vld1q_s32((const int32_t*)(const void*)lhs[b]);
+        const float32x4_t lhs_scale = vld1q_f32((const float*)(const void*)(lhs[b] + 16));
+        KAI_CXM_ROW(b, 0, vzip1q_s64);
+        KAI_CXM_ROW(b, 1, vzip2q_s64);
+        KAI_CXM_ROW(b, 2, vzip1q_s64);
+        KAI_CXM_ROW(b, 3, vzip2q_s64);
+    }
 }
 
 #undef KAI_CXM_ROW
@@ -205,13 +212,21 @@ void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm(
     const size_t rhs_stride = kai_rhs_block_stride(k);
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
-    for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
-        const int8_t* lhs = (const int8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
-        const size_t rows = KAI_MIN(kai_m_step, m - m0);
+    // Pairs of LHS blocks (8 rows) while more than 4 rows remain, then one block.
+    for (size_t m0 = 0; m0 < m; m0 += 2 * kai_m_step) {
+        const int8_t* lhs[2];
+        lhs[0] = (const int8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
+        lhs[1] = lhs[0] + lhs_stride;
+        const size_t rows = KAI_MIN(2 * kai_m_step, m - m0);
         for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
             const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
             uint8_t* dst_tile = (uint8_t*)dst + m0 * dst_stride_row + n0 * sizeof(float);
-            kai_cxm_tile(lhs, rhs, chunks, rows, KAI_MIN(kai_nr, n - n0), dst_tile, dst_stride_row, vmin, vmax);
+            const size_t cols = KAI_MIN(kai_nr, n - n0);
+            if (rows > kai_m_step) {
+                kai_cxm_tile(lhs, 2, rhs, chunks, rows, cols, dst_tile, dst_stride_row, vmin, vmax);
+            } else {
+                kai_cxm_tile(lhs, 1, rhs, chunks, rows, cols, dst_tile, dst_stride_row, vmin, vmax);
+            }
         }
     }
 }
