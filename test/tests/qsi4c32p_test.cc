@@ -971,7 +971,7 @@ std::vector<std::string> compat_files() {
     std::vector<std::string> out;
     for (const char* prefix : {"kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0",
                                "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p", "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p",
-                               "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p"}) {
+                               "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p", "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p"}) {
         for (const auto& f : kai_test::list_compat_vectors(prefix)) out.push_back(f);
     }
     return out;
@@ -987,8 +987,8 @@ std::string compat_name(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Vectors, CompatTest, ::testing::ValuesIn(compat_files()), compat_name);
 
-TEST(CompatFiles, AllSixtyArePresent) {
-    EXPECT_EQ(compat_files().size(), 60u);
+TEST(CompatFiles, AllSeventyEightArePresent) {
+    EXPECT_EQ(compat_files().size(), 78u);
 }
 
 // Sizes and offsets that do not fit in size_t abort in every build (release builds without a
