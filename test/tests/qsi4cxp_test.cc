@@ -994,14 +994,14 @@ std::vector<std::string> compat_files() {
     std::vector<std::string> files;
     for (const char* prefix : {"kai_lhs_quant_pack_qai8dxp_f32__", "kai_rhs_pack_nxk_qsi4cxp_", "kai_rhs_pack_kxn_qsi4cxp_",
                                "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp", "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp",
-                               "kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp"}) {
+                               "kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp", "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp"}) {
         for (const auto& f : kai_test::list_compat_vectors(prefix)) files.push_back(f);
     }
     return files;
 }
 
 TEST(Compat, EveryVectorOfTheFamilyIsPresent) {
-    EXPECT_EQ(compat_files().size(), 66u);
+    EXPECT_EQ(compat_files().size(), 72u);
 }
 
 class CompatTest : public ::testing::TestWithParam<std::string> {};
