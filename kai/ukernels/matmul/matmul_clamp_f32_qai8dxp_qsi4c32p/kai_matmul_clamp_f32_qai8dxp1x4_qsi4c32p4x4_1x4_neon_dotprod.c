@@ -22,9 +22,10 @@
 //
 // Tile 1x4 (GEMV): each 16-byte RHS register (4 columns x 4 K) unpacks into two registers of
 // 16*w (SHL #4, AND #0xF0); SDOT by element multiplies them with 4 K values of the row (lane s of
-// the row's K 0-15 / 16-31 registers). Two integer chains per column group (even and odd s) keep
-// SDOT latency off the critical path; the blocks' chains are independent, so an out-of-order core
-// overlaps consecutive blocks.
+// the row's K 0-15 / 16-31 registers). The blocks' integer chains are independent, so an
+// out-of-order core overlaps consecutive blocks; bl = 32 (one chunk per block) has its own loop,
+// without the inner one and with one chain per column group, longer blocks four chains (nr = 4) or
+// two (nr = 8, whose two column groups already give two).
 
 #include "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
 
@@ -117,21 +118,24 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod
 
 #define KAI_GROUPS (4 / 4)  // groups of 4 columns per RHS block
 
-/// Computes the 1 x cols (1..4) tile of the row whose packed LHS starts at lhs and the RHS
-/// block at rhs (nb K blocks of chunks 32-K chunks), and stores it at dst.
-static inline void kai_c32g_tile(
-    const int8_t* lhs, const uint8_t* rhs, size_t nb, size_t chunks, size_t cols, float* dst, float32x4_t vmin,
-    float32x4_t vmax) {
+/// The K blocks of one row and one RHS block: facc[g] += the f32 block sums of spec §7.4 step 2;
+/// advances *lhs and *rhs past them. chunks is a constant 1 (bl = 32, the common case: no inner
+/// loop) or the run-time bl / 32 after inlining; chains (1, 2 or 4, a constant) integer chains per
+/// column group split the SDOTs of a block (SDOT s of a chunk goes to chain s % chains).
+static inline __attribute__((always_inline)) void kai_c32g_blocks(
+    const int8_t** lhs_p, const uint8_t** rhs_p, size_t nb, size_t chunks, size_t chains, float32x4_t* facc) {
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
-    float32x4_t facc[KAI_GROUPS];
-    KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
-        facc[g] = vdupq_n_f32(0.0F);
-    }
+    const int8_t* lhs = *lhs_p;
+    const uint8_t* rhs = *rhs_p;
     for (size_t blk = 0; blk < nb; ++blk) {
-        int32x4_t acc[2][KAI_GROUPS];  // [parity of s][column group]
-        KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
-            acc[0][g] = vdupq_n_s32(0);
-            acc[1][g] = vdupq_n_s32(0);
+        // The blocks' chains are independent, so an out-of-order core overlaps consecutive
+        // blocks: one chain per column group suffices for one chunk per block, longer blocks
+        // split theirs (see chains).
+        int32x4_t acc[4][KAI_GROUPS];
+        KAI_UNROLL for (size_t h = 0; h < chains; ++h) {
+            KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
+                acc[h][g] = vdupq_n_s32(0);
+            }
         }
         for (size_t c = 0; c < chunks; ++c) {
             const int8x16_t a_lo = vld1q_s8(lhs);       // K 0..15 of the chunk
@@ -142,14 +146,14 @@ static inline void kai_c32g_tile(
                 const int8x16_t r1 = vld1q_s8((const int8_t*)rhs + 16 * (1 * KAI_GROUPS + g));
                 const int8x16_t r2 = vld1q_s8((const int8_t*)rhs + 16 * (2 * KAI_GROUPS + g));
                 const int8x16_t r3 = vld1q_s8((const int8_t*)rhs + 16 * (3 * KAI_GROUPS + g));
-                acc[0][g] = vdotq_laneq_s32(acc[0][g], vshlq_n_s8(r0, 4), a_lo, 0);
-                acc[1][g] = vdotq_laneq_s32(acc[1][g], vshlq_n_s8(r1, 4), a_lo, 1);
-                acc[0][g] = vdotq_laneq_s32(acc[0][g], vshlq_n_s8(r2, 4), a_lo, 2);
-                acc[1][g] = vdotq_laneq_s32(acc[1][g], vshlq_n_s8(r3, 4), a_lo, 3);
-                acc[0][g] = vdotq_laneq_s32(acc[0][g], vandq_s8(r0, high_mask), a_hi, 0);
-                acc[1][g] = vdotq_laneq_s32(acc[1][g], vandq_s8(r1, high_mask), a_hi, 1);
-                acc[0][g] = vdotq_laneq_s32(acc[0][g], vandq_s8(r2, high_mask), a_hi, 2);
-                acc[1][g] = vdotq_laneq_s32(acc[1][g], vandq_s8(r3, high_mask), a_hi, 3);
+                acc[0 % chains][g] = vdotq_laneq_s32(acc[0 % chains][g], vshlq_n_s8(r0, 4), a_lo, 0);
+                acc[1 % chains][g] = vdotq_laneq_s32(acc[1 % chains][g], vshlq_n_s8(r1, 4), a_lo, 1);
+                acc[2 % chains][g] = vdotq_laneq_s32(acc[2 % chains][g], vshlq_n_s8(r2, 4), a_lo, 2);
+                acc[3 % chains][g] = vdotq_laneq_s32(acc[3 % chains][g], vshlq_n_s8(r3, 4), a_lo, 3);
+                acc[0 % chains][g] = vdotq_laneq_s32(acc[0 % chains][g], vandq_s8(r0, high_mask), a_hi, 0);
+                acc[1 % chains][g] = vdotq_laneq_s32(acc[1 % chains][g], vandq_s8(r1, high_mask), a_hi, 1);
+                acc[2 % chains][g] = vdotq_laneq_s32(acc[2 % chains][g], vandq_s8(r2, high_mask), a_hi, 2);
+                acc[3 % chains][g] = vdotq_laneq_s32(acc[3 % chains][g], vandq_s8(r3, high_mask), a_hi, 3);
             }
             rhs += 16 * 4;
         }
@@ -157,9 +161,31 @@ static inline void kai_c32g_tile(
             // The block's bf16 scales of the group, widened (exact).
             const float32x4_t scale =
                 vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t*)(const void*)rhs + 4 * g), 16));
-            facc[g] = vfmaq_f32(facc[g], vcvtq_n_f32_s32(vaddq_s32(acc[0][g], acc[1][g]), 4), scale);
+            int32x4_t sum = acc[0][g];
+            KAI_UNROLL for (size_t h = 1; h < chains; ++h) {
+                sum = vaddq_s32(sum, acc[h][g]);
+            }
+            facc[g] = vfmaq_f32(facc[g], vcvtq_n_f32_s32(sum, 4), scale);
         }
         rhs += 2 * 4;
+    }
+    *lhs_p = lhs;
+    *rhs_p = rhs;
+}
+
+/// Computes the 1 x cols (1..4) tile of the row whose packed LHS starts at lhs and the RHS
+/// block at rhs (nb K blocks of chunks 32-K chunks), and stores it at dst.
+static inline void kai_c32g_tile(
+    const int8_t* lhs, const uint8_t* rhs, size_t nb, size_t chunks, size_t cols, float* dst, float32x4_t vmin,
+    float32x4_t vmax) {
+    float32x4_t facc[KAI_GROUPS];
+    KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
+        facc[g] = vdupq_n_f32(0.0F);
+    }
+    if (chunks == 1) {
+        kai_c32g_blocks(&lhs, &rhs, nb, 1, 1, facc);
+    } else {
+        kai_c32g_blocks(&lhs, &rhs, nb, chunks, KAI_GROUPS == 1 ? 4 : 2, facc);
     }
     // lhs now points at the row's offset and scale, rhs at the row sums and biases.
     int32_t off;
