@@ -20,8 +20,10 @@
 /// |-----------|---------------------------------------------|---------------------------------|
 /// | bf16      | 8x12 mmla (bf16)                            | 1x36 dot (bf16)                 |
 /// | bf16o     | 8x12 mmla (bf16)                            | 1x36 dot (bf16)                 |
-/// | qsi4cxp   | 16x4x32, 8x8x32, 8x4x32 i8mm                | 1x8x32, 1x4x32 dotprod          |
-/// | qsi4c32p  | 12x4x32, 16x4x32, 8x4x32 i8mm               | 1x8x32, 1x4x32 dotprod          |
+/// | qsi4cxp   | 16x4x32, 8x8x32, 8x4x32, 4x8x32, 4x4x32     | 1x8x32, 1x4x32, 1x4 dotprod     |
+/// |           |   i8mm; 16x4x32, 8x8x32 dotprod             |                                 |
+/// | qsi4c32p  | 12x4x32, 16x4x32, 8x4x32, 4x8x32, 4x8 i8mm; | 1x8x32, 1x4x32, 1x8, 1x8 (kbl   |
+/// |           |   16x4, 4x8 dotprod                         |   4), 1x4 dotprod               |
 /// | qsi8d32p  | 16x8 sve_i8mm*, 16x4 i8mm, 8x4x32 i8mm,     | 1x8 sve_dotprod*, 1x4 dotprod,  |
 /// |           |   16x4 dotprod                              |   1x4x32 dotprod                |
 /// | qsi8cxp   | 16x4 i8mm, 16x4 dotprod                     | 1x4 dotprod, 1x8 (1x4) dotprod  |
@@ -68,11 +70,23 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod.h"
@@ -144,19 +158,43 @@ struct kai_select_entry {
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm,  \
       KAI_SEL_I8MM, 0, 0)                                                                                              \
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
       matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                               \
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
       matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                               \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
       matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                   \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
       matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                   \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
       matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
       matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                              \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
       matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                              \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
+      matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
       matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm, KAI_SEL_SVE | KAI_SEL_I8MM, 0, 32)                       \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \

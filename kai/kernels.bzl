@@ -60,6 +60,14 @@ KAI_PACKER_FEEDS = [
 ]
 
 KAI_KLEIDIAI_ASM = [
+    "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod",
+    "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm",
+    "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm",
+    "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod",
+    "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod",
+    "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod",
+    "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod",
+    "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod",
     "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa",
     "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa",
     "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla",
@@ -105,6 +113,11 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp.h.in"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp.h.in"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "8", "n_step": "8", "mr": "4", "nr": "8", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod_gemm.c.in", "qsi4cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod_gemm.c.in", "qsi4cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_i8mm_4xn.c.in", "qsi4cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_i8mm_4xn.c.in", "qsi4cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_dotprod_gemv4.c.in", "qsi4cxp.h.in"]},
     # --- end qsi4cxp ---
     # --- family qsi4c32p: docs/matmul_int4_blockwise.md ---
     {"name": "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "family": "qsi4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
@@ -118,6 +131,13 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm.c.in", "qsi4c32p.h.in"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p.h.in"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_i8mm_4x8.c.in", "qsi4c32p.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_i8mm_4x8.c.in", "qsi4c32p.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod_gemm.c.in", "qsi4c32p.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod_gemm.c.in", "qsi4c32p.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"]},
     # --- end qsi4c32p ---
     # --- family qsi8d32p (GGUF Q4_0): docs/matmul_q4_0.md ---
     {"name": "kai_lhs_quant_pack_qsi8d32p_f32", "family": "qsi8d32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},

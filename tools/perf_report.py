@@ -57,6 +57,25 @@ REFERENCE = {
     ("c32", "qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "1x4096x4096x32"): (0.298, (31, 31, 31), None),
     ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod", "1x4096x4096x32"): (0.2315, None, None),
     ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod", "1x4096x4096x128"): (0.201, (44, 44, 44), None),
+    ("cx", "qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "1x4096x4096"): (0.2048, None, (16, 12, 24)),  # issue 15
+    ("cx", "qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod", "128x1024x1024"): (0.0872, None, (85, 85, 85)),  # issue 15
+    ("cx", "qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod", "128x1024x1024"): (0.0909, None, (89, 89, 89)),  # issue 15
+    ("cx", "qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm", "128x1024x1024"): (0.0824, None, (61, 31, 58)),  # issue 15
+    ("cx", "qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm", "128x1024x1024"): (0.0699, None, (62, 62, 61)),  # issue 15
+    ("c32", "qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "1x4096x4096x32"): (0.275, None, (39, 39, 39)),  # issue 15
+    ("c32", "qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "1x4096x4096x128"): (0.2223, None, (15, 11, 23)),  # issue 15
+    ("c32", "qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "1x4096x4096x32"): (0.2316, None, (39, 39, 39)),  # issue 15
+    ("c32", "qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "1x4096x4096x128"): (0.1935, None, (31, 23, 45)),  # issue 15
+    ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", "1x4096x4096x32"): (0.2511, None, (33, 32, 32)),  # issue 15
+    ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", "1x4096x4096x128"): (0.2013, None, (40, 38, 38)),  # issue 15
+    ("c32", "qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod", "128x1024x1024x32"): (0.1153, None, (67, 67, 67)),  # issue 15
+    ("c32", "qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod", "128x1024x1024x128"): (0.1012, None, (81, 81, 81)),  # issue 15
+    ("c32", "qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod", "128x1024x1024x32"): (0.1306, None, (59, 58, 58)),  # issue 15
+    ("c32", "qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod", "128x1024x1024x128"): (0.1079, None, (72, 71, 71)),  # issue 15
+    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm", "128x1024x1024x32"): (0.1072, None, (38, 37, 37)),  # issue 15
+    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm", "128x1024x1024x128"): (0.0786, None, (54, 54, 54)),  # issue 15
+    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm", "128x1024x1024x32"): (0.1072, None, (38, 37, 37)),  # issue 15
+    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm", "128x1024x1024x128"): (0.0786, None, (54, 54, 54)),  # issue 15
     ("q40", "qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm", "128x1024x1024"): (0.122, (37, 37, 37), None),
     ("q40", "qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024"): (0.139, (34, 34, 34), None),
     ("q40", "qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod", "128x1024x1024"): (0.162, (54, 54, 54), None),

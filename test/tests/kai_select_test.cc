@@ -155,11 +155,11 @@ const Expect kExpect[] = {
     {kNeon | kDot | kI8mm | kBf16, 64, F32BF("8x4_bf16p12x4b_8x12_neon_mmla"), BFBF("8x4_bf16p12x4b_8x12_neon_mmla"),
      CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm"), CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"),
      Q0("4x8_qsi4c32p4x8_16x4_neon_i8mm"), I8("4x8_qsi8cxp4x8_16x4_neon_i8mm")},
-    // DotProd only (Neoverse N1, Cortex-A76): no BF16 kernel; the int GEMVs serve m > 1 too
+    // DotProd only (Neoverse N1, Cortex-A76): no BF16 kernel; the DotProd GEMMs serve m > 1
     {kNeon | kDot, 1, nullptr, nullptr, CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"),
      CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod"), I8("1x4_qsi8cxp4x4_1x4_neon_dotprod")},
-    {kNeon | kDot, 64, nullptr, nullptr, CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"),
-     CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("4x4_qsi4c32p4x4_16x4_neon_dotprod"), I8("4x4_qsi8cxp4x4_16x4_neon_dotprod")},
+    {kNeon | kDot, 64, nullptr, nullptr, CX("4x8_qsi4cxp4x4_16x4x32_neon_dotprod"),
+     CX("4x4_qsi4c32p4x4_16x4_neon_dotprod"), Q0("4x4_qsi4c32p4x4_16x4_neon_dotprod"), I8("4x4_qsi8cxp4x4_16x4_neon_dotprod")},
     // plain Armv8.0 NEON (Cortex-A72): nothing runs
     {kNeon, 1, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
     {kNeon, 64, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
@@ -239,10 +239,9 @@ TEST(KaiSelect, PairsReadTheSamePackedBuffer) {
         {"bf16o", 12, 4, 1, BFBF("1x4_bf16p12x4b_1x36_neon_dot"), BFBF("8x4_bf16p12x4b_8x12_neon_mmla")},
         {"qsi4cxp", 4, 16, 2, CX("1x8_qsi4cxp4x8_1x4x32_neon_dotprod"), CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm")},
         {"qsi4cxp", 8, 16, 2, CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"), CX("4x8_qsi4cxp8x8_8x8x32_neon_i8mm")},
-        {"qsi4cxp", 4, 8, 2, nullptr, nullptr},  // (4, 4): no kai kernel yet
+        {"qsi4cxp", 4, 8, 2, CX("1x4_qsi4cxp4x4_1x4_neon_dotprod"), CX("4x8_qsi4cxp4x4_16x4x32_neon_dotprod")},
         {"qsi4c32p", 4, 16, 2, CX("1x8_qsi4c32p4x8_1x4x32_neon_dotprod"), CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm")},
-        // (8, 8): the GEMM of this row (4x8x32 i8mm) is not in kai yet: the GEMV serves every m.
-        {"qsi4c32p", 8, 16, 2, CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), nullptr},
+        {"qsi4c32p", 8, 16, 2, CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), CX("4x8_qsi4c32p8x8_4x8x32_neon_i8mm")},
         {"qsi8d32p", 4, 16, 2, Q0("1x8_qsi4c32p4x8_1x4x32_neon_dotprod"), Q0("4x8_qsi4c32p4x8_16x4_neon_i8mm")},
         {"qsi8d32p", 4, 8, 2, Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod"), Q0("4x4_qsi4c32p4x4_16x4_neon_dotprod")},
         {"qsi8d32p", 8, 16, 2, nullptr, nullptr},  // the SVE pair: not without SVE in the mask

@@ -334,8 +334,10 @@ struct Prepared {
     float clamp_min = -FLT_MAX, clamp_max = FLT_MAX;
 };
 
-// Reference output of rows [m0, m0 + mh) x columns [n0, n0 + nw).
-std::vector<float> reference(const Prepared& p, size_t m0, size_t mh, size_t n0, size_t nw, size_t mr, bool has_bias,
+// Reference output of rows [m0, m0 + mh) x columns [n0, n0 + nw); kbl = kr / sr of the kernel's packing
+// (the row sums' rounding schedule, spec §7.3).
+std::vector<float> reference(const Prepared& p, size_t m0, size_t mh, size_t n0, size_t nw, size_t mr, size_t kbl,
+                             bool has_bias,
                              float clamp_min, float clamp_max) {
     std::vector<uint8_t> lp(kai_ref::qai8dxp_packed_size(mh, p.k, mr));
     kai_ref::pack_qai8dxp(mh, p.k, mr, kKr, kSr, 0, p.lhs.data() + m0 * (p.k + 3), (p.k + 3) * 4, lp.data());
@@ -347,7 +349,7 @@ std::vector<float> reference(const Prepared& p, size_t m0, size_t mh, size_t n0,
     for (size_t j = 0; j < nw; ++j) {
         std::copy_n(w_all.data() + (n0 + j) * p.k, p.k, w.data() + j * p.k);
         for (size_t b = 0; b < nb; ++b) d[j * nb + b] = scale_value(p.rhs.scales, p.rhs.scale_stride, n0 + j, b);
-        sums[j] = kai_ref::qsi4c32p_row_sum(w.data() + j * p.k, d.data() + j * nb, p.k, p.bl, 8);
+        sums[j] = kai_ref::qsi4c32p_row_sum(w.data() + j * p.k, d.data() + j * nb, p.k, p.bl, kbl);
         bias[j] = p.rhs.bias[n0 + j];
     }
     return kai_ref::matmul_qai8dxp_qsi4c32(lhs, nw, p.k, p.bl, w.data(), d.data(), sums.data(),
@@ -382,7 +384,7 @@ protected:
                   size_t nw, const std::vector<float>& want) {
         const auto& uk = v.ukernel;
         const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
-        ASSERT_EQ(kr, kKr);
+        ASSERT_TRUE(kr == 16 || kr == 8) << kr;  // kbl = 8 or 4
         ASSERT_EQ(sr, kSr);
         const size_t lhs_end = KAI_ABI(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32)(m0 + mh, p.k, mr, kr, sr);
         const size_t rhs_end = rhs_packed_size(p.rhs.kxn, n0 + nw, p.k, nr, kr, p.bl);
@@ -416,15 +418,15 @@ TEST_P(KernelTest, BitExactAgainstSpecRecipe) {
     SCOPED_TRACE(kai_test::seed_trace(seed));
     Prepared p{c.m, c.n, k, c.bl, make_lhs(c.m, k, k + 3, seed, true), make_rhs(c.n, k, c.bl, c.kxn, seed + 10, true),
                {}};
-    const size_t mr = KAI_ABI(v.ukernel.get_mr)();
+    const size_t mr = KAI_ABI(v.ukernel.get_mr)(), kbl = KAI_ABI(v.ukernel.get_kr)() / KAI_ABI(v.ukernel.get_sr)();
     if (c.clamp != Clamp::kNone) {
-        auto free = reference(p, 0, c.m, 0, c.n, mr, c.bias, -FLT_MAX, FLT_MAX);
+        auto free = reference(p, 0, c.m, 0, c.n, mr, kbl, c.bias, -FLT_MAX, FLT_MAX);
         std::sort(free.begin(), free.end());
         const float lo = free[free.size() / 5], hi = free[free.size() * 4 / 5];
         p.clamp_min = c.clamp == Clamp::kInverted ? hi + 1.0f : lo;
         p.clamp_max = c.clamp == Clamp::kInverted ? lo : hi;
     }
-    const auto want = reference(p, 0, c.m, 0, c.n, mr, c.bias, p.clamp_min, p.clamp_max);
+    const auto want = reference(p, 0, c.m, 0, c.n, mr, kbl, c.bias, p.clamp_min, p.clamp_max);
     const Packed packed = pack_whole(v, p, c.bias);
     {
         SCOPED_TRACE("whole matrix");
@@ -486,12 +488,12 @@ void check_error_bound(const Qsi4c32pVariant& v, const KernelCase& c) {
     std::vector<double> y64(c.m * c.n);
     kai_ref::matmul_f64(c.m, c.n, k, lhs.data(), k, wd.data(), c.n, y64.data());
     const auto& uk = v.ukernel;
-    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)();
-    std::vector<uint8_t> lp(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(c.m, k, mr, kKr, kSr));
-    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(c.m, k, mr, kKr, kSr, 0, lhs.data(), k * 4, lp.data());
-    const auto unpacked = kai_ref::unpack_qai8dxp(lp.data(), c.m, k, mr, kKr, kSr);
-    std::vector<uint8_t> rp(rhs_packed_size(false, c.n, k, nr, kKr, c.bl));
-    pack_rhs(r, 0, c.n, nr, kKr, true, rp.data());
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)();
+    std::vector<uint8_t> lp(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(c.m, k, mr, kr, kSr));
+    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(c.m, k, mr, kr, kSr, 0, lhs.data(), k * 4, lp.data());
+    const auto unpacked = kai_ref::unpack_qai8dxp(lp.data(), c.m, k, mr, kr, kSr);
+    std::vector<uint8_t> rp(rhs_packed_size(false, c.n, k, nr, kr, c.bl));
+    pack_rhs(r, 0, c.n, nr, kr, true, rp.data());
     std::vector<float> got(c.m * c.n);
     KAI_ABI(uk.run_matmul)(c.m, c.n, k, c.bl, lp.data(), rp.data(), got.data(), c.n * 4, 4, -FLT_MAX, FLT_MAX);
     std::vector<double> expected(c.m * c.n);
@@ -529,7 +531,7 @@ TEST_P(KernelVariantTest, GettersAndOffsetsMatchThePackers) {
     EXPECT_EQ(KAI_ABI(uk.get_m_step)() % mr, 0u);
     EXPECT_EQ(KAI_ABI(uk.get_n_step)() % nr, 0u);
     EXPECT_EQ(kr % sr, 0u);
-    EXPECT_EQ(kr, 16u);
+    EXPECT_TRUE(kr == 16 || kr == 8) << kr;
     EXPECT_EQ(sr, 2u);
     for (size_t bl : {32u, 64u, 128u, 256u}) {
         for (size_t k : {bl, 3 * bl, 8 * bl}) {
@@ -682,13 +684,13 @@ TEST_P(Qsi4c32pKernelPreconditionsDeathTest, Run) {
     const auto& uk = v.ukernel;
     const std::string run_fn = "kai_run_" + std::string(v.name).substr(std::strlen("kai_"));
     const std::string file = std::string(v.name) + ".c";
-    const size_t m = 1, n = 1, k = 64, bl = 32, mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)();
+    const size_t m = 1, n = 1, k = 64, bl = 32, mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)();
     const auto lhs = make_lhs(m, k, k, 61, false);
-    std::vector<uint8_t> lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
-    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(m, k, mr, kKr, kSr, 0, lhs.data(), k * sizeof(float), lhs_p.data());
+    std::vector<uint8_t> lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, kSr));
+    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(m, k, mr, kr, kSr, 0, lhs.data(), k * sizeof(float), lhs_p.data());
     const RhsInput r = make_rhs(n, k, bl, false, 62, false);
-    std::vector<uint8_t> rhs_p(rhs_packed_size(false, n, k, nr, kKr, bl));
-    pack_rhs(r, 0, n, nr, kKr, true, rhs_p.data());
+    std::vector<uint8_t> rhs_p(rhs_packed_size(false, n, k, nr, kr, bl));
+    pack_rhs(r, 0, n, nr, kr, true, rhs_p.data());
     std::vector<float> dst(m * n);
     // run_matmul with one pointer replaced by NULL when the case is violated. The checks on bl, k
     // and dst_stride_col: KernelVariantTest.BadParametersAbortWithAMessage.
@@ -969,7 +971,8 @@ TEST_P(CompatTest, MatchesKleidiAI) {
 std::vector<std::string> compat_files() {
     std::vector<std::string> out;
     for (const char* prefix : {"kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0",
-                               "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p", "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p"}) {
+                               "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p", "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p",
+                               "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p", "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p"}) {
         for (const auto& f : kai_test::list_compat_vectors(prefix)) out.push_back(f);
     }
     return out;
@@ -985,8 +988,8 @@ std::string compat_name(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Vectors, CompatTest, ::testing::ValuesIn(compat_files()), compat_name);
 
-TEST(CompatFiles, AllThirtySixArePresent) {
-    EXPECT_EQ(compat_files().size(), 36u);
+TEST(CompatFiles, AllSeventyEightArePresent) {
+    EXPECT_EQ(compat_files().size(), 78u);
 }
 
 // Sizes and offsets that do not fit in size_t abort in every build (release builds without a

@@ -107,8 +107,9 @@ std::string shape_name(size_t m, size_t n, size_t k) {
 }
 
 // Runs kai's LHS packer on rows [0, m) into a buffer of exactly the packed size.
-void pack_lhs(size_t m, size_t k, size_t mr, const float* lhs, size_t stride_bytes, GuardedBuffer& out) {
-    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(m, k, mr, kKr, kSr, 0, lhs, stride_bytes, out.data());
+void pack_lhs(size_t m, size_t k, size_t mr, const float* lhs, size_t stride_bytes, GuardedBuffer& out,
+              size_t kr = kKr) {
+    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(m, k, mr, kr, kSr, 0, lhs, stride_bytes, out.data());
 }
 
 // The quantised LHS that expected values are computed from: test/reference's packer (spec §5) run on
@@ -120,12 +121,12 @@ kai_ref::Qai8dxpUnpacked reference_lhs(size_t m, size_t k, size_t mr, const floa
 }
 
 void pack_rhs(bool kxn, size_t n, size_t k, size_t nr, const uint8_t* rhs, const float* bias, const float* scale,
-              uint8_t zp, void* out) {
+              uint8_t zp, void* out, size_t kr = kKr) {
     kai_rhs_pack_qs4cxs1s0_param params{1, zp};
     if (kxn) {
-        KAI_ABI(kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0)(1, n, k, nr, kKr, kSr, rhs, bias, scale, out, 0, &params);
+        KAI_ABI(kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0)(1, n, k, nr, kr, kSr, rhs, bias, scale, out, 0, &params);
     } else {
-        KAI_ABI(kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0)(1, n, k, nr, kKr, kSr, rhs, bias, scale, out, 0, &params);
+        KAI_ABI(kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0)(1, n, k, nr, kr, kSr, rhs, bias, scale, out, 0, &params);
     }
 }
 
@@ -647,7 +648,7 @@ TEST_P(MatmulTest, BitExactOnSubTile) {
     const auto& uk = v.ukernel;
     const size_t m = shape.m, n = shape.n, k = shape.k;
     const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
-    ASSERT_EQ(kr, kKr);
+    ASSERT_TRUE(kr == 16 || kr == 8) << kr;  // kbl = 8 or 4
     ASSERT_EQ(sr, kSr);
     ASSERT_EQ(KAI_ABI(uk.get_m_step)() % mr, 0u);
     ASSERT_EQ(KAI_ABI(uk.get_n_step)() % nr, 0u);
@@ -665,10 +666,10 @@ TEST_P(MatmulTest, BitExactOnSubTile) {
 
     // Pack the whole matrices into buffers of exactly the packed size (guard pages after them).
     GuardedBuffer lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr));
-    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p);
+    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p, KAI_ABI(uk.get_kr)());
     const size_t rhs_size = KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0)(n, k, nr, kr, sr);
     GuardedBuffer rhs_p(rhs_size);
-    pack_rhs(kxn, n, k, nr, bytes.data(), b, scale.data(), zp, rhs_p.data());
+    pack_rhs(kxn, n, k, nr, bytes.data(), b, scale.data(), zp, rhs_p.data(), uk.get_kr());
 
     // Reference on the full matrix from the reference packer's LHS (not kai's packed LHS).
     const auto lhs_u = reference_lhs(m, k, mr, lhs.data(), k * 4);
@@ -758,9 +759,9 @@ TEST_P(MatmulVariantTest, TiledRunEqualsFullRun) {
     const auto bytes = make_rhs_bytes(n, k, false, 8);
     const auto scale = make_scales(n, 9);
     GuardedBuffer lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
-    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p);
+    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p, uk.get_kr());
     GuardedBuffer rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr));
-    pack_rhs(false, n, k, nr, bytes.data(), nullptr, scale.data(), 8, rhs_p.data());
+    pack_rhs(false, n, k, nr, bytes.data(), nullptr, scale.data(), 8, rhs_p.data(), uk.get_kr());
     DstBuffer full(m, n, 4, n * 4), tiled(m, n, 4, n * 4);
     KAI_ABI(uk.run_matmul)(m, n, k, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(full.at(0, 0)), n * 4, 4, -FLT_MAX, FLT_MAX);
     for (size_t m0 = 0; m0 < m; m0 += KAI_ABI(uk.get_m_step)())
@@ -792,9 +793,9 @@ TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesNanRow) {
     const auto bytes = make_rhs_bytes(n, k, false, 12);
     const auto scale = make_scales(n, 13);
     GuardedBuffer lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
-    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p);
+    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p, uk.get_kr());
     GuardedBuffer rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr));
-    pack_rhs(false, n, k, nr, bytes.data(), nullptr, scale.data(), 8, rhs_p.data());
+    pack_rhs(false, n, k, nr, bytes.data(), nullptr, scale.data(), 8, rhs_p.data(), uk.get_kr());
     DstBuffer dst(m, n, 4, n * 4);
     KAI_ABI(uk.run_matmul)(m, n, k, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -FLT_MAX, FLT_MAX);
     for (size_t j = 0; j < n; ++j) {
@@ -823,9 +824,9 @@ TEST_P(MatmulVariantTest, EndToEndErrorWithinDerivedBound) {
     const auto scale = make_scales(n, 23);
     const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, 24);
     GuardedBuffer lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
-    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p);
+    pack_lhs(m, k, mr, lhs.data(), k * 4, lhs_p, uk.get_kr());
     GuardedBuffer rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr));
-    pack_rhs(false, n, k, nr, bytes.data(), bias.data(), scale.data(), 8, rhs_p.data());
+    pack_rhs(false, n, k, nr, bytes.data(), bias.data(), scale.data(), 8, rhs_p.data(), uk.get_kr());
     DstBuffer dst(m, n, 4, n * 4);
     KAI_ABI(uk.run_matmul)(m, n, k, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -FLT_MAX, FLT_MAX);
 
@@ -913,11 +914,11 @@ TEST_P(Qsi4cxpKernelPreconditionsDeathTest, Kernels) {
                  n_step = KAI_ABI(uk.get_n_step)();
     const auto lhs = make_lhs(m, k, k, 31, false);
     std::vector<uint8_t> lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
-    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(m, k, mr, kKr, kSr, 0, lhs.data(), k * 4, lhs_p.data());
+    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(m, k, mr, KAI_ABI(uk.get_kr)(), kSr, 0, lhs.data(), k * 4, lhs_p.data());
     const auto bytes = make_rhs_bytes(n, k, false, 32);
     const auto scale = make_scales(n, 33);
     std::vector<uint8_t> rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kKr, kSr));
-    pack_rhs(false, n, k, nr, bytes.data(), nullptr, scale.data(), 8, rhs_p.data());
+    pack_rhs(false, n, k, nr, bytes.data(), nullptr, scale.data(), 8, rhs_p.data(), uk.get_kr());
     std::vector<float> dst(m * n);
 
     // run_matmul with one argument replaced when the case is violated.
@@ -1091,14 +1092,15 @@ TEST(Qsi4cxpPreconditionsDeathTest, RhsPackers) {
 std::vector<std::string> compat_files() {
     std::vector<std::string> files;
     for (const char* prefix : {"kai_lhs_quant_pack_qai8dxp_f32__", "kai_rhs_pack_nxk_qsi4cxp_", "kai_rhs_pack_kxn_qsi4cxp_",
-                               "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp", "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp"}) {
+                               "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp", "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp",
+                               "kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp", "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp"}) {
         for (const auto& f : kai_test::list_compat_vectors(prefix)) files.push_back(f);
     }
     return files;
 }
 
 TEST(Compat, EveryVectorOfTheFamilyIsPresent) {
-    EXPECT_EQ(compat_files().size(), 42u);
+    EXPECT_EQ(compat_files().size(), 72u);
 }
 
 class CompatTest : public ::testing::TestWithParam<std::string> {};
