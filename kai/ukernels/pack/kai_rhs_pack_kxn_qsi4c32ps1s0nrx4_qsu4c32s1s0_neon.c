@@ -105,7 +105,7 @@ static void kai_pack_lane_scalar(
             int32_t gsum = 0;
             for (size_t t = 0; t < 4; ++t) {
                 const size_t at = (b * bl + 4 * g + t) * rhs_stride + byte;
-                u[t] = at < limit ? (uint8_t)((rhs[at] >> shift) & 0xF) : 0;
+                u[t] = (uint8_t)(at < limit ? ((rhs[at] >> shift) & 0xF) : 0);
                 gsum += (int32_t)u[t] - 8;
             }
             uint8_t* dst = blk + (g / 8) * 16 * nr + (g % 8) * 2 * nr + 2 * j;
