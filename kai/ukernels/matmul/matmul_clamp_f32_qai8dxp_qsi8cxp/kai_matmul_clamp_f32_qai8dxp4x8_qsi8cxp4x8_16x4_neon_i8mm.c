@@ -42,6 +42,13 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+// t = acc + b * c[lane] in wrapping int32 arithmetic (the spec's recipe wraps; on padding rows of
+// the last LHS block the operands are whatever the buffer held): done on unsigned lanes, which is
+// the same MLA instruction without signed overflow in C.
+#define kai_mla_lane_wrap(acc, b, c, lane)                                                              \
+    vreinterpretq_s32_u32(vmlaq_laneq_u32(vreinterpretq_u32_s32(acc), vreinterpretq_u32_s32(b), \
+                                          vreinterpretq_u32_s32(c), lane))
+
 static const size_t kai_m_step = 16;
 static const size_t kai_n_step = 4;
 static const size_t kai_mr = 4;
@@ -249,10 +256,10 @@ static void kai_finish(
         const int8_t* ltail = lhs_block + (r0 / kai_mr) * lhs_stride + kai_mr * kp;
         const int32x4_t offs = vld1q_s32((const int32_t*)(const void*)ltail);
         const float32x4_t scales = vld1q_f32((const float*)(const void*)(ltail + 16));
-        const int32x4_t t0 = vmlaq_laneq_s32(acc[r0 + 0], rsum, offs, 0);
-        const int32x4_t t1 = vmlaq_laneq_s32(acc[r0 + 1], rsum, offs, 1);
-        const int32x4_t t2 = vmlaq_laneq_s32(acc[r0 + 2], rsum, offs, 2);
-        const int32x4_t t3 = vmlaq_laneq_s32(acc[r0 + 3], rsum, offs, 3);
+        const int32x4_t t0 = kai_mla_lane_wrap(acc[r0 + 0], rsum, offs, 0);
+        const int32x4_t t1 = kai_mla_lane_wrap(acc[r0 + 1], rsum, offs, 1);
+        const int32x4_t t2 = kai_mla_lane_wrap(acc[r0 + 2], rsum, offs, 2);
+        const int32x4_t t3 = kai_mla_lane_wrap(acc[r0 + 3], rsum, offs, 3);
         const float32x4_t s0 = vmulq_laneq_f32(rscale, scales, 0);
         const float32x4_t s1 = vmulq_laneq_f32(rscale, scales, 1);
         const float32x4_t s2 = vmulq_laneq_f32(rscale, scales, 2);
