@@ -89,11 +89,7 @@ def main():
                 problems.append("KAI_PACKER_FEEDS: %s is not a packer of KAI_KERNELS" % p)
     for k in lst.kernels():
         kinds = {p["kind"] for p in lst.packers_for(k)}
-        # A kernel whose LHS operand in the name is not packed (kai_matmul_clamp_<dst>_f32_<rhs>_...,
-        # the SME2 GEMVs that read the f32 row as it is) has no LHS packer.
-        lhs_operand = k["name"][len("kai_matmul_clamp_"):].split("_")[1]
-        needed = ("lhs_packer", "rhs_packer") if re.search(r"p(?:\d|vl|mr)", lhs_operand) else ("rhs_packer",)
-        for kind in needed:
+        for kind in lst.packer_kinds_needed(k):
             if kind not in kinds:
                 problems.append("%s: no %s feeds it in KAI_PACKER_FEEDS" % (k["name"], kind))
     for p in problems:

@@ -55,6 +55,15 @@ class KaiList:
                 names.update(line["packers"])
         return [e for e in self.entries if e["name"] in names]
 
+    @staticmethod
+    def packer_kinds_needed(kernel):
+        """The packer kinds a kernel entry reads: an RHS packer always, an LHS packer unless the
+        LHS operand of its name is unpacked (kai_matmul_clamp_<dst>_f32_<rhs>_...: the SME2 GEMVs
+        read the f32 row as it is)."""
+        lhs_operand = kernel["name"][len("kai_matmul_clamp_"):].split("_")[1]
+        packed = re.search(r"p(?:\d|vl|mr)", lhs_operand) is not None
+        return ("lhs_packer", "rhs_packer") if packed else ("rhs_packer",)
+
     def interface_headers(self, entry):
         """Repository-relative paths of the family interface headers beside an entry's files."""
         d = os.path.join(self.root, entry["dir"])

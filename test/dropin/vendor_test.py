@@ -18,7 +18,6 @@ Usage: python3 test/dropin/vendor_test.py [--jobs N]     (exit 1 with one line p
 """
 import concurrent.futures
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -76,13 +75,11 @@ def check_set(tmp, label, names, with_packers, lst):
                 if h not in copied:
                     problems.append("%s: the family interface header %s is not copied" % (label, h))
     kinds = {lst.entry(os.path.basename(src)[:-2])["kind"] for src in sources}
-    # Kernels whose LHS operand is not packed (the SME2 GEMVs read the f32 row as it is) need only an
-    # RHS packer (the rule of tools/check_tree.py).
-    needed = {"rhs_packer"}
+    needed = set()
     for src in sources:
         e = lst.entry(os.path.basename(src)[:-2])
-        if e["kind"] == "matmul" and re.search(r"p(?:\d|vl|mr)", e["name"][len("kai_matmul_clamp_"):].split("_")[1]):
-            needed.add("lhs_packer")
+        if e["kind"] == "matmul":
+            needed.update(lst.packer_kinds_needed(e))
     if with_packers and not needed <= kinds:
         problems.append("%s: --with-packers gave no LHS or no RHS packer (%s)" % (label, sorted(kinds)))
     for comp, cc in COMPILERS.items():
