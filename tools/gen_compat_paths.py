@@ -9,9 +9,13 @@ Derived from kai/kernels.bzl, never edited by hand:
   #include of the canonical file by a relative path, so it works from the repository root, with
   only kai/ukernels/matmul/pack/ on the include path, and on checkouts without symbolic links.
   Compile the .c files of one location or the other, never both (each defines the same symbols).
-* <dir>/<kernel>_asm.S for every kernel of KAI_KLEIDIAI_ASM: KleidiAI ships a separate assembly
-  file beside these kernels and engines list it in their sources; kai's .c is self-contained, so
-  the file assembles to nothing (only the non-executable-stack note on ELF targets).
+* <dir>/<kernel>_asm.S for every kernel of KAI_KLEIDIAI_ASM, and kai/ukernels/matmul/pack/<packer>_asm.S
+  for every packer listed there: KleidiAI ships a separate assembly file beside these and engines
+  list it in their sources; kai's .c is self-contained, so the file assembles to nothing (only the
+  non-executable-stack note on ELF targets).
+* kai/kai_common_sme_asm.S and kai/kai_common_sve_asm.S: KleidiAI's shared assembly helpers, which
+  ggml lists in its SME and SVE source sets. kai's kernels need no shared helper, so these too
+  assemble to nothing.
 
 Usage (from anywhere):  python3 tools/gen_compat_paths.py [--check]
 --check writes nothing and exits 1 when a file is missing, differs, or is left over (CI).
@@ -55,10 +59,26 @@ _ASM = """\
 /* SPDX-License-Identifier: Apache-2.0 */
 /* {banner}
  *
- * KleidiAI v1.30.0 ships a separate assembly file of this name beside the kernel
+ * KleidiAI v1.30.0 ships a separate assembly file of this name beside the {what}
  * {name}.c
  * and engines list it in their sources. kai's .c is self-contained: this file assembles to
  * nothing but the note that marks the stack non-executable on ELF targets. */
+#if defined(__ELF__)
+.section .note.GNU-stack, "", %progbits
+#endif
+"""
+
+
+# KleidiAI's shared assembly files (helpers its SME and SVE kernels call); ggml names both.
+COMMON_ASM = ("kai/kai_common_sme_asm.S", "kai/kai_common_sve_asm.S")
+
+_COMMON_ASM = """\
+/* SPDX-License-Identifier: Apache-2.0 */
+/* {banner}
+ *
+ * KleidiAI v1.30.0 ships {name} with assembly helpers shared by its SME/SVE kernels, and
+ * engines list it in their sources. kai's kernels are self-contained and call no shared helper:
+ * this file assembles to nothing but the note that marks the stack non-executable on ELF targets. */
 #if defined(__ELF__)
 .section .note.GNU-stack, "", %progbits
 #endif
@@ -79,9 +99,15 @@ def compat_files(lst):
                                              forward_dir=FORWARD_DIR, relative=relative)
     for name in lst.kleidiai_asm:
         e = lst.entry(name)
-        if e is None or e["kind"] != "matmul":
-            raise ValueError("KAI_KLEIDIAI_ASM: %s is not a kernel of KAI_KERNELS" % name)
-        files["%s/%s_asm.S" % (e["dir"], name)] = _ASM.format(banner=BANNER, name=name)
+        if e is None:
+            raise ValueError("KAI_KLEIDIAI_ASM: %s is not an entry of KAI_KERNELS" % name)
+        if e["kind"] == "matmul":
+            files["%s/%s_asm.S" % (e["dir"], name)] = _ASM.format(banner=BANNER, name=name, what="kernel")
+        else:
+            # KleidiAI keeps packers (and their _asm.S) in kai/ukernels/matmul/pack/.
+            files["%s/%s_asm.S" % (FORWARD_DIR, name)] = _ASM.format(banner=BANNER, name=name, what="packer")
+    for common in COMMON_ASM:
+        files[common] = _COMMON_ASM.format(banner=BANNER, name=os.path.basename(common))
     return files
 
 
