@@ -62,12 +62,14 @@ def kai_kernel_libraries():
 
     Targets: //kai:<name> for each entry, //kai:family_<family> for each family, //kai:all.
     Must be called from kai/BUILD.bazel (the sources live below kai/). A kernel of
-    KAI_KLEIDIAI_ASM also assembles its (empty) <name>_asm.S, as KleidiAI's builds do.
+    KAI_KLEIDIAI_ASM also assembles its (empty) <name>_asm.S, as KleidiAI's builds do (a packer's
+    lies at KleidiAI's path, kai/ukernels/matmul/pack/, beside the forwarding files, which kai's
+    own targets do not compile).
     """
     families = {}
     for e in KAI_KERNELS:
         stem = e["dir"] + "/" + e["name"]
-        asm = [_file_label(stem + "_asm.S")] if e["name"] in KAI_KLEIDIAI_ASM else []
+        asm = [_file_label(stem + "_asm.S")] if e["name"] in KAI_KLEIDIAI_ASM and e["kind"] == "matmul" else []
         native.cc_library(
             name = e["name"],
             srcs = [_file_label(stem + ".c")] + asm,
