@@ -110,17 +110,23 @@ static inline svint8_t bcast8(const uint8_t* p) {
     return svreinterpret_s8_s64(svdup_n_s64(v));
 }
 
-// One 16-K segment of one 8-column block: pr points at its 64 RHS bytes; xlo / xhi are the LHS
-// values of K = 8t.. and bl/2 + 8t.. broadcast to every doubleword.
+// One 16-K segment of one 8-column block: its 64 RHS bytes are at r + seg_lo (columns 0-3) and
+// r + seg_hi (4-7); xlo / xhi are the LHS values of K = 8t.. and bl/2 + 8t.. broadcast to every
+// doubleword.
 static inline __attribute__((always_inline)) void segment(
-    svint32_t* acc_c0123, svint32_t* acc_c4567, const uint8_t* pr, svint8_t xlo, svint8_t xhi) {
+    svint32_t* acc_c0123, svint32_t* acc_c4567, const uint8_t* r, size_t seg_lo, size_t seg_hi, svint8_t xlo,
+    svint8_t xhi) {
     const svbool_t pb = svptrue_pat_b8(SV_VL32);
-    const svint8_t raw_c0123 = svld1_s8(pb, (const int8_t*)pr);
-    const svint8_t raw_c4567 = svld1_s8(pb, (const int8_t*)pr + 32);
+    const svint8_t raw_c0123 = svld1_s8(pb, (const int8_t*)(r + seg_lo));
+    const svint8_t raw_c4567 = svld1_s8(pb, (const int8_t*)(r + seg_hi));
     const svint8_t lo_c0123 = svlsl_n_s8_x(pb, raw_c0123, 4);
     const svint8_t lo_c4567 = svlsl_n_s8_x(pb, raw_c4567, 4);
-    const svint8_t hi_c0123 = svand_s8_x(pb, raw_c0123, svdup_n_s8((int8_t)-16));
-    const svint8_t hi_c4567 = svand_s8_x(pb, raw_c4567, svdup_n_s8((int8_t)-16));
+    // The high-nibble mask in a register the optimiser cannot see into: with it GCC uses the
+    // three-operand AND (vectors), not the destructive AND (immediate) and a MOVPRFX per use.
+    svint8_t mask = svdup_n_s8((int8_t)-16);
+    __asm__("" : "+w"(mask));
+    const svint8_t hi_c0123 = svand_s8_x(svptrue_b8(), raw_c0123, mask);
+    const svint8_t hi_c4567 = svand_s8_x(svptrue_b8(), raw_c4567, mask);
     svint32_t a0 = svdot_s32(*acc_c0123, lo_c0123, xlo);
     svint32_t a1 = svdot_s32(*acc_c4567, lo_c4567, xlo);
     a0 = svdot_s32(a0, hi_c0123, xhi);
@@ -159,18 +165,18 @@ static inline __attribute__((always_inline)) svfloat32_t lhs_scale16(const uint8
     return svdup_n_f32(kai_cast_f32_f16(a_bits) * 0.0625f);
 }
 
-// Segment t of a block for four 8-column blocks r0..r3 and the row la.
+// Segment t of a block for four 8-column blocks r0..r3 (seg_lo / seg_hi: the offsets of its two
+// 32-byte halves) and the row's values lv.
 static inline __attribute__((always_inline)) void segments4(
     svint32_t* a0_c0123, svint32_t* a0_c4567, svint32_t* a1_c0123, svint32_t* a1_c4567, svint32_t* a2_c0123,
-    svint32_t* a2_c4567, svint32_t* a3_c0123, svint32_t* a3_c4567, const uint8_t* la, const uint8_t* r0,
-    const uint8_t* r1, const uint8_t* r2, const uint8_t* r3, size_t bl, size_t t) {
-    const svint8_t xlo = bcast8(la + 2 + 8 * t);
-    const svint8_t xhi = bcast8(la + 2 + bl / 2 + 8 * t);
-    const size_t seg = 2 * kai_nr + 64 * t;
-    segment(a0_c0123, a0_c4567, r0 + seg, xlo, xhi);
-    segment(a1_c0123, a1_c4567, r1 + seg, xlo, xhi);
-    segment(a2_c0123, a2_c4567, r2 + seg, xlo, xhi);
-    segment(a3_c0123, a3_c4567, r3 + seg, xlo, xhi);
+    svint32_t* a2_c4567, svint32_t* a3_c0123, svint32_t* a3_c4567, const uint8_t* lv, const uint8_t* r0,
+    const uint8_t* r1, const uint8_t* r2, const uint8_t* r3, size_t bl, size_t t, size_t seg_lo, size_t seg_hi) {
+    const svint8_t xlo = bcast8(lv + 8 * t);
+    const svint8_t xhi = bcast8(lv + bl / 2 + 8 * t);
+    segment(a0_c0123, a0_c4567, r0, seg_lo, seg_hi, xlo, xhi);
+    segment(a1_c0123, a1_c4567, r1, seg_lo, seg_hi, xlo, xhi);
+    segment(a2_c0123, a2_c4567, r2, seg_lo, seg_hi, xlo, xhi);
+    segment(a3_c0123, a3_c4567, r3, seg_lo, seg_hi, xlo, xhi);
 }
 
 // One row x 32 columns (four 8-column blocks rhs_stride apart) over all k.
@@ -183,18 +189,23 @@ static inline __attribute__((always_inline)) void tile4(
     const uint8_t* r1 = rhs + rhs_stride;
     const uint8_t* r2 = rhs + 2 * rhs_stride;
     const uint8_t* r3 = rhs + 3 * rhs_stride;
-    const uint8_t* la = lhs;
+    // The row's values of the block (after its 2-byte scale): LD1RD then takes its immediate offsets.
+    const uint8_t* lv = lhs + 2;
+    // The four RHS segment offsets of a bl = 32 block, held in registers (opaque to the optimiser) so
+    // that every LD1B takes the [base, offset] form instead of an ADD per load.
+    size_t o_lo = 2 * kai_nr, o_hi = 2 * kai_nr + 32, o_lo2 = 2 * kai_nr + 64, o_hi2 = 2 * kai_nr + 96;
+    __asm__("" : "+r"(o_lo), "+r"(o_hi), "+r"(o_lo2), "+r"(o_hi2));
     for (size_t b = 0; b < nb; ++b) {
         svint32_t a0_c0123 = svdup_n_s32(0), a0_c4567 = a0_c0123, a1_c0123 = a0_c0123, a1_c4567 = a0_c0123;
         svint32_t a2_c0123 = a0_c0123, a2_c4567 = a0_c0123, a3_c0123 = a0_c0123, a3_c4567 = a0_c0123;
         // bl / 16 is even (bl is a multiple of 32): two segments per step, so bl = 32 is one step.
         for (size_t t = 0; t < bl / 16; t += 2) {
-            segments4(&a0_c0123, &a0_c4567, &a1_c0123, &a1_c4567, &a2_c0123, &a2_c4567, &a3_c0123, &a3_c4567, la, r0,
-                      r1, r2, r3, bl, t);
-            segments4(&a0_c0123, &a0_c4567, &a1_c0123, &a1_c4567, &a2_c0123, &a2_c4567, &a3_c0123, &a3_c4567, la, r0,
-                      r1, r2, r3, bl, t + 1);
+            segments4(&a0_c0123, &a0_c4567, &a1_c0123, &a1_c4567, &a2_c0123, &a2_c4567, &a3_c0123, &a3_c4567, lv, r0,
+                      r1, r2, r3, bl, t, o_lo + 128 * (t / 2), o_hi + 128 * (t / 2));
+            segments4(&a0_c0123, &a0_c4567, &a1_c0123, &a1_c4567, &a2_c0123, &a2_c4567, &a3_c0123, &a3_c4567, lv, r0,
+                      r1, r2, r3, bl, t + 1, o_lo2 + 128 * (t / 2), o_hi2 + 128 * (t / 2));
         }
-        const svfloat32_t a16 = lhs_scale16(la);
+        const svfloat32_t a16 = lhs_scale16(lv - 2);
         f0 = block_end(f0, a0_c0123, a0_c4567, r0, a16, unfold);
         f1 = block_end(f1, a1_c0123, a1_c4567, r1, a16, unfold);
         f2 = block_end(f2, a2_c0123, a2_c4567, r2, a16, unfold);
@@ -203,7 +214,7 @@ static inline __attribute__((always_inline)) void tile4(
         r1 += rhs_block;
         r2 += rhs_block;
         r3 += rhs_block;
-        la += bl + 2;
+        lv += bl + 2;
     }
     store(dst, f0, 8, vmin, vmax);
     store(dst + 8, f1, 8, vmin, vmax);
@@ -222,10 +233,10 @@ static inline __attribute__((always_inline)) void tile1(
     for (size_t b = 0; b < nb; ++b) {
         svint32_t a0_c0123 = svdup_n_s32(0), a0_c4567 = a0_c0123;
         for (size_t t = 0; t < bl / 16; t += 2) {
-            segment(&a0_c0123, &a0_c4567, r0 + 2 * kai_nr + 64 * t, bcast8(la + 2 + 8 * t),
+            segment(&a0_c0123, &a0_c4567, r0, 2 * kai_nr + 64 * t, 2 * kai_nr + 64 * t + 32, bcast8(la + 2 + 8 * t),
                     bcast8(la + 2 + bl / 2 + 8 * t));
-            segment(&a0_c0123, &a0_c4567, r0 + 2 * kai_nr + 64 * (t + 1), bcast8(la + 2 + 8 * (t + 1)),
-                    bcast8(la + 2 + bl / 2 + 8 * (t + 1)));
+            segment(&a0_c0123, &a0_c4567, r0, 2 * kai_nr + 64 * (t + 1), 2 * kai_nr + 64 * (t + 1) + 32,
+                    bcast8(la + 2 + 8 * (t + 1)), bcast8(la + 2 + bl / 2 + 8 * (t + 1)));
         }
         f0 = block_end(f0, a0_c0123, a0_c4567, r0, lhs_scale16(la), unfold);
         r0 += rhs_block;
