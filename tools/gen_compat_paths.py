@@ -13,6 +13,11 @@ Derived from kai/kernels.bzl, never edited by hand:
   for every packer listed there: KleidiAI ships a separate assembly file beside these and engines
   list it in their sources; kai's .c is self-contained, so the file assembles to nothing (only the
   non-executable-stack note on ELF targets).
+* In every canonical packer kai/ukernels/pack/<packer>.c, a block of `#pragma weak` lines (between
+  the WEAK_BEGIN and WEAK_END markers, after the file's #include lines) for the functions its
+  header declares: tools that compile every .c of the tree by file name compile the canonical file
+  and its forwarding copy into one object name, which they then link twice; weak definitions make
+  that link (and any build that compiles both locations) succeed, with one definition of each.
 * kai/kai_common_sme_asm.S and kai/kai_common_sve_asm.S: KleidiAI's shared assembly helpers, which
   ggml lists in its SME and SVE source sets. kai's kernels need no shared helper, so these too
   assemble to nothing.
@@ -23,6 +28,7 @@ Usage (from anywhere):  python3 tools/gen_compat_paths.py [--check]
 As a module: compat_files(kai_list.load()) -> {path: text}; sync(check=True) -> [problems].
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -51,7 +57,8 @@ _FORWARD_C = """\
 // KleidiAI's path of a kai packer, which compiles the canonical file
 // {canonical}
 // with that file's flags. Build the packers of one location, {canonical_dir}/ or
-// {forward_dir}/, never both: both define the same symbols.
+// {forward_dir}/: a build that compiles both still links (the packers' functions are weak
+// definitions, see the canonical file), but gets nothing from the second copy.
 #include "{relative}"
 """
 
@@ -83,6 +90,51 @@ _COMMON_ASM = """\
 .section .note.GNU-stack, "", %progbits
 #endif
 """
+
+
+WEAK_BEGIN = "// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):"
+WEAK_END = "// (end of the weak definitions)"
+
+
+def public_functions(e, root=ROOT):
+    """The functions a packer's header declares: kai_<what>_<stem>(, stem = the name without kai_."""
+    stem = e["name"][len("kai_"):]
+    with open(os.path.join(root, e["dir"], e["name"] + ".h")) as f:
+        text = f.read()
+    names = sorted(set(re.findall(r"\b(kai_\w+_%s)\s*\(" % re.escape(stem), text)))
+    if not names:
+        raise ValueError("%s.h declares no kai_*_%s( function" % (e["name"], stem))
+    return names
+
+
+def weak_block(e, root=ROOT):
+    lines = [WEAK_BEGIN,
+             "// a build that compiles this file and its copy at %s/ links once." % FORWARD_DIR]
+    lines += ["#pragma weak %s" % f for f in public_functions(e, root)]
+    lines.append(WEAK_END)
+    return "\n".join(lines) + "\n"
+
+
+def with_weak_block(text, block):
+    """The packer source `text` with its weak block replaced by (or, if absent, inserted as) block."""
+    if WEAK_BEGIN in text:
+        start = text.index(WEAK_BEGIN)
+        end = text.index(WEAK_END, start)
+        end = text.index("\n", end) + 1
+        return text[:start] + block + text[end:]
+    lines = text.splitlines(keepends=True)
+    last = max(i for i, l in enumerate(lines) if l.startswith("#include"))
+    return "".join(lines[:last + 1]) + "\n" + block + "".join(lines[last + 1:])
+
+
+def canonical_packer_files(lst, root=ROOT):
+    """{path: contents} of the canonical packer sources with their weak blocks up to date."""
+    files = {}
+    for e in lst.packers():
+        path = "%s/%s.c" % (e["dir"], e["name"])
+        with open(os.path.join(root, path)) as f:
+            files[path] = with_weak_block(f.read(), weak_block(e, root))
+    return files
 
 
 def compat_files(lst):
@@ -126,8 +178,18 @@ def sync(root=ROOT, check=False):
     A file with this generator's banner that the list no longer asks for is deleted (or, with
     check, reported), so a packer or kernel removed from kai/kernels.bzl leaves nothing behind.
     """
-    expected = compat_files(kai_list.load(root))
+    lst = kai_list.load(root)
+    expected = compat_files(lst)
     problems = []
+    for path, text in sorted(canonical_packer_files(lst, root).items()):
+        full = os.path.join(root, path)
+        if open(full).read() == text:
+            continue
+        if check:
+            problems.append("%s: its #pragma weak block is missing or stale (run python3 tools/gen_compat_paths.py)" % path)
+        else:
+            with open(full, "w") as f:
+                f.write(text)
     for path, text in sorted(expected.items()):
         full = os.path.join(root, path)
         current = open(full).read() if os.path.exists(full) else None

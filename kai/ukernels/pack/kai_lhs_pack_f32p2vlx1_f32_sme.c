@@ -19,6 +19,15 @@
 
 #include "kai/kai_common.h"
 
+// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_lhs_offset_lhs_pack_f32p2vlx1_f32_sme
+#pragma weak kai_get_lhs_packed_offset_lhs_pack_f32p2vlx1_f32_sme
+#pragma weak kai_get_lhs_packed_size_lhs_pack_f32p2vlx1_f32_sme
+#pragma weak kai_get_m_step_lhs_pack_f32p2vlx1_f32_sme
+#pragma weak kai_run_lhs_pack_f32p2vlx1_f32_sme
+// (end of the weak definitions)
+
 static const size_t kai_kr = 1;
 static const size_t kai_sr = 1;
 

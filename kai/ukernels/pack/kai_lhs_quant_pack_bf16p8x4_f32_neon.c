@@ -23,6 +23,15 @@
 
 #include "kai/kai_common.h"
 
+// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_lhs_offset_lhs_quant_pack_bf16p8x4_f32_neon
+#pragma weak kai_get_lhs_packed_offset_lhs_quant_pack_bf16p8x4_f32_neon
+#pragma weak kai_get_lhs_packed_size_lhs_quant_pack_bf16p8x4_f32_neon
+#pragma weak kai_get_m_step_lhs_quant_pack_bf16p8x4_f32_neon
+#pragma weak kai_run_lhs_quant_pack_bf16p8x4_f32_neon
+// (end of the weak definitions)
+
 static const size_t kai_mr = 8;
 static const size_t kai_kr = 4;
 static const size_t kai_sr = 1;

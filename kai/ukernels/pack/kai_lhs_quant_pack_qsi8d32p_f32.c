@@ -24,6 +24,15 @@
 
 #include "kai/kai_common.h"
 
+// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_lhs_offset_lhs_quant_pack_qsi8d32p_f32
+#pragma weak kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p_f32
+#pragma weak kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32
+#pragma weak kai_get_m_step_lhs_quant_pack_qsi8d32p_f32
+#pragma weak kai_run_lhs_quant_pack_qsi8d32p_f32
+// (end of the weak definitions)
+
 static void check_shape(size_t k, size_t bl, size_t mr, size_t kr, size_t sr) {
     KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
     KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");

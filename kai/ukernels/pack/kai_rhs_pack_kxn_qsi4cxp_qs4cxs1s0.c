@@ -27,6 +27,16 @@
 
 #if defined(__aarch64__)
 #include <arm_neon.h>
+
+// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_n_step_rhs_pack_kxn_qsi4cxp_qs4cxs1s0
+#pragma weak kai_get_rhs_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0
+#pragma weak kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4cxp_qs4cxs1s0
+#pragma weak kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0
+#pragma weak kai_get_rhs_packed_stride_rhs_pack_kxn_qsi4cxp_qs4cxs1s0
+#pragma weak kai_run_rhs_pack_kxn_qsi4cxp_qs4cxs1s0
+// (end of the weak definitions)
 #endif
 
 static const size_t kai_k_chunk = 32;  // Kp = roundup(K, 32), whatever kr and sr are

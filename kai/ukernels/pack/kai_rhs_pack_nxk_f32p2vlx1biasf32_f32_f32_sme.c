@@ -19,6 +19,17 @@
 
 #include "kai/kai_common.h"
 
+// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_bias_offset_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme
+#pragma weak kai_get_n_step_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme
+#pragma weak kai_get_rhs_offset_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme
+#pragma weak kai_get_rhs_packed_offset_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme
+#pragma weak kai_get_rhs_packed_size_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme
+#pragma weak kai_get_rhs_packed_stride_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme
+#pragma weak kai_run_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme
+// (end of the weak definitions)
+
 static const size_t kai_kr = 1;
 static const size_t kai_sr = 1;
 

@@ -31,6 +31,15 @@
 
 #include "kai/kai_common.h"
 
+// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_rhs_offset_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon
+#pragma weak kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon
+#pragma weak kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon
+#pragma weak kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon
+#pragma weak kai_run_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon
+// (end of the weak definitions)
+
 static const size_t kai_kr = 4;
 static const size_t kai_sr = 2;
 static const size_t kai_bl_max = 256;

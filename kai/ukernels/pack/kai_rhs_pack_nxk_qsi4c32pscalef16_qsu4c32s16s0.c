@@ -24,6 +24,15 @@
 
 #include "kai/kai_common.h"
 
+// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_rhs_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0
+#pragma weak kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0
+#pragma weak kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0
+#pragma weak kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0
+#pragma weak kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0
+// (end of the weak definitions)
+
 static inline uint16_t kai_load_u16(const uint8_t* p) {
     uint16_t v;
     memcpy(&v, p, sizeof(v));

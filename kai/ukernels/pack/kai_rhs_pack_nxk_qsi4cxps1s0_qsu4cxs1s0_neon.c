@@ -33,6 +33,16 @@
 
 #include "kai/kai_common.h"
 
+// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_n_step_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon
+#pragma weak kai_get_rhs_offset_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon
+#pragma weak kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon
+#pragma weak kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon
+#pragma weak kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon
+#pragma weak kai_run_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon
+// (end of the weak definitions)
+
 static const size_t kai_k_chunk = 32;  // Kp = roundup(K, 32), whatever kr and sr are
 
 static size_t kai_packed_stride(size_t k, size_t nr) {

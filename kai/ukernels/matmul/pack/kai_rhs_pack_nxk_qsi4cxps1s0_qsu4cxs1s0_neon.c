@@ -4,5 +4,6 @@
 // KleidiAI's path of a kai packer, which compiles the canonical file
 // kai/ukernels/pack/kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon.c
 // with that file's flags. Build the packers of one location, kai/ukernels/pack/ or
-// kai/ukernels/matmul/pack/, never both: both define the same symbols.
+// kai/ukernels/matmul/pack/: a build that compiles both still links (the packers' functions are weak
+// definitions, see the canonical file), but gets nothing from the second copy.
 #include "../../pack/kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon.c"
