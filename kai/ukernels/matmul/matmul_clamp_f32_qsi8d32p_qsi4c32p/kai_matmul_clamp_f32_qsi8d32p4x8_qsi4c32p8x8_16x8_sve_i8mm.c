@@ -140,8 +140,12 @@ static inline __attribute__((always_inline)) void segments(
     const svint8_t raw_c4567 = svld1_s8(pb, pr + 32);
     const svint8_t lo_c0123 = svlsl_n_s8_x(pb, raw_c0123, 4);
     const svint8_t lo_c4567 = svlsl_n_s8_x(pb, raw_c4567, 4);
-    const svint8_t hi_c0123 = svand_s8_x(pb, raw_c0123, svdup_n_s8((int8_t)-16));
-    const svint8_t hi_c4567 = svand_s8_x(pb, raw_c4567, svdup_n_s8((int8_t)-16));
+    // The high-nibble mask in a register the optimiser cannot see into: with it GCC uses the
+    // three-operand AND (vectors), not the destructive AND (immediate) and a MOVPRFX per use.
+    svint8_t mask = svdup_n_s8((int8_t)-16);
+    __asm__("" : "+w"(mask));
+    const svint8_t hi_c0123 = svand_s8_x(svptrue_b8(), raw_c0123, mask);
+    const svint8_t hi_c4567 = svand_s8_x(svptrue_b8(), raw_c4567, mask);
     const size_t lo = 2 * kai_mr + 32 * t;
     const size_t hi = 2 * kai_mr + 32 * (bl / 16 + t);
     segment(a_r01_c0123, a_r01_c4567, a_r23_c0123, a_r23_c4567, l0 + lo, l0 + hi, lo_c0123, lo_c4567, hi_c0123,
