@@ -730,7 +730,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, MatmulVariantTest,
 
 TEST(Registry, HoldsTheKernelsOfTheFamily) {
     const auto& vs = kai_registry::qsi8cxp_variants();
-    ASSERT_EQ(vs.size(), 6u);
+    ASSERT_EQ(vs.size(), 8u);
     // Spec §15.1: (m_step, n_step, mr, nr, kr, sr).
     struct Want {
         const char* name;
@@ -744,6 +744,8 @@ TEST(Registry, HoldsTheKernelsOfTheFamily) {
         // Spec §20.2 at SVL 512 (set below).
         {"kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa", 16, 64, 16, 64, 4},
         {"kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot", 1, 64, 1, 64, 4},
+        {"kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa", 16, 64, 16, 64, 4},
+        {"kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot", 1, 64, 1, 64, 4},
     };
     KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);
     ASSERT_TRUE(set_svl(64));
@@ -1017,7 +1019,9 @@ std::vector<std::string> compat_files() {
                                "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod__",
                                "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm__",
                                "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa__",
-                               "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot__"}) {
+                               "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot__",
+                               "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa__",
+                               "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot__"}) {
         for (const auto& f : kai_test::list_compat_vectors(prefix)) files.push_back(f);
     }
     return files;
@@ -1026,7 +1030,7 @@ std::vector<std::string> compat_files() {
 TEST(Compat, EveryVectorOfTheFamilyIsPresent) {
     // 8 nxk (two of them with KleidiAI's SME width nr = 64) + 6 kxn packer files, 6 per NEON kernel, 4 per SME
     // kernel (made at SVL 512).
-    EXPECT_EQ(compat_files().size(), 46u);
+    EXPECT_EQ(compat_files().size(), 54u);
 }
 
 class CompatTest : public ::testing::TestWithParam<std::string> {};
