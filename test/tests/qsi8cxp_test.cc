@@ -40,6 +40,13 @@
 #include "test/reference/reference_common.h"
 #include "test/registry/qsi8cxp_registry.h"
 
+// sme_abi_probe.S (the SME float suite's probes): a caller with live ZA and a pending lazy save, and the state
+// after a call.
+extern "C" {
+void kai_test_za_arm_lazy_save(const void* pattern, void* tpidr2_block);
+void kai_test_za_finish(uint64_t* tpidr2, uint64_t* svcr);
+}
+
 #ifndef PR_SME_SET_VL
 #define PR_SME_SET_VL 63
 #define PR_SME_GET_VL 64
@@ -852,6 +859,52 @@ std::vector<size_t> sme_instances() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, SmeAgainstNeonTest, ::testing::ValuesIn(sme_instances()), variant_param_name);
+
+// A caller with live ZA and a pending lazy save (TPIDR2_EL0 -> a TPIDR2 block, AAPCS64 SME): the kernel must store
+// ZA to the block's buffer and clear TPIDR2_EL0 before it uses ZA, leave streaming mode and ZA off, and still
+// compute the right result (sme_abi_probe.S sets the state up and reads it back).
+class SmeLazyZaTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(SmeLazyZaTest, CommitsAPendingLazyZaSave) {
+    const size_t ii = GetParam();
+    const Qsi8cxpVariant& v = variant(ii);
+    KAI_ENTER_INSTANCE(ii);
+    const size_t svl = instances().at(ii).svl;
+    const auto& uk = v.ukernel;
+    const size_t m = std::strstr(v.name, "_1x") ? 2 : 5, n = 21, k = 40;
+    const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, 77);
+    const Packed p = pack_random(v, m, n, k, 76, bias.data());
+    const auto lhs_u = reference_lhs(m, k, uk.get_mr(), uk.get_kr(), p.lhs.data(), k * 4);
+    const auto want = kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, p.w.data(), p.scale.data(), bias.data(), -FLT_MAX,
+                                                     FLT_MAX, fused_epilogue(v));
+    std::vector<uint8_t> pattern(svl * svl);
+    for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i * 7 + i / svl + 1);
+    std::vector<uint8_t> save(svl * svl, 0);
+    struct alignas(16) Tpidr2Block {
+        uint64_t za_save_buffer;
+        uint16_t num_za_save_slices;
+        uint8_t reserved[6];
+    } block = {reinterpret_cast<uint64_t>(save.data()), static_cast<uint16_t>(svl), {}};
+    DstBuffer dst(m, n, 4, n * 4);
+    kai_test_za_arm_lazy_save(pattern.data(), &block);
+    uk.run_matmul(m, n, k, p.lhs_p.data(), p.rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -FLT_MAX,
+                  FLT_MAX);
+    uint64_t tpidr2 = 1, svcr = 1;
+    kai_test_za_finish(&tpidr2, &svcr);
+    EXPECT_EQ(tpidr2, 0u) << "TPIDR2_EL0 not cleared: the lazy save was not committed";
+    EXPECT_EQ(svcr & 3u, 0u) << "SVCR.SM / SVCR.ZA after the call";
+    EXPECT_TRUE(kai_test::bytes_equal(save.data(), pattern.data(), pattern.size())) << "ZA save buffer";
+    EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, want.data(), n * 4, m, n));
+    // Without a pending save the call leaves TPIDR2_EL0 at 0 and streaming mode off as well.
+    uk.run_matmul(m, n, k, p.lhs_p.data(), p.rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -FLT_MAX,
+                  FLT_MAX);
+    tpidr2 = 1, svcr = 1;
+    kai_test_za_finish(&tpidr2, &svcr);
+    EXPECT_EQ(tpidr2, 0u);
+    EXPECT_EQ(svcr & 3u, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, SmeLazyZaTest, ::testing::ValuesIn(sme_instances()), variant_param_name);
 
 // ------------------------------------------------------------------------------------------
 // Preconditions: one death test per distinct (function, message) of the family's KAI_ASSUME_MSG
