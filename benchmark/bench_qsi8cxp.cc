@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark adapter of the INT8 per-channel family (qai8dxp x qsi8cxp), from its registry.
+// Benchmark adapter of the INT8 per-channel family (qai8dxp x qsi8cxp), from its registry. The SME / SME2
+// kernels' packed sizes and tiles follow the SVL of the running thread (the emulator's or the CPU's default).
 #include <cfloat>
 #include <cstring>
 #include <memory>
@@ -28,7 +29,9 @@ public:
     size_t m_step() const override { return v_.ukernel.get_m_step(); }
     size_t n_step() const override { return v_.ukernel.get_n_step(); }
     size_t mr() const override { return v_.ukernel.get_mr(); }
+    // 0 for an SME kernel on a CPU without SME: the getters read the SVL (RDSVL), which needs SME.
     double packed_rhs_bytes() const override {
+        if (!kai_test::missing_features(v_.features).empty()) return 0;
         return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(
             s_.n, s_.k, v_.ukernel.get_nr(), v_.ukernel.get_kr(), v_.ukernel.get_sr()));
     }
@@ -82,8 +85,10 @@ public:
             scale_cols.push_back(scale_[c]);
             bias_cols.push_back(bias_[c]);
         }
+        // The SME / SME2 DOT GEMVs fuse scale and bias (spec §20.4).
+        const bool fused = (v_.features & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0 && std::strstr(v_.name, "_dot");
         const std::vector<float> ref = kai_ref::matmul_qai8dxp_qsi8cx(q, cols.size(), s_.k, w_cols.data(), scale_cols.data(),
-                                                                      bias_cols.data(), -FLT_MAX, FLT_MAX);
+                                                                      bias_cols.data(), -FLT_MAX, FLT_MAX, fused);
         return compare_sampled_bits(dst_.data(), s_.n, rows, cols, ref);
     }
 
@@ -158,7 +163,8 @@ void add_packers(const Options& opt, std::vector<BenchCase>& out) {
 
 void add_qsi8cxp_cases(const Options& opt, std::vector<BenchCase>& out) {
     for (const Qsi8cxpVariant& v : kai_registry::qsi8cxp_variants()) {
-        const bool gemv = v.ukernel.get_m_step() == 1;
+        // From the name: an SME kernel's m_step getter needs SME (RDSVL). GEMVs have a 1xN tile.
+        const bool gemv = std::strstr(v.name, "_1x") != nullptr;
         for (const Shape& s : suite_shapes(opt, gemv, false)) {
             add_matmul_cases(opt, v.name, "qai8dxp pack+kernel", "qsi8cxp", v.features, s, 0, "GOP/s",
                              [&v, s] { return std::unique_ptr<MatmulProblem>(new I8cxProblem(v, s)); }, out);

@@ -82,7 +82,8 @@ std::vector<int8_t> quantize_qsi8cx_nxk(const float* w, size_t n, size_t k, floa
 }
 
 std::vector<float> matmul_qai8dxp_qsi8cx(const Qai8dxpUnpacked& lhs, size_t n, size_t k, const int8_t* w,
-                                         const float* scale, const float* bias, float clamp_min, float clamp_max) {
+                                         const float* scale, const float* bias, float clamp_min, float clamp_max,
+                                         bool fused_scale_bias) {
     const size_t m = lhs.m;
     std::vector<float> dst(m * n);
     for (size_t j = 0; j < n; ++j) {
@@ -99,8 +100,12 @@ std::vector<float> matmul_qai8dxp_qsi8cx(const Qai8dxpUnpacked& lhs, size_t n, s
             const int32_t t = static_cast<int32_t>(acc);
             volatile float y = static_cast<float>(t);       // 3: RNE
             volatile float s = scale[j] * lhs.scale[i];     // 4
-            y = y * s;                                      // 5
-            y = y + b;                                      // 6
+            if (fused_scale_bias) {
+                y = std::fma(static_cast<float>(y), static_cast<float>(s), b);  // 5 + 6, one rounding (§20.4)
+            } else {
+                y = y * s;                                  // 5
+                y = y + b;                                  // 6
+            }
             dst[i * n + j] = neon_fmin(neon_fmax(y, clamp_min), clamp_max);  // 7
         }
     }

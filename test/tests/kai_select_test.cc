@@ -47,6 +47,8 @@ constexpr uint64_t kI8mm = KAI_CPU_FEATURE_I8MM;
 constexpr uint64_t kBf16 = KAI_CPU_FEATURE_BF16;
 constexpr uint64_t kNeon = KAI_CPU_FEATURE_NEON;
 constexpr uint64_t kSve = KAI_CPU_FEATURE_SVE;
+constexpr uint64_t kSme = KAI_CPU_FEATURE_SME;
+constexpr uint64_t kSme2 = KAI_CPU_FEATURE_SME2;
 // Every feature of qemu -cpu max as kai_cpu_get_features() reports it there, SVE at 512 bits.
 const uint64_t kMaxSve512 = kai_cpu_with_vector_lengths(kNeon | kDot | kI8mm | kBf16 | kSve, 64, 0);
 
@@ -76,13 +78,14 @@ uint64_t to_cpu_bits(uint32_t f) {
     if (f & KAI_FEATURE_BF16) r |= kBf16;
     if (f & KAI_FEATURE_SVE2) r |= KAI_CPU_FEATURE_SVE2;
     if (f & KAI_FEATURE_SVE) r |= KAI_CPU_FEATURE_SVE;
+    if (f & KAI_FEATURE_SME) r |= KAI_CPU_FEATURE_SME;
+    if (f & KAI_FEATURE_SME2) r |= KAI_CPU_FEATURE_SME2;
     return r;
 }
 
 // Families of kernels.bzl that kai_select does not cover yet. A family listed in kernels.bzl and
-// neither selected nor named here fails the test. The SME/SME2 float families (docs/matmul_sme.md)
-// have no table yet: choosing them needs the SME bits of kai_cpu.h and getters that follow the SVL.
-const std::set<std::string> kNotSelectedYet = {"f32p_f32p", "f32_f32p", "bf16p_sme", "f32_bf16p"};
+// neither selected nor named here fails the test. Every family has a table today.
+const std::set<std::string> kNotSelectedYet = {};
 
 TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
     const kai_select_entry* entries = nullptr;
@@ -170,6 +173,23 @@ const Expect kExpect[] = {
     // BF16 alone: the bf16 GEMV accepts only m == 1, so m = 2 takes the GEMM
     {kBf16, 2, F32BF("8x4_bf16p12x4b_8x12_neon_mmla"), BFBF("8x4_bf16p12x4b_8x12_neon_mmla"), nullptr, nullptr,
      nullptr, nullptr},
+    // SME2 (qemu 11 -cpu max, Apple M4, Arm C1): the SME2 int8 kernels come first; the other families as without
+    {kMaxSve512 | kSme | kSme2, 1, F32BF("1x4_bf16p12x4b_1x36_neon_dot"), BFBF("1x4_bf16p12x4b_1x36_neon_dot"),
+     CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"), CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"),
+     Q0("1x8_qsi4c32p8x8_1x8_sve_dotprod"), I8("1x4_qsi8cxp4vlx4_1x4vl_sme2_dot")},
+    {kMaxSve512 | kSme | kSme2, 64, F32BF("8x4_bf16p12x4b_8x12_neon_mmla"), BFBF("8x4_bf16p12x4b_8x12_neon_mmla"),
+     CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm"), CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"),
+     Q0("4x8_qsi4c32p8x8_16x8_sve_i8mm"), I8("1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa")},
+    // SME without SME2 (qemu 7.2 -cpu max): the SME int8 kernels
+    {kMaxSve512 | kSme, 1, F32BF("1x4_bf16p12x4b_1x36_neon_dot"), BFBF("1x4_bf16p12x4b_1x36_neon_dot"),
+     CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"), CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"),
+     Q0("1x8_qsi4c32p8x8_1x8_sve_dotprod"), I8("1x4_qsi8cxp4vlx4_1x4vl_sme_dot")},
+    {kMaxSve512 | kSme, 64, F32BF("8x4_bf16p12x4b_8x12_neon_mmla"), BFBF("8x4_bf16p12x4b_8x12_neon_mmla"),
+     CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm"), CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"),
+     Q0("4x8_qsi4c32p8x8_16x8_sve_i8mm"), I8("1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa")},
+    // SME2 and nothing else (not a real CPU): only the int8 SME2 kernels of these families
+    {kSme | kSme2, 1, nullptr, nullptr, nullptr, nullptr, nullptr, I8("1x4_qsi8cxp4vlx4_1x4vl_sme2_dot")},
+    {kSme | kSme2, 7, nullptr, nullptr, nullptr, nullptr, nullptr, I8("1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa")},
     // m == 0 behaves as m == 1
     {kNeon | kDot | kI8mm | kBf16, 0, F32BF("1x4_bf16p12x4b_1x36_neon_dot"), BFBF("1x4_bf16p12x4b_1x36_neon_dot"),
      CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"), CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"),
@@ -224,6 +244,54 @@ TEST(KaiSelect, ShapesThatNoKernelAcceptsGiveNull) {
 }
 
 // ------------------------------------------------------------------ pairs (spec §18)
+
+// The SME / SME2 float families: SME2 kernels first, the SME f32 MOPA on SME-only CPUs, the GEMVs for m <= 1 only,
+// nothing without the SME bits (whatever else the mask has). Synthetic masks: no getter is called.
+TEST(KaiSelect, SmeFloatFamiliesOnSyntheticMasks) {
+    const size_t n = 100, k = 64;
+    struct Row {
+        uint64_t mask;
+        size_t m;
+        const char *f32p, *f32_gemv, *bf16p, *bf16_gemv;
+    };
+    const Row rows[] = {
+        {kMaxSve512 | kSme | kSme2, 1, "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa",
+         "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla", "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa",
+         "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot"},
+        {kSme | kSme2, 64, "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa", nullptr,
+         "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa", nullptr},
+        {kSme | kSme2, 0, "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa",
+         "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla", "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa",
+         "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot"},
+        {kMaxSve512 | kSme, 1, "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", nullptr, nullptr, nullptr},
+        {kMaxSve512 | kSme, 64, "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", nullptr, nullptr, nullptr},
+        {kMaxSve512, 1, nullptr, nullptr, nullptr, nullptr},
+        {kNeon | kDot | kI8mm | kBf16, 64, nullptr, nullptr, nullptr, nullptr},
+        {0, 1, nullptr, nullptr, nullptr, nullptr},
+    };
+    for (const Row& r : rows) {
+        SCOPED_TRACE("mask=" + std::to_string(r.mask) + " m=" + std::to_string(r.m));
+        EXPECT_EQ(name_of(kai_select_f32p_f32p(r.mask, r.m, n, k)), want(r.f32p));
+        EXPECT_EQ(name_of(kai_select_f32_f32p(r.mask, r.m, n, k)), want(r.f32_gemv));
+        EXPECT_EQ(name_of(kai_select_bf16p_sme(r.mask, r.m, n, k)), want(r.bf16p));
+        EXPECT_EQ(name_of(kai_select_f32_bf16p(r.mask, r.m, n, k)), want(r.bf16_gemv));
+        EXPECT_EQ(name_of(kai_select_f32p_f32p(r.mask, r.m, n, 0)), "(none)");
+        EXPECT_EQ(name_of(kai_select_f32_bf16p(r.mask, r.m, n, 0)), "(none)");
+    }
+    // The pairs on one packed RHS: the GEMV for decode, the GEMM otherwise.
+    const auto f32 = kai_select_sme_f32(kSme | kSme2);
+    EXPECT_EQ(name_of(f32.gemv), "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla");
+    EXPECT_EQ(name_of(f32.gemm), "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa");
+    const auto f32_sme = kai_select_sme_f32(kSme);
+    EXPECT_EQ(f32_sme.gemv, nullptr);
+    EXPECT_EQ(name_of(f32_sme.gemm), "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa");
+    const auto bf16 = kai_select_sme_bf16(kSme | kSme2);
+    EXPECT_EQ(name_of(bf16.gemv), "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot");
+    EXPECT_EQ(name_of(bf16.gemm), "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa");
+    const auto none = kai_select_sme_bf16(kMaxSve512 | kSme);
+    EXPECT_EQ(none.gemv, nullptr);
+    EXPECT_EQ(none.gemm, nullptr);
+}
 
 TEST(KaiSelect, PairsReadTheSamePackedBuffer) {
     const uint64_t all = kNeon | kDot | kI8mm | kBf16;
@@ -294,7 +362,7 @@ TEST(KaiCpu, AgreesWithTheHarnessDetection) {
     std::printf("kai_cpu_get_features: 0x%016llx (harness: %s), SVE VL %zu bytes, SME SVL %zu bytes\n",
                 static_cast<unsigned long long>(f), kai_test::feature_names(h).c_str(), kai_cpu_sve_vl_bytes(f),
                 kai_cpu_sme_svl_bytes(f));
-    EXPECT_EQ((f & (kDot | kI8mm | kBf16 | kSve | KAI_CPU_FEATURE_SVE2)), to_cpu_bits(h));
+    EXPECT_EQ((f & (kDot | kI8mm | kBf16 | kSve | KAI_CPU_FEATURE_SVE2 | kSme | kSme2)), to_cpu_bits(h));
 #if defined(__aarch64__)
     EXPECT_TRUE(f & kNeon) << "AArch64 Linux always reports ASIMD";
 #endif
@@ -435,8 +503,11 @@ void run_qsi8cxp(const kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel* uk, size_t 
     std::vector<float> dst(m * n, -1.0f);
     uk->run_matmul(m, n, k, lp.data(), rp.data(), dst.data(), n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
     const auto lhs_u = kai_ref::unpack_qai8dxp(lp.data(), m, k, mr, kr, sr);
+    // The SME / SME2 DOT GEMVs fuse scale and bias (spec §20.4).
+    const std::string name = KAI_SELECT_NAME(uk);
+    const bool fused = name.find("_sme") != std::string::npos && name.find("_dot") != std::string::npos;
     const auto ref =
-        kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, rhs.data(), scale.data(), bias.data(), -FLT_MAX, FLT_MAX);
+        kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, rhs.data(), scale.data(), bias.data(), -FLT_MAX, FLT_MAX, fused);
     EXPECT_EQ(0, std::memcmp(dst.data(), ref.data(), dst.size() * sizeof(float))) << KAI_SELECT_NAME(uk);
 }
 
@@ -488,7 +559,7 @@ TEST(KaiSelect, OnThisCpuTheChoiceMatchesAndComputesCorrectly) {
     // This CPU's row of the expectation table: same feature flags (DotProd, I8MM, BF16, and SVE
     // usable or not) as a row's mask.
     auto tier = [](uint64_t mask) {
-        uint64_t t = mask & (kDot | kI8mm | kBf16);
+        uint64_t t = mask & (kDot | kI8mm | kBf16 | kSme | kSme2);
         if ((mask & kSve) && kai_cpu_sve_vl_bytes(mask) >= 32) t |= kSve;
         return t;
     };

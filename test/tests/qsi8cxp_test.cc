@@ -2,9 +2,14 @@
 // Tests of the matmul_clamp_f32_qai8dxp_qsi8cxp family (int8 per-channel weights): byte-exact RHS
 // packers and bit-exact kernels against test/reference (written from spec §15), the qai8dxp LHS
 // packer with this family's (mr, kr, sr), KleidiAI v1.30.0 compat vectors, and the end-to-end error
-// against an f64 matmul.
+// against an f64 matmul. The SME / SME2 kernels run every kernel test at three streaming vector lengths (SVL 128,
+// 512 and 2048 bits, set with prctl(PR_SME_SET_VL) in the test: mr, nr and the packed layouts change with it), and
+// against the family's NEON kernels on the same inputs. The target runs under the SME2 emulator
+// (KAI_NEEDS_SME2=1); nothing skips there.
 
 #include <gtest/gtest.h>
+
+#include <sys/prctl.h>
 
 #include <algorithm>
 #include <cctype>
@@ -22,6 +27,7 @@
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon.h"
+#include "test/common/abi_call.h"
 #include "test/common/buffers.h"
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
@@ -33,6 +39,21 @@
 #include "test/reference/qsi8cxp_ref.h"
 #include "test/reference/reference_common.h"
 #include "test/registry/qsi8cxp_registry.h"
+
+// sme_abi_probe.S (the SME float suite's probes): a caller with live ZA and a pending lazy save, and the state
+// after a call.
+extern "C" {
+void kai_test_za_arm_lazy_save(const void* pattern, void* tpidr2_block);
+void kai_test_za_finish(uint64_t* tpidr2, uint64_t* svcr);
+}
+
+#ifndef PR_SME_SET_VL
+#define PR_SME_SET_VL 63
+#define PR_SME_GET_VL 64
+#endif
+#ifndef PR_SME_VL_LEN_MASK
+#define PR_SME_VL_LEN_MASK 0xffff
+#endif
 
 namespace {
 
@@ -342,7 +363,63 @@ enum class Clamp { kNone, kBites, kMinOnly, kMaxOnly, kInverted };
 
 using MatmulParam = std::tuple<size_t /*variant*/, Shape, Portion, Clamp, bool /*bias*/, bool /*kxn*/>;
 
-const Qsi8cxpVariant& variant(size_t i) { return kai_registry::qsi8cxp_variants().at(i); }
+// A kernel variant at one streaming vector length: every SME / SME2 variant runs at SVL 128, 512 and 2048 bits
+// (svl = 16, 64, 256 bytes), the NEON ones once (svl = 0).
+struct Instance {
+    size_t variant;
+    size_t svl;
+};
+
+bool is_sme(const Qsi8cxpVariant& v) { return (v.features & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0; }
+
+// The SME / SME2 DOT GEMVs fuse scale and bias in one multiply-add (spec §20.4); every other kernel rounds them
+// separately (§15.4).
+bool fused_epilogue(const Qsi8cxpVariant& v) { return is_sme(v) && std::strstr(v.name, "_dot") != nullptr; }
+
+const std::vector<Instance>& instances() {
+    static const std::vector<Instance> list = [] {
+        std::vector<Instance> l;
+        const auto& vs = kai_registry::qsi8cxp_variants();
+        for (size_t vi = 0; vi < vs.size(); ++vi) {
+            if (is_sme(vs[vi])) {
+                for (size_t svl : {16, 64, 256}) l.push_back({vi, svl});
+            } else {
+                l.push_back({vi, 0});
+            }
+        }
+        return l;
+    }();
+    return list;
+}
+
+// Variant of instance i (the parameter of the kernel tests).
+const Qsi8cxpVariant& variant(size_t i) { return kai_registry::qsi8cxp_variants().at(instances().at(i).variant); }
+
+// Sets this thread's SVL (bytes); fails when the CPU does not take it.
+::testing::AssertionResult set_svl(size_t bytes) {
+    const int r = prctl(PR_SME_SET_VL, static_cast<unsigned long>(bytes), 0, 0, 0);
+    if (r < 0) return ::testing::AssertionFailure() << "prctl(PR_SME_SET_VL, " << bytes << ") failed";
+    const int got = prctl(PR_SME_GET_VL, 0, 0, 0, 0) & PR_SME_VL_LEN_MASK;
+    if (static_cast<size_t>(got) != bytes) {
+        return ::testing::AssertionFailure() << "SVL is " << got << " bytes, asked for " << bytes;
+    }
+    return ::testing::AssertionSuccess();
+}
+
+// Skips without the variant's features, then sets the instance's SVL.
+#define KAI_ENTER_INSTANCE(i)                                 \
+    do {                                                      \
+        KAI_TEST_SKIP_UNLESS(variant(i).features);            \
+        if (instances().at(i).svl != 0) {                     \
+            ASSERT_TRUE(set_svl(instances().at(i).svl));      \
+        }                                                     \
+    } while (0)
+
+std::string instance_name(size_t i) {
+    std::string name = std::string(variant(i).name).substr(std::string("kai_matmul_clamp_f32_").size());
+    if (instances().at(i).svl != 0) name += "_svl" + std::to_string(instances().at(i).svl * 8);
+    return name;
+}
 
 // Sub-tile [m0, m0+mh) x [n0, n0+nw) of the portion, snapped to the steps.
 void portion_rect(Portion p, size_t m, size_t n, size_t ms, size_t ns, size_t* m0, size_t* mh, size_t* n0, size_t* nw) {
@@ -397,7 +474,7 @@ class MatmulTest : public ::testing::TestWithParam<MatmulParam> {};
 TEST_P(MatmulTest, BitExactOnSubTile) {
     const auto [vi, shape, portion, clamp, has_bias, kxn] = GetParam();
     const Qsi8cxpVariant& v = variant(vi);
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(vi);
     const auto& uk = v.ukernel;
     const size_t m = shape.m, n = shape.n, k = shape.k;
     const size_t mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
@@ -424,10 +501,12 @@ TEST_P(MatmulTest, BitExactOnSubTile) {
 
     // Reference on the full matrix from the reference packer's LHS (not kai's packed LHS).
     const auto lhs_u = reference_lhs(m, k, mr, kr, lhs.data(), k * 4);
-    const auto unclamped = kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, w.data(), scale.data(), b, -FLT_MAX, FLT_MAX);
+    const bool fused = fused_epilogue(v);
+    const auto unclamped =
+        kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, w.data(), scale.data(), b, -FLT_MAX, FLT_MAX, fused);
     float cmin, cmax;
     clamp_bounds(clamp, unclamped, &cmin, &cmax);
-    const auto want = kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, w.data(), scale.data(), b, cmin, cmax);
+    const auto want = kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, w.data(), scale.data(), b, cmin, cmax, fused);
 
     // Offsets of the kernel equal the packers'.
     ASSERT_EQ(uk.get_lhs_packed_offset(m0, k), kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(m0, k, mr, kr, sr));
@@ -439,8 +518,11 @@ TEST_P(MatmulTest, BitExactOnSubTile) {
     DstBuffer dst(m, n, 4, stride);
     const size_t dst_off = uk.get_dst_offset(m0, n0, stride);
     ASSERT_EQ(dst_off, m0 * stride + n0 * 4);
-    uk.run_matmul(mh, nw, k, lhs_p.data() + uk.get_lhs_packed_offset(m0, k), rhs_p.data() + uk.get_rhs_packed_offset(n0, k),
-                  reinterpret_cast<float*>(dst.at(0, 0) + dst_off), stride, 4, cmin, cmax);
+    // Through the ABI trampoline: x19-x29 and d8-d15 must survive, x18 must not be touched (the SME kernels leave
+    // and re-enter streaming mode, which zeroes the Z registers that d8-d15 alias).
+    KAI_ABI(uk.run_matmul)(mh, nw, k, lhs_p.data() + uk.get_lhs_packed_offset(m0, k),
+                           rhs_p.data() + uk.get_rhs_packed_offset(n0, k),
+                           reinterpret_cast<float*>(dst.at(0, 0) + dst_off), stride, 4, cmin, cmax);
 
     std::vector<float> want_tile(mh * nw);
     for (size_t i = 0; i < mh; ++i)
@@ -460,17 +542,34 @@ std::vector<Shape> matmul_shapes() {
 
 std::vector<MatmulParam> matmul_params() {
     std::vector<MatmulParam> p;
-    const size_t nv = kai_registry::qsi8cxp_variants().size();
+    const size_t nv = instances().size();
     for (size_t vi = 0; vi < nv; ++vi) {
-        const bool gemv = variant(vi).ukernel.get_m_step() == 1;
+        const bool gemv = std::strstr(variant(vi).name, "_1x") != nullptr;  // m_step 1 (the getter needs the SVL)
+        // SME kernels: the whole sweep at SVL 512 (the compat vectors' length), every other shape at 128 and 2048.
+        const size_t svl = instances()[vi].svl;
+        const bool thin = svl != 0 && svl != 64;
+        // Reduced sweep: SME shapes every third at 128 / 2048 bits, full and last tiles only at 512.
+        const size_t thin_step = kai_test::reduced_sweep() ? 3 : 2;
+        const bool sme_reduced = svl != 0 && kai_test::reduced_sweep();
         size_t si = 0;
-        for (const Shape& s : matmul_shapes()) {
+        std::vector<Shape> shapes = matmul_shapes();
+        if (svl != 0) {
+            // Several column blocks (nr = 16, 64, 256) and row blocks (mr = 4, 16, 64) of the SME tiles.
+            const std::vector<Shape> wide = {{17, 129, 64}, {35, 131, 65}, {65, 257, 33}, {6, 520, 100}};
+            shapes.insert(shapes.end(), wide.begin(), wide.end());
+        }
+        for (const Shape& s : shapes) {
+            if (thin && si % thin_step != 0) {
+                ++si;
+                continue;
+            }
             Shape sh = s;
             if (gemv && si % 3 == 0) sh.m = 1;  // GEMV kernels: mostly m = 1 decode, some m > 1
             const bool big = s.k >= 4096;
             for (Portion portion : {Portion::kFull, Portion::kFirstTile, Portion::kLastTiles, Portion::kMiddle}) {
                 if (big && portion != Portion::kFull && portion != Portion::kLastTiles) continue;
                 if (kai_test::reduced_sweep() && portion == Portion::kMiddle) continue;
+                if (sme_reduced && portion == Portion::kFirstTile) continue;
                 const size_t c = si + static_cast<size_t>(portion);
                 const Clamp clamp = static_cast<Clamp>(c % 5);
                 p.emplace_back(vi, sh, portion, clamp, c % 2 == 0, c % 3 == 1);
@@ -487,8 +586,7 @@ std::vector<MatmulParam> matmul_params() {
 
 std::string matmul_param_name(const ::testing::TestParamInfo<MatmulParam>& info) {
     const auto [vi, s, portion, clamp, b, kxn] = info.param;
-    std::string name = variant(vi).name;
-    name = name.substr(std::string("kai_matmul_clamp_f32_").size());
+    std::string name = instance_name(vi);
     static const char* portions[] = {"full", "first", "last", "middle"};
     static const char* clamps[] = {"noclamp", "clamp", "minonly", "maxonly", "invclamp"};
     return name + "_" + shape_name(s.m, s.n, s.k) + "_" + portions[static_cast<int>(portion)] + "_" +
@@ -524,7 +622,7 @@ Packed pack_random(const Qsi8cxpVariant& v, size_t m, size_t n, size_t k, uint64
 TEST_P(MatmulVariantTest, TiledRunEqualsFullRun) {
     // Threading recipe of spec §1.3: every m_step x n_step tile through the offset getters.
     const Qsi8cxpVariant& v = variant(GetParam());
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(GetParam());
     const auto& uk = v.ukernel;
     const size_t m = uk.get_m_step() == 1 ? 3 : 37, n = 27, k = 77;
     const Packed p = pack_random(v, m, n, k, 7, nullptr);
@@ -544,7 +642,7 @@ TEST_P(MatmulVariantTest, TiledRunEqualsFullRun) {
 
 TEST_P(MatmulVariantTest, EmptyShapesWriteNothing) {
     const Qsi8cxpVariant& v = variant(GetParam());
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(GetParam());
     DstBuffer dst(2, 2, 4, 8);
     v.ukernel.run_matmul(0, 2, 8, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 8, 4, -FLT_MAX, FLT_MAX);
     v.ukernel.run_matmul(2, 0, 8, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 8, 4, -FLT_MAX, FLT_MAX);
@@ -553,7 +651,7 @@ TEST_P(MatmulVariantTest, EmptyShapesWriteNothing) {
 
 TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesNanRow) {
     const Qsi8cxpVariant& v = variant(GetParam());
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(GetParam());
     const auto& uk = v.ukernel;
     const size_t m = 3, n = 5, k = 40, mr = uk.get_mr(), kr = uk.get_kr();
     auto lhs = make_lhs(m, k, k, 11, false);
@@ -577,7 +675,7 @@ TEST_P(MatmulVariantTest, ExtremeWeightsAndLongKStayExact) {
     // All weights -128 and every LHS value at an end of its range, K = 14336: the largest sums a
     // real model gives (|A| <= 128 * 128 * K < 2^28, inside int32 for K < 131072, spec §15.4).
     const Qsi8cxpVariant& v = variant(GetParam());
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(GetParam());
     const auto& uk = v.ukernel;
     const size_t m = uk.get_m_step() == 1 ? 2 : 5, n = 6, k = 14336, mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr();
     std::vector<float> lhs(m * k);
@@ -603,7 +701,7 @@ TEST_P(MatmulVariantTest, ExtremeWeightsAndLongKStayExact) {
 // The second covers the f32 epilogue (conversion, two products, one sum: 4 roundings) with margin.
 TEST_P(MatmulVariantTest, EndToEndErrorWithinDerivedBound) {
     const Qsi8cxpVariant& v = variant(GetParam());
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(GetParam());
     const auto& uk = v.ukernel;
     const size_t m = uk.get_m_step() == 1 ? 2 : 21, n = 19, k = 300, mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr();
     const auto lhs = make_lhs(m, k, k, 21, true);
@@ -639,15 +737,15 @@ TEST_P(MatmulVariantTest, EndToEndErrorWithinDerivedBound) {
 }
 
 std::string variant_param_name(const ::testing::TestParamInfo<size_t>& info) {
-    return std::string(variant(info.param).name).substr(std::string("kai_matmul_clamp_f32_").size());
+    return instance_name(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, MatmulVariantTest,
-                         ::testing::Range(size_t{0}, kai_registry::qsi8cxp_variants().size()), variant_param_name);
+                         ::testing::Range(size_t{0}, instances().size()), variant_param_name);
 
-TEST(Registry, HoldsTheFourKernelsOfTheFamily) {
+TEST(Registry, HoldsTheKernelsOfTheFamily) {
     const auto& vs = kai_registry::qsi8cxp_variants();
-    ASSERT_EQ(vs.size(), 4u);
+    ASSERT_EQ(vs.size(), 8u);
     // Spec §15.1: (m_step, n_step, mr, nr, kr, sr).
     struct Want {
         const char* name;
@@ -658,7 +756,14 @@ TEST(Registry, HoldsTheFourKernelsOfTheFamily) {
         {"kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", 1, 4, 1, 4, 8},
         {"kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", 16, 4, 4, 4, 4},
         {"kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", 16, 4, 4, 4, 8},
+        // Spec §20.2 at SVL 512 (set below).
+        {"kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa", 16, 64, 16, 64, 4},
+        {"kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot", 1, 64, 1, 64, 4},
+        {"kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa", 16, 64, 16, 64, 4},
+        {"kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot", 1, 64, 1, 64, 4},
     };
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);
+    ASSERT_TRUE(set_svl(64));
     for (const Want& x : want) {
         const Qsi8cxpVariant* v = nullptr;
         for (const auto& y : vs)
@@ -670,9 +775,136 @@ TEST(Registry, HoldsTheFourKernelsOfTheFamily) {
         EXPECT_EQ(v->ukernel.get_nr(), x.nr) << x.name;
         EXPECT_EQ(v->ukernel.get_kr(), x.kr) << x.name;
         EXPECT_EQ(v->ukernel.get_sr(), 1u) << x.name;
-        EXPECT_EQ(v->features, std::strstr(x.name, "i8mm") ? KAI_FEATURE_I8MM : KAI_FEATURE_DOTPROD) << x.name;
+        const uint32_t feature = std::strstr(x.name, "i8mm")    ? KAI_FEATURE_I8MM
+                                 : std::strstr(x.name, "_sme2_") ? KAI_FEATURE_SME2
+                                 : std::strstr(x.name, "_sme_")  ? KAI_FEATURE_SME
+                                                                 : KAI_FEATURE_DOTPROD;
+        EXPECT_EQ(v->features, feature) << x.name;
+    }
+    // The SME getters follow the SVL: mr = SVL / 32 (GEMM), nr = n_step = SVL / 8.
+    for (size_t svl : {16, 256}) {
+        ASSERT_TRUE(set_svl(svl));
+        for (const auto& v : vs) {
+            if (!is_sme(v)) continue;
+            const bool gemm = std::strstr(v.name, "_mopa") != nullptr;
+            EXPECT_EQ(v.ukernel.get_nr(), svl) << v.name;
+            EXPECT_EQ(v.ukernel.get_n_step(), svl) << v.name;
+            EXPECT_EQ(v.ukernel.get_mr(), gemm ? svl / 4 : 1u) << v.name;
+            EXPECT_EQ(v.ukernel.get_m_step(), gemm ? svl / 4 : 1u) << v.name;
+        }
     }
 }
+
+// The SME / SME2 kernels against the family's NEON kernels on the same f32 inputs, each packed for its own
+// kernel: the MOPA GEMMs give the NEON bits always; the DOT GEMVs give them without bias (with a bias their fused
+// scale-and-bias differs in the last bit on some outputs, spec §20.4) and the fused reference's bits with one.
+class SmeAgainstNeonTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(SmeAgainstNeonTest, SameBitsAsNeonOnSameInputs) {
+    const size_t ii = GetParam();
+    const Qsi8cxpVariant& v = variant(ii);
+    if (!is_sme(v)) GTEST_SKIP() << "not an SME kernel";  // the parameter list holds SME instances only
+    KAI_ENTER_INSTANCE(ii);
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_DOTPROD);
+    const Qsi8cxpVariant* neon = nullptr;
+    for (const auto& x : kai_registry::qsi8cxp_variants())
+        if (std::string(x.name) == "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod") neon = &x;
+    ASSERT_NE(neon, nullptr);
+    const auto& uk = v.ukernel;
+    const bool fused = fused_epilogue(v);
+    std::vector<Shape> shapes = {{37, 131, 65}, {1, 300, 256}, {5, 70, 1000}};
+    if (kai_test::reduced_sweep()) shapes.resize(1);
+    for (const Shape& sh : shapes) {
+        for (bool has_bias : {false, true}) {
+            const size_t m = sh.m, n = sh.n, k = sh.k;
+            SCOPED_TRACE(shape_name(m, n, k) + (has_bias ? " bias" : " no bias"));
+            const uint64_t seed = kai_test::seed_from("sme-neon" + std::string(v.name) + shape_name(m, n, k));
+            const auto lhs = make_lhs(m, k, k, seed, true);
+            const auto w = make_weights(n, k, seed + 1);
+            const auto scale = make_scales(n, seed + 2);
+            const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, seed + 3);
+            const float* b = has_bias ? bias.data() : nullptr;
+            auto run = [&](const kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel& u) {
+                std::vector<uint8_t> lp(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, u.get_mr(), u.get_kr(), 1));
+                kai_run_lhs_quant_pack_qai8dxp_f32(m, k, u.get_mr(), u.get_kr(), 1, 0, lhs.data(), k * 4, lp.data());
+                std::vector<uint8_t> rp(kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(n, k, u.get_nr(), u.get_kr(), 1));
+                pack_rhs(false, n, k, u.get_nr(), u.get_kr(), w, b, scale.data(), rp.data());
+                std::vector<float> out(m * n);
+                u.run_matmul(m, n, k, lp.data(), rp.data(), out.data(), n * 4, 4, -FLT_MAX, FLT_MAX);
+                return out;
+            };
+            const auto got = run(uk);
+            const auto want_neon = run(neon->ukernel);
+            if (!fused || !has_bias) {
+                EXPECT_TRUE(kai_test::f32_bits_equal(got.data(), n * 4, want_neon.data(), n * 4, m, n));
+            } else {
+                const auto lhs_u = reference_lhs(m, k, uk.get_mr(), uk.get_kr(), lhs.data(), k * 4);
+                const auto want =
+                    kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, w.data(), scale.data(), b, -FLT_MAX, FLT_MAX, true);
+                EXPECT_TRUE(kai_test::f32_bits_equal(got.data(), n * 4, want.data(), n * 4, m, n));
+                // The NEON kernel on the same inputs is the unfused recipe.
+                const auto unfused =
+                    kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, w.data(), scale.data(), b, -FLT_MAX, FLT_MAX, false);
+                EXPECT_TRUE(kai_test::f32_bits_equal(want_neon.data(), n * 4, unfused.data(), n * 4, m, n));
+            }
+        }
+    }
+}
+
+std::vector<size_t> sme_instances() {
+    std::vector<size_t> r;
+    for (size_t i = 0; i < instances().size(); ++i)
+        if (is_sme(variant(i))) r.push_back(i);
+    return r;
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, SmeAgainstNeonTest, ::testing::ValuesIn(sme_instances()), variant_param_name);
+
+// A caller with live ZA and a pending lazy save (TPIDR2_EL0 -> a TPIDR2 block, AAPCS64 SME): the kernel must store
+// ZA to the block's buffer and clear TPIDR2_EL0 before it uses ZA, leave streaming mode and ZA off, and still
+// compute the right result (sme_abi_probe.S sets the state up and reads it back).
+class SmeLazyZaTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(SmeLazyZaTest, CommitsAPendingLazyZaSave) {
+    const size_t ii = GetParam();
+    const Qsi8cxpVariant& v = variant(ii);
+    KAI_ENTER_INSTANCE(ii);
+    const size_t svl = instances().at(ii).svl;
+    const auto& uk = v.ukernel;
+    const size_t m = std::strstr(v.name, "_1x") ? 2 : 5, n = 21, k = 40;
+    const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, 77);
+    const Packed p = pack_random(v, m, n, k, 76, bias.data());
+    const auto lhs_u = reference_lhs(m, k, uk.get_mr(), uk.get_kr(), p.lhs.data(), k * 4);
+    const auto want = kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, p.w.data(), p.scale.data(), bias.data(), -FLT_MAX,
+                                                     FLT_MAX, fused_epilogue(v));
+    std::vector<uint8_t> pattern(svl * svl);
+    for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i * 7 + i / svl + 1);
+    std::vector<uint8_t> save(svl * svl, 0);
+    struct alignas(16) Tpidr2Block {
+        uint64_t za_save_buffer;
+        uint16_t num_za_save_slices;
+        uint8_t reserved[6];
+    } block = {reinterpret_cast<uint64_t>(save.data()), static_cast<uint16_t>(svl), {}};
+    DstBuffer dst(m, n, 4, n * 4);
+    kai_test_za_arm_lazy_save(pattern.data(), &block);
+    uk.run_matmul(m, n, k, p.lhs_p.data(), p.rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -FLT_MAX,
+                  FLT_MAX);
+    uint64_t tpidr2 = 1, svcr = 1;
+    kai_test_za_finish(&tpidr2, &svcr);
+    EXPECT_EQ(tpidr2, 0u) << "TPIDR2_EL0 not cleared: the lazy save was not committed";
+    EXPECT_EQ(svcr & 3u, 0u) << "SVCR.SM / SVCR.ZA after the call";
+    EXPECT_TRUE(kai_test::bytes_equal(save.data(), pattern.data(), pattern.size())) << "ZA save buffer";
+    EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, want.data(), n * 4, m, n));
+    // Without a pending save the call leaves TPIDR2_EL0 at 0 and streaming mode off as well.
+    uk.run_matmul(m, n, k, p.lhs_p.data(), p.rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -FLT_MAX,
+                  FLT_MAX);
+    tpidr2 = 1, svcr = 1;
+    kai_test_za_finish(&tpidr2, &svcr);
+    EXPECT_EQ(tpidr2, 0u);
+    EXPECT_EQ(svcr & 3u, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, SmeLazyZaTest, ::testing::ValuesIn(sme_instances()), variant_param_name);
 
 // ------------------------------------------------------------------------------------------
 // Preconditions: one death test per distinct (function, message) of the family's KAI_ASSUME_MSG
@@ -691,7 +923,7 @@ class Qsi8cxpKernelPreconditionsDeathTest : public ::testing::TestWithParam<size
 
 TEST_P(Qsi8cxpKernelPreconditionsDeathTest, Kernels) {
     const Qsi8cxpVariant& v = variant(GetParam());
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(GetParam());
     const auto& uk = v.ukernel;
     const std::string stem = std::string(v.name).substr(std::string("kai_").size());
     const std::string file = std::string(v.name) + ".c";
@@ -735,7 +967,7 @@ TEST_P(Qsi8cxpKernelPreconditionsDeathTest, Kernels) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, Qsi8cxpKernelPreconditionsDeathTest,
-                         ::testing::Range(size_t{0}, kai_registry::qsi8cxp_variants().size()), variant_param_name);
+                         ::testing::Range(size_t{0}, instances().size()), variant_param_name);
 
 // The two RHS packers share their signatures.
 struct RhsPackerFns {
@@ -848,15 +1080,20 @@ std::vector<std::string> compat_files() {
                                "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod__",
                                "kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod__",
                                "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod__",
-                               "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm__"}) {
+                               "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm__",
+                               "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa__",
+                               "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot__",
+                               "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa__",
+                               "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot__"}) {
         for (const auto& f : kai_test::list_compat_vectors(prefix)) files.push_back(f);
     }
     return files;
 }
 
 TEST(Compat, EveryVectorOfTheFamilyIsPresent) {
-    // 8 nxk (two of them with KleidiAI's SME width nr = 64) + 6 kxn packer files, 6 per kernel.
-    EXPECT_EQ(compat_files().size(), 38u);
+    // 8 nxk (two of them with KleidiAI's SME width nr = 64) + 6 kxn packer files, 6 per NEON kernel, 4 per SME
+    // kernel (made at SVL 512).
+    EXPECT_EQ(compat_files().size(), 54u);
 }
 
 class CompatTest : public ::testing::TestWithParam<std::string> {};
@@ -867,7 +1104,9 @@ TEST_P(CompatTest, Replays) {
     const std::string& kind = cv.str("kind");
     const size_t n = cv.size("n"), k = cv.size("k");
     const float* bias = cv.has_section("bias") ? cv.section("bias").f32() : nullptr;
-    const kai_rhs_pack_qsi8cx_params params{static_cast<int32_t>(cv.size("lhs_zero_point")), 1.0f};
+    // The SME vectors say "dynamic" (the kernels' LHS zero point is per row); their RHS was packed with 1.
+    const kai_rhs_pack_qsi8cx_params params{
+        cv.str("lhs_zero_point") == "dynamic" ? 1 : static_cast<int32_t>(cv.size("lhs_zero_point")), 1.0f};
     if (kind == "rhs_packer") {
         const size_t nr = cv.size("nr"), kr = cv.size("kr"), sr = cv.size("sr");
         const auto& want = cv.section("rhs_packed");
@@ -893,6 +1132,10 @@ TEST_P(CompatTest, Replays) {
         if (name == x.name) v = &x;
     ASSERT_NE(v, nullptr) << name << " is not in the registry";
     KAI_TEST_SKIP_UNLESS(v->features);
+    if (is_sme(*v)) {
+        ASSERT_EQ(cv.str("vector_length"), "svl512");
+        ASSERT_TRUE(set_svl(64));
+    }
     const auto& uk = v->ukernel;
     const size_t m = cv.size("m");
     EXPECT_EQ(uk.get_m_step(), cv.size("m_step"));
