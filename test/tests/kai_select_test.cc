@@ -82,7 +82,9 @@ uint64_t to_cpu_bits(uint32_t f) {
 // Families of kernels.bzl that kai_select does not cover yet. A family listed in kernels.bzl and
 // neither selected nor named here fails the test. The SME/SME2 float families (docs/matmul_sme.md)
 // have no table yet: choosing them needs the SME bits of kai_cpu.h and getters that follow the SVL.
-const std::set<std::string> kNotSelectedYet = {"f32p_f32p", "f32_f32p", "bf16p_sme", "f32_bf16p"};
+// bf16f16 (BF16 GEMM on f16 data, f16 output, docs/matmul_bf16.md) has no table yet: kai_select.h
+// would need an f16-output interface struct and the FP16 bit in its entries.
+const std::set<std::string> kNotSelectedYet = {"f32p_f32p", "f32_f32p", "bf16p_sme", "f32_bf16p", "bf16f16"};
 
 TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
     const kai_select_entry* entries = nullptr;
