@@ -131,10 +131,19 @@ void kai_run_rhs_pack_kxn_bf16p12x4biasf32_f16_neon(
         uint8_t* data = block + kai_nr * kai_bias_bytes;
         const uint8_t* col = base + n0 * sizeof(uint16_t);
         if (cols == kai_nr) {
+            // Four row pointers stepping by 4 rows: no offset registers to keep (or spill).
+            const size_t step = 4 * rhs_stride;
+            const uint8_t* r0 = col;
+            const uint8_t* r1 = col + rhs_stride;
+            const uint8_t* r2 = col + 2 * rhs_stride;
+            const uint8_t* r3 = col + 3 * rhs_stride;
             size_t kk = 0;
             for (; kk + 4 <= k; kk += 4) {
-                const uint8_t* r0 = col + kk * rhs_stride;
-                kai_pack_group(data, r0, r0 + rhs_stride, r0 + 2 * rhs_stride, r0 + 3 * rhs_stride);
+                kai_pack_group(data, r0, r1, r2, r3);
+                r0 += step;
+                r1 += step;
+                r2 += step;
+                r3 += step;
                 data += 96;
             }
             if (kk < k) {
