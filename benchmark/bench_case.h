@@ -58,6 +58,7 @@ struct BenchCase {
 
 // Family adapters: append the cases of one family for the given options.
 void add_bf16_cases(const Options& opt, std::vector<BenchCase>& out);
+void add_bf16f16_cases(const Options& opt, std::vector<BenchCase>& out);  // issue 17
 void add_qsi4cxp_cases(const Options& opt, std::vector<BenchCase>& out);
 void add_qsi4c32p_cases(const Options& opt, std::vector<BenchCase>& out);
 void add_qsi8d32p_cases(const Options& opt, std::vector<BenchCase>& out);

@@ -493,6 +493,7 @@ int main(int argc, char** argv) {
 
     std::vector<BenchCase> cases;
     add_bf16_cases(cli.opt, cases);
+    add_bf16f16_cases(cli.opt, cases);
     add_qsi4cxp_cases(cli.opt, cases);
     add_qsi4c32p_cases(cli.opt, cases);
     add_qsi8d32p_cases(cli.opt, cases);

@@ -143,6 +143,26 @@ if(KAI_BUILD_TESTS)
     target_link_libraries(${name} PRIVATE m)
     kai_add_test("test/tests:${name}" ${name})
   endfunction()
+  # Family bf16f16 (test/tests/BUILD.bazel): the f16 GEMM and its five packers, standalone; with
+  # the assembly, with only the intrinsics, and at -O3.
+  function(kai_bf16f16_standalone_test name extra_opts defines)
+    set(srcs "${KAI_SOURCE_ROOT}/test/tests/bf16f16_standalone.c")
+    foreach(k kai_matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla kai_lhs_pack_bf16p8x4_f16_neon
+              kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon
+              kai_rhs_pack_nxk_bf16p12x4biasf16_f16_neon kai_rhs_pack_nxk_bf16p12x4biasf32_f16_neon)
+      list(APPEND srcs "${KAI_SOURCE_ROOT}/${KAI_KERNEL_${k}_DIR}/${k}.c")
+    endforeach()
+    kai_march("bf16;fp16" march)
+    add_executable(${name} ${srcs})
+    target_include_directories(${name} PRIVATE "${KAI_SOURCE_ROOT}")
+    target_compile_options(${name} PRIVATE ${KAI_KERNEL_COPTS} ${march} ${extra_opts})
+    target_compile_definitions(${name} PRIVATE ${defines})
+    target_link_libraries(${name} PRIVATE m)
+    kai_add_test("test/tests:${name}" ${name})
+  endfunction()
+  kai_bf16f16_standalone_test(bf16f16_standalone_test "" "")
+  kai_bf16f16_standalone_test(bf16f16_standalone_intrinsics_test "" "KAI_BF16_NO_ASM")
+  kai_bf16f16_standalone_test(bf16f16_standalone_o3_test "-O3" "")
   kai_standalone_test(bf16_standalone_gemm_test
     "kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla;kai_lhs_quant_pack_bf16p8x4_f32_neon;kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon" "")
   kai_standalone_test(bf16_standalone_gemv_test

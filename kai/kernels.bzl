@@ -6,10 +6,11 @@ a Python or CMake script can read it: one dict per line, string values and strin
 
 Keys:
   name      the kernel or packer name; its files are <dir>/<name>.c and <dir>/<name>.h
-  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
+  family    bf16 | bf16o | bf16f16 | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
   kind      matmul | lhs_packer | rhs_packer
   dir       directory of the .c/.h pair, relative to the repository root
-  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, sve (SVE
+  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16
+            (FEAT_FP16 half-precision arithmetic and conversions, +fp16), sve (SVE
             kernels: vector length >= 256 bits, checked at run time), sme, sme2.
             sme / sme2 code (streaming SVE, ZA) is built by clang-19 in every configuration, the GCC build
             included (GCC 12 cannot compile SME: the toolchain wrapper hands any -march with +sme to clang);
@@ -58,6 +59,11 @@ KAI_PACKER_FEEDS = [
     {"family": "f32_f32p", "match": "", "packers": ["kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "bf16p_sme", "match": "", "packers": ["kai_lhs_pack_bf16p2vlx2_f32_sme", "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
     {"family": "f32_bf16p", "match": "", "packers": ["kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
+    {"family": "bf16", "match": "_bf16p8x4_", "packers": ["kai_lhs_pack_bf16p8x4_f16_neon"]},
+    {"family": "bf16", "match": "", "packers": ["kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon", "kai_rhs_pack_nxk_bf16p12x4biasf32_f16_neon"]},
+    {"family": "bf16o", "match": "_bf16p8x4_", "packers": ["kai_lhs_pack_bf16p8x4_f16_neon"]},
+    {"family": "bf16o", "match": "", "packers": ["kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon", "kai_rhs_pack_nxk_bf16p12x4biasf32_f16_neon"]},
+    {"family": "bf16f16", "match": "", "packers": ["kai_lhs_pack_bf16p8x4_f16_neon", "kai_lhs_quant_pack_bf16p8x4_f32_neon", "kai_lhs_pack_bf16p8x4_bf16_neon", "kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon", "kai_rhs_pack_nxk_bf16p12x4biasf16_f16_neon"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -108,9 +114,17 @@ KAI_KERNELS = [
     {"name": "kai_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon", "family": "bf16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla", "family": "bf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p", "features": ["bf16"], "m_step": "8", "n_step": "12", "mr": "8", "nr": "12", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["bf16_gemm.c.in", "bf16_gemm.h.in"]},
     {"name": "kai_matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot", "family": "bf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p", "features": ["bf16"], "m_step": "1", "n_step": "36", "mr": "1", "nr": "12", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["bf16_gemv.c.in", "bf16_gemv.h.in"]},
-    {"name": "kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla", "family": "bf16o", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p", "features": ["bf16"], "m_step": "8", "n_step": "12", "mr": "8", "nr": "12", "kr": "4", "sr": "1", "form": "asm", "template": ["bf16_gemm.h.in"]},
+    {"name": "kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla", "family": "bf16o", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p", "features": ["bf16"], "m_step": "8", "n_step": "12", "mr": "8", "nr": "12", "kr": "4", "sr": "1", "form": "asm", "template": ["bf16_gemm16.c.in", "bf16_gemm.h.in"]},
     {"name": "kai_matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot", "family": "bf16o", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p", "features": ["bf16"], "m_step": "1", "n_step": "36", "mr": "1", "nr": "12", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["bf16_gemv.c.in", "bf16_gemv.h.in"]},
     # --- end bf16 ---
+    # --- family bf16f16 (BF16 arithmetic on f16 data, f16 output; f16-input packers): docs/matmul_bf16.md ---
+    {"name": "kai_lhs_pack_bf16p8x4_f16_neon", "family": "bf16f16", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16", "fp16"]},
+    {"name": "kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon", "family": "bf16f16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16", "fp16"]},
+    {"name": "kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon", "family": "bf16f16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16", "fp16"]},
+    {"name": "kai_rhs_pack_nxk_bf16p12x4biasf16_f16_neon", "family": "bf16f16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16", "fp16"]},
+    {"name": "kai_rhs_pack_nxk_bf16p12x4biasf32_f16_neon", "family": "bf16f16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16", "fp16"]},
+    {"name": "kai_matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla", "family": "bf16f16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_bf16p_bf16p", "features": ["bf16", "fp16"], "m_step": "8", "n_step": "12", "mr": "8", "nr": "12", "kr": "4", "sr": "1", "form": "asm", "template": ["bf16_gemm16.c.in", "bf16_gemm.h.in"]},
+    # --- end bf16f16 ---
     # --- family qai8dxp (LHS quantizer of qsi4cxp and qsi4c32p) and qsi4cxp: docs/matmul_int4_channelwise.md ---
     {"name": "kai_lhs_quant_pack_qai8dxp_f32", "family": "qai8dxp", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},

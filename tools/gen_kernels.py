@@ -38,7 +38,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATES = os.path.join("tools", "templates")
 DOCS = {
-    "bf16": "matmul_bf16.md", "bf16o": "matmul_bf16.md",
+    "bf16": "matmul_bf16.md", "bf16o": "matmul_bf16.md", "bf16f16": "matmul_bf16.md",
     "qai8dxp": "matmul_int4_channelwise.md", "qsi4cxp": "matmul_int4_channelwise.md",
     "qsi4c32p": "matmul_int4_blockwise.md", "qsi8d32p": "matmul_q4_0.md",
     "qsi8cxp": "matmul_int8_channelwise.md",

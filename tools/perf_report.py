@@ -31,6 +31,9 @@ FAMILIES = {
              "gemm": [256, 256, 256], "gemv": [1, 1024, 1024], "mac_per": "BFMMLA 16 / BFDOT 8 MACs"},
     "bf16o": {"dir": "matmul_clamp_bf16_bf16p_bf16p", "title": "BF16 (bf16 output)",
               "gemm": [256, 256, 256], "gemv": [1, 1024, 1024], "mac_per": "BFMMLA 16 / BFDOT 8 MACs"},
+    # issue 17: BF16 GEMM on f16 data (family bf16f16; perfbar's case prefix is f16bf16)
+    "f16bf16": {"dir": "matmul_clamp_f16_bf16p_bf16p", "title": "BF16 on f16 data (f16 output)",
+                "gemm": [128, 1024, 1024], "gemv": [1, 1024, 1024], "mac_per": "BFMMLA 16 MACs"},
     "cx": {"dir": "matmul_clamp_f32_qai8dxp_qsi4cxp", "title": "INT4 per-channel (qai8dxp x qsi4cxp)",
            "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
     "c32": {"dir": "matmul_clamp_f32_qai8dxp_qsi4c32p", "title": "INT4 block-wise (qai8dxp x qsi4c32p)",
@@ -48,6 +51,7 @@ FAMILIES = {
 REFERENCE = {
     ("bf16", "bf16p8x4_bf16p12x4b_8x12_neon_mmla", "256x256x256"): (0.111, (100, 100, 100), (92, 91, 91)),
     ("bf16", "bf16p1x4_bf16p12x4b_1x36_neon_dot", "1x1024x1024"): (0.344, (87, 56, 56), None),
+    ("f16bf16", "bf16p8x4_bf16p12x4b_8x12_neon_mmla", "128x1024x1024"): (0.1041, None, (96, 96, 96)),  # issue 17
     ("cx", "qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm", "128x1024x1024"): (0.067, (80, 67, 80), None),
     ("cx", "qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm", "128x1024x1024"): (0.056, (80, 80, 80), (75, 74, 74)),
     ("cx", "qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod", "1x4096x4096"): (0.213, (33, 25, 40), None),
@@ -105,8 +109,12 @@ REFERENCE_PACKERS = [
     ("kai_lhs_quant_pack_qsi8d32p_f32_neon", "128x1024, bl 32", "16.61 / element"),
     ("kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "1024x1024", "10.78 / weight"),
     ("kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon", "1024x1024", "11.91 / weight"),
+    # issue 17 (targets rows of bf16f16.json)
+    ("kai_lhs_pack_bf16p8x4_f16_neon", "128x1024", "0.95 / element"),
+    ("kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon", "1024x1024", "1.09 / weight"),
+    ("kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon", "1024x1024", "1.09 / weight"),
 ]
-TARGETS = ["bf16", "int4cx", "int4c32", "q4_0", "int8cx"]
+TARGETS = ["bf16", "int4cx", "int4c32", "q4_0", "int8cx", "bf16f16"]
 
 ROW = re.compile(r"^(?P<case>\S+)\s+(?P<shape>\S+)\s+ipm (?P<ipm>[0-9.]+)\s+%peak (?P<peak>\S+)\s+call (?P<call>\S+)"
                  r"(?: lhs (?P<lhs>[0-9.]+)/el)?(?: rhs (?P<rhs>[0-9.]+)/w)?")
@@ -158,6 +166,9 @@ def packed_rhs_bytes(fam, stem, shape):
     if fam in ("bf16", "bf16o"):
         kp = -(-k // 4) * 4
         return -(-n // 12) * 12 * (4 + 2 * kp)
+    if fam == "f16bf16":
+        kp = -(-k // 4) * 4
+        return -(-n // 12) * 12 * (2 + 2 * kp)
     if fam == "cx":
         kp = -(-k // 32) * 32
         return n * (kp // 2 + 12)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test/reference/bf16_ref.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 
@@ -120,6 +121,76 @@ double bf16_error_bound(double abs_sum, double exact_clamped, size_t k, bool bf1
     const double f32_bound = gamma * abs_sum + n * std::ldexp(1.0, -126);
     if (!bf16_output) return f32_bound;
     return f32_bound + std::ldexp(1.0, -8) * (std::fabs(exact_clamped) + f32_bound);
+}
+
+uint16_t bf16_from_f16(uint16_t h) {
+    if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu) != 0) {
+        // NaN: FCVTL gives sign | 0x7FC00000 | mantissa << 13 (quiet bit set); BFCVTN keeps the
+        // upper 16 bits of a NaN (quiet already): the f16 mantissa's top 7 bits.
+        return static_cast<uint16_t>((h & 0x8000u) | 0x7FC0u | ((h & 0x3FFu) >> 3));
+    }
+    return bf16_from_f32(f32_from_f16(h));  // f16 -> f32 is exact for every other value
+}
+
+std::vector<uint8_t> bf16_pack_rhs_biasf16(const uint16_t* rhs_kxn, const uint16_t* bias_f16, size_t n, size_t k,
+                                           std::vector<uint8_t>* mask) {
+    const size_t nr = 12;
+    const size_t kp = roundup(k, 4);
+    const size_t blocks = (n + nr - 1) / nr;
+    const size_t block_bytes = nr * 2 + nr * kp * 2;
+    std::vector<uint8_t> out(blocks * block_bytes, 0);
+    if (mask != nullptr) mask->assign(out.size(), 1);
+    for (size_t blk = 0; blk < blocks; ++blk) {
+        const size_t base = blk * block_bytes;
+        for (size_t j = 0; j < nr; ++j) {
+            const size_t col = blk * nr + j;
+            if (col < n) {
+                put_u16(out, base + j * 2, bias_f16 != nullptr ? bias_f16[col] : 0);
+            } else if (mask != nullptr) {
+                (*mask)[base + j * 2] = 0;
+                (*mask)[base + j * 2 + 1] = 0;
+            }
+            for (size_t kk = 0; kk < kp; ++kk) {
+                const uint16_t v = col < n ? rhs_kxn[(kk < k ? kk : 0) * n + col] : 0;
+                put_u16(out, base + nr * 2 + (kk / 4) * nr * 8 + j * 8 + (kk % 4) * 2, v);
+            }
+        }
+    }
+    return out;
+}
+
+uint16_t f16_from_f32_rne(float x) {
+    return f16_from_f32(x);  // reference_common: round to nearest even in double, >= 65520 -> inf
+}
+
+void f16_output_interval(double exact, double f32_bound, float min, float max, float* lo, float* hi) {
+    const auto clamp = [&](float v) {
+        const float y = v < max ? v : max;
+        return y > min ? y : min;
+    };
+    if (std::isnan(exact)) {
+        *lo = *hi = std::nanf("");
+        return;
+    }
+    if (std::isinf(exact)) {
+        // An infinite input term (the bound is then infinite too): the kernel's f32 value is that
+        // infinity exactly.
+        *lo = *hi = f32_from_f16(f16_from_f32_rne(clamp(static_cast<float>(exact))));
+        return;
+    }
+    // To f32 outward (a double may not be an f32 value), then the kernel's clamp and rounding.
+    const auto down = [](double v) {
+        float f = static_cast<float>(v);
+        if (static_cast<double>(f) > v) f = std::nextafter(f, -INFINITY);
+        return f;
+    };
+    const auto up = [](double v) {
+        float f = static_cast<float>(v);
+        if (static_cast<double>(f) < v) f = std::nextafter(f, INFINITY);
+        return f;
+    };
+    *lo = f32_from_f16(f16_from_f32_rne(clamp(down(exact - f32_bound))));
+    *hi = f32_from_f16(f16_from_f32_rne(clamp(up(exact + f32_bound))));
 }
 
 }  // namespace kai_ref

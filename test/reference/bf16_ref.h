@@ -35,4 +35,29 @@ double bf16_clamp(double x, float min, float max);
 // bf16_output.
 double bf16_error_bound(double abs_sum, double exact_clamped, size_t k, bool bf16_output);
 
+// ---- f16 data (family bf16f16: matmul_clamp_f16_bf16p_bf16p and the f16-input packers, spec §16.4).
+
+// The bf16 pattern of the f16 pattern h: widened to f32 exactly (FCVTL: NaNs quietened, payload
+// kept) then rounded to nearest even (BFCVTN).
+uint16_t bf16_from_f16(uint16_t h);
+
+// The bf16p12x4biasf16 packed RHS of the K x N bf16 patterns `rhs_kxn` (dense) and `bias_f16` (n f16
+// patterns, or nullptr = zeros): the layout of bf16_pack_rhs with 12 f16 bias values (24 bytes) at
+// the start of each block instead of 12 f32 ones. `mask` as for bf16_pack_rhs.
+std::vector<uint8_t> bf16_pack_rhs_biasf16(const uint16_t* rhs_kxn, const uint16_t* bias_f16, size_t n, size_t k,
+                                           std::vector<uint8_t>* mask);
+
+// The f16 pattern nearest to x (an f32 result of the kernel), ties to even; |x| >= 65520 gives an
+// infinity, NaN a quiet NaN (FCVTN under the default FPCR).
+uint16_t f16_from_f32_rne(float x);
+
+// The interval of f16 results the f16-output kernel may give for an output whose exact value
+// (in double, before the clamp) is `exact`, with |f32 accumulation - exact| <= f32_bound (from
+// bf16_error_bound(..., false)): the kernel clamps its f32 value (monotonic: min(., max) then
+// max(., min)) and rounds it to f16 (monotonic), so its result lies between the f16 roundings of
+// clamp(exact - f32_bound) and clamp(exact + f32_bound), taken outward to f32 first. Returns the
+// two ends as f32 values (possibly infinite). A NaN exact gives NaN ends; an infinite one (an
+// infinite input) the rounding of its clamp.
+void f16_output_interval(double exact, double f32_bound, float min, float max, float* lo, float* hi);
+
 }  // namespace kai_ref

@@ -36,6 +36,7 @@ namespace {
      "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0"},
 #define KAI_C32_ENTRY_bf16(stem, features)
 #define KAI_C32_ENTRY_bf16o(stem, features)
+#define KAI_C32_ENTRY_bf16f16(stem, features)
 #define KAI_C32_ENTRY_qai8dxp(stem, features)
 #define KAI_C32_ENTRY_qsi4cxp(stem, features)
 #define KAI_C32_ENTRY_qsi8d32p(stem, features)
@@ -53,6 +54,7 @@ const Qsi4c32pVariant kVariants[] = {
 #undef KAI_C32_ENTRY_qsi4c32p
 #undef KAI_C32_ENTRY_bf16
 #undef KAI_C32_ENTRY_bf16o
+#undef KAI_C32_ENTRY_bf16f16
 #undef KAI_C32_ENTRY_qai8dxp
 #undef KAI_C32_ENTRY_qsi4cxp
 #undef KAI_C32_ENTRY_qsi8d32p

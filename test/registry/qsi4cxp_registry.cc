@@ -32,6 +32,7 @@ namespace {
      "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"},
 #define KAI_CX_ENTRY_bf16(stem, features)
 #define KAI_CX_ENTRY_bf16o(stem, features)
+#define KAI_CX_ENTRY_bf16f16(stem, features)
 #define KAI_CX_ENTRY_qai8dxp(stem, features)
 #define KAI_CX_ENTRY_qsi4c32p(stem, features)
 #define KAI_CX_ENTRY_qsi8d32p(stem, features)
@@ -49,6 +50,7 @@ const Qsi4cxpVariant kVariants[] = {
 #undef KAI_CX_ENTRY_qsi4cxp
 #undef KAI_CX_ENTRY_bf16
 #undef KAI_CX_ENTRY_bf16o
+#undef KAI_CX_ENTRY_bf16f16
 #undef KAI_CX_ENTRY_qai8dxp
 #undef KAI_CX_ENTRY_qsi4c32p
 #undef KAI_CX_ENTRY_qsi8d32p

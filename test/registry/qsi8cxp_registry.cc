@@ -30,6 +30,7 @@ namespace {
      "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon"},
 #define KAI_I8CX_ENTRY_bf16(stem, features)
 #define KAI_I8CX_ENTRY_bf16o(stem, features)
+#define KAI_I8CX_ENTRY_bf16f16(stem, features)
 #define KAI_I8CX_ENTRY_qai8dxp(stem, features)
 #define KAI_I8CX_ENTRY_qsi4cxp(stem, features)
 #define KAI_I8CX_ENTRY_qsi4c32p(stem, features)
@@ -47,6 +48,7 @@ const Qsi8cxpVariant kVariants[] = {
 #undef KAI_I8CX_ENTRY_qsi8cxp
 #undef KAI_I8CX_ENTRY_bf16
 #undef KAI_I8CX_ENTRY_bf16o
+#undef KAI_I8CX_ENTRY_bf16f16
 #undef KAI_I8CX_ENTRY_qai8dxp
 #undef KAI_I8CX_ENTRY_qsi4cxp
 #undef KAI_I8CX_ENTRY_qsi4c32p

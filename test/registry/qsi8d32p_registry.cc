@@ -32,6 +32,7 @@ namespace {
       kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem}},
 #define KAI_Q40_MATMUL_bf16(stem, features)
 #define KAI_Q40_MATMUL_bf16o(stem, features)
+#define KAI_Q40_MATMUL_bf16f16(stem, features)
 #define KAI_Q40_MATMUL_qai8dxp(stem, features)
 #define KAI_Q40_MATMUL_qsi4cxp(stem, features)
 #define KAI_Q40_MATMUL_qsi4c32p(stem, features)
@@ -51,6 +52,7 @@ const Qsi8d32pVariant kVariants[] = {
      kai_get_lhs_packed_offset_##stem, kai_run_##stem},
 #define KAI_Q40_LHS_bf16(stem, features)
 #define KAI_Q40_LHS_bf16o(stem, features)
+#define KAI_Q40_LHS_bf16f16(stem, features)
 #define KAI_Q40_LHS_qai8dxp(stem, features)
 #define KAI_Q40_LHS_qsi4cxp(stem, features)
 #define KAI_Q40_LHS_qsi4c32p(stem, features)

@@ -38,6 +38,7 @@ namespace {
 #define KAI_SMEF_MATMUL_f32_bf16p(stem, features) {"kai_" #stem, (features), true, true, {}, KAI_SMEF_GEMV(stem)},
 #define KAI_SMEF_MATMUL_bf16(stem, features)
 #define KAI_SMEF_MATMUL_bf16o(stem, features)
+#define KAI_SMEF_MATMUL_bf16f16(stem, features)
 #define KAI_SMEF_MATMUL_qai8dxp(stem, features)
 #define KAI_SMEF_MATMUL_qsi4cxp(stem, features)
 #define KAI_SMEF_MATMUL_qsi4c32p(stem, features)
@@ -57,6 +58,7 @@ const SmeFloatVariant kVariants[] = {
 #define KAI_SMEF_LHS_f32_bf16p(stem, features)
 #define KAI_SMEF_LHS_bf16(stem, features)
 #define KAI_SMEF_LHS_bf16o(stem, features)
+#define KAI_SMEF_LHS_bf16f16(stem, features)
 #define KAI_SMEF_LHS_qai8dxp(stem, features)
 #define KAI_SMEF_LHS_qsi4cxp(stem, features)
 #define KAI_SMEF_LHS_qsi4c32p(stem, features)
@@ -77,6 +79,7 @@ const SmeFloatLhsPacker kLhsPackers[] = {
 #define KAI_SMEF_RHS_f32_bf16p(stem, features)
 #define KAI_SMEF_RHS_bf16(stem, features)
 #define KAI_SMEF_RHS_bf16o(stem, features)
+#define KAI_SMEF_RHS_bf16f16(stem, features)
 #define KAI_SMEF_RHS_qai8dxp(stem, features)
 #define KAI_SMEF_RHS_qsi4cxp(stem, features)
 #define KAI_SMEF_RHS_qsi4c32p(stem, features)
