@@ -61,6 +61,7 @@ class TemplateError(Exception):
 def params_of(entry):
     """The values a template may use: the entry's string keys, plus a few derived from its name and dir."""
     p = {k: v for k, v in entry.items() if isinstance(v, str)}
+    p.setdefault("out", "f32")  # @out=f16@: the output type of an integer kernel (f32 unless the entry says)
     name = entry["name"]
     p["stem"] = name[len("kai_"):]
     p["name_upper"] = name.upper()
