@@ -6,7 +6,7 @@ a Python or CMake script can read it: one dict per line, string values and strin
 
 Keys:
   name      the kernel or packer name; its files are <dir>/<name>.c and <dir>/<name>.h
-  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4cxpf16 | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
+  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4cxpf16 | qsi4c32p | qsi8d32p | qsi8cxp | qsi8cxpf16 | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
   kind      matmul | lhs_packer | rhs_packer
   dir       directory of the .c/.h pair, relative to the repository root
   features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16 (FP16
@@ -57,6 +57,7 @@ KAI_PACKER_FEEDS = [
     {"family": "qsi4c32p", "match": "", "packers": ["kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon"]},
     {"family": "qsi4cxpf16", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"]},
     {"family": "qsi8cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon"]},
+    {"family": "qsi8cxpf16", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon"]},
     {"family": "f32p_f32p", "match": "", "packers": ["kai_lhs_pack_f32p2vlx1_f32_sme", "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "f32_f32p", "match": "", "packers": ["kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "bf16p_sme", "match": "", "packers": ["kai_lhs_pack_bf16p2vlx2_f32_sme", "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
@@ -94,6 +95,10 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f16_qai8dxp1x8_qsi4cxp4x8_1x4_neon_dotprod",
     "kai_matmul_clamp_f16_qai8dxp4x4_qsi4cxp4x4_16x4_neon_dotprod",
     "kai_matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm",
+    "kai_matmul_clamp_f16_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm",
 ]
 
 KAI_KERNELS = [
@@ -171,10 +176,15 @@ KAI_KERNELS = [
     # --- family qsi8cxp (int8 per-channel weights; LHS from qai8dxp): docs/matmul_int8_channelwise.md ---
     {"name": "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "family": "qsi8cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon", "family": "qsi8cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["i8mm"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr4.c.in", "qsi8cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr8.c.in", "qsi8cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_dotprod.c.in", "qsi8cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_i8mm.c.in", "qsi8cxp.h.in"]},
+    # f16 output (family qsi8cxpf16, issue 17): the same templates with "out": "f16"
+    {"name": "kai_matmul_clamp_f16_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "family": "qsi8cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr4.c.in", "qsi8cxp.h.in"], "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "family": "qsi8cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr8.c.in", "qsi8cxp.h.in"], "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "family": "qsi8cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp", "features": ["dotprod", "fp16"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_dotprod.c.in", "qsi8cxp.h.in"], "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "family": "qsi8cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp", "features": ["i8mm", "fp16"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_i8mm.c.in", "qsi8cxp.h.in"], "out": "f16"},
     # --- end qsi8cxp ---
     # --- family f32p_f32p / f32_f32p (f32 SME/SME2), bf16p_sme and f32_bf16p (bf16 SME2): docs/matmul_sme.md ---
     {"name": "kai_lhs_pack_f32p2vlx1_f32_sme", "family": "f32p_f32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},

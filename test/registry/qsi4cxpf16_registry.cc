@@ -24,6 +24,7 @@ namespace {
 #define KAI_CXH_ENTRY_bf16(stem, features)
 #define KAI_CXH_ENTRY_bf16o(stem, features)
 #define KAI_CXH_ENTRY_qai8dxp(stem, features)
+#define KAI_CXH_ENTRY_qsi8cxpf16(stem, features)
 #define KAI_CXH_ENTRY_qsi4c32p(stem, features)
 #define KAI_CXH_ENTRY_qsi8d32p(stem, features)
 #define KAI_CXH_ENTRY_qsi8cxp(stem, features)
@@ -42,6 +43,7 @@ const Qsi4cxpF16Variant kVariants[] = {
 #undef KAI_CXH_ENTRY_bf16
 #undef KAI_CXH_ENTRY_bf16o
 #undef KAI_CXH_ENTRY_qai8dxp
+#undef KAI_CXH_ENTRY_qsi8cxpf16
 #undef KAI_CXH_ENTRY_qsi4c32p
 #undef KAI_CXH_ENTRY_qsi8d32p
 #undef KAI_CXH_ENTRY_qsi8cxp

@@ -27,6 +27,7 @@ namespace {
 #define KAI_I8CX_ENTRY_bf16(stem, features)
 #define KAI_I8CX_ENTRY_bf16o(stem, features)
 #define KAI_I8CX_ENTRY_qai8dxp(stem, features)
+#define KAI_I8CX_ENTRY_qsi8cxpf16(stem, features)
 #define KAI_I8CX_ENTRY_qsi4cxpf16(stem, features)
 #define KAI_I8CX_ENTRY_qsi4cxp(stem, features)
 #define KAI_I8CX_ENTRY_qsi4c32p(stem, features)
@@ -45,6 +46,7 @@ const Qsi8cxpVariant kVariants[] = {
 #undef KAI_I8CX_ENTRY_bf16
 #undef KAI_I8CX_ENTRY_bf16o
 #undef KAI_I8CX_ENTRY_qai8dxp
+#undef KAI_I8CX_ENTRY_qsi8cxpf16
 #undef KAI_I8CX_ENTRY_qsi4cxpf16
 #undef KAI_I8CX_ENTRY_qsi4cxp
 #undef KAI_I8CX_ENTRY_qsi4c32p
