@@ -41,7 +41,7 @@ DOCS = {
     "bf16": "matmul_bf16.md", "bf16o": "matmul_bf16.md",
     "qai8dxp": "matmul_int4_channelwise.md", "qsi4cxp": "matmul_int4_channelwise.md",
     "qsi4c32p": "matmul_int4_blockwise.md", "qsi8d32p": "matmul_q4_0.md",
-    "qsi8cxp": "matmul_int8_channelwise.md",
+    "qsi8cxp": "matmul_int8_channelwise.md", "qsi4cxpf16": "matmul_int4_channelwise.md", "qsi8cxpf16": "matmul_int8_channelwise.md",
     "f32p_f32p": "matmul_sme.md", "f32_f32p": "matmul_sme.md", "bf16p_sme": "matmul_sme.md", "f32_bf16p": "matmul_sme.md",
 }
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")

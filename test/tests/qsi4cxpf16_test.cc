@@ -109,7 +109,9 @@ void check_packer(const PackShape& s, uint64_t seed, bool specials) {
     ASSERT_EQ(size, kai_ref::qai8dxp_packed_size(s.m + s.m_idx_start, s.k, s.mr));
     kai_test::GuardedBuffer got(size, 0x5A);
     std::vector<uint8_t> want(size, 0x5A);
-    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f16_neon)(s.m, s.k, s.mr, s.kr, s.sr, s.m_idx_start, lhs.data(), stride_el * 2, got.data());
+    kai_test::GuardedBuffer src(lhs.size() * 2);  // the input ends at a guard page
+    std::memcpy(src.data(), lhs.data(), lhs.size() * 2);
+    KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f16_neon)(s.m, s.k, s.mr, s.kr, s.sr, s.m_idx_start, src.data(), stride_el * 2, got.data());
     kai_ref::pack_qai8dxp_f16(s.m, s.k, s.mr, s.kr, s.sr, s.m_idx_start, lhs.data(), stride_el * 2, want.data());
     for (size_t i = 0; i < size; ++i) {
         ASSERT_EQ(got.data()[i], want[i]) << "byte " << i << " m=" << s.m << " k=" << s.k << " mr=" << s.mr
@@ -223,8 +225,12 @@ void run_and_check(const Qsi4cxpF16Variant& v, const Problem& p, size_t m0, size
     const auto& uk = v.ukernel;
     const size_t stride = p.n * 2 + extra_stride;
     kai_test::DstBuffer dst(p.m, p.n, 2, stride);
-    const uint8_t* lhs = p.lhs_packed.data() + uk.get_lhs_packed_offset(m0, p.k);
-    const uint8_t* rhs = p.rhs_packed.data() + uk.get_rhs_packed_offset(n0, p.k);
+    // The packed operands end at guard pages.
+    kai_test::GuardedBuffer lhs_g(p.lhs_packed.size()), rhs_g(p.rhs_packed.size());
+    std::memcpy(lhs_g.data(), p.lhs_packed.data(), p.lhs_packed.size());
+    std::memcpy(rhs_g.data(), p.rhs_packed.data(), p.rhs_packed.size());
+    const uint8_t* lhs = lhs_g.data() + uk.get_lhs_packed_offset(m0, p.k);
+    const uint8_t* rhs = rhs_g.data() + uk.get_rhs_packed_offset(n0, p.k);
     KAI_ABI(uk.run_matmul)(rows, cols, p.k, lhs, rhs, dst.at(m0, n0), stride, 2, lo, hi);
     ASSERT_EQ(uk.get_dst_offset(m0, n0, stride), m0 * stride + n0 * 2);
     const std::vector<float> ref =

@@ -135,8 +135,12 @@ void run_and_check(const Qsi8cxpF16Variant& v, const Problem& p, size_t m0, size
     const auto& uk = v.ukernel;
     const size_t stride = p.n * 2 + extra_stride;
     kai_test::DstBuffer dst(p.m, p.n, 2, stride);
-    const uint8_t* lhs = p.lhs_packed.data() + uk.get_lhs_packed_offset(m0, p.k);
-    const uint8_t* rhs = p.rhs_packed.data() + uk.get_rhs_packed_offset(n0, p.k);
+    // The packed operands end at guard pages.
+    kai_test::GuardedBuffer lhs_g(p.lhs_packed.size()), rhs_g(p.rhs_packed.size());
+    std::memcpy(lhs_g.data(), p.lhs_packed.data(), p.lhs_packed.size());
+    std::memcpy(rhs_g.data(), p.rhs_packed.data(), p.rhs_packed.size());
+    const uint8_t* lhs = lhs_g.data() + uk.get_lhs_packed_offset(m0, p.k);
+    const uint8_t* rhs = rhs_g.data() + uk.get_rhs_packed_offset(n0, p.k);
     KAI_ABI(uk.run_matmul)(rows, cols, p.k, lhs, rhs, dst.at(m0, n0), stride, 2, lo, hi);
     ASSERT_EQ(uk.get_dst_offset(m0, n0, stride), m0 * stride + n0 * 2);
     const std::vector<float> ref =
