@@ -75,8 +75,8 @@ size_t kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f16_neon(size_t m, size_t 
 ///
 /// Special inputs, as KleidiAI: a row that holds a NaN is quantised with multiplier 1 and zero
 /// point 127 (FMIN/FMAX propagate the NaN, and the range is then [0, 0]); a row with an infinity
-/// and no NaN gets multiplier 0, scale 0 and data -128 (or 127 when its minimum is -inf), so its
-/// outputs are the bias.
+/// and no NaN gets multiplier 0, scale 0 and data -128 (127 when its minimum is -inf and its maximum
+/// finite), so its outputs are the bias.
 ///
 /// Row i of the input goes to lane (i + m_idx_start) % mr; the output pointer moves to the next
 /// block after lane mr - 1. Lanes of rows past m in the last block are not written.
