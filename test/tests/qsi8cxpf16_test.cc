@@ -192,6 +192,12 @@ TEST_P(Qsi8cxpF16Test, LargeK) {
     const size_t k = kai_test::reduced_sweep() ? 4096 : 11008;
     const Problem p = make_problem(v, m, 9, k, 77, true, true, false);
     run_and_check(v, p, 0, m, 0, 9, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), 0);
+    // Wide and deep: the SDOT GEMV's K blocks (2048) times its column passes (1024 columns) with a
+    // ragged last tile.
+    if (v.ukernel.get_m_step() == 1) {
+        const Problem w = make_problem(v, 1, 1030, 2100, 78, true, true, false);
+        run_and_check(v, w, 0, w.m, 0, w.n, -1.0f, 1.0f, 0);
+    }
 }
 
 TEST_P(Qsi8cxpF16Test, SubTilesClampsAndStride) {

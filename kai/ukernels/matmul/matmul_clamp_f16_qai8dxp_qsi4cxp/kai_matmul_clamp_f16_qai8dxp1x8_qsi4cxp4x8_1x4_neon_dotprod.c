@@ -131,7 +131,7 @@ static inline void kai_store_row4(
 // K block of up to this many values per pass: the duplicated LHS (2 bytes per value) stays on
 // the stack (4 KiB).
 #define KAI_DUP_K 2048
-#define KAI_OUT_COLS 512  // f16: columns per pass over K (a multiple of nr)
+#define KAI_OUT_COLS 1024  // f16: columns per pass over K (a multiple of nr)
 
 // Writes the LHS groups of `chunks` 32-K chunks twice each ([g0 g0 g1 g1 g2 g2 g3 g3], 64 bytes
 // per chunk), so that the K loop loads them with one LD1 and no vector-pipe work: the SDOTs need
