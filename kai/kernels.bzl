@@ -11,6 +11,11 @@ Keys:
   dir       directory of the .c/.h pair, relative to the repository root
   features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16
             (FEAT_FP16 half-precision arithmetic and conversions, +fp16), sve (SVE
+  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4cxpf16 | qsi4c32p | qsi8d32p | qsi8cxp | qsi8cxpf16 | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
+  kind      matmul | lhs_packer | rhs_packer
+  dir       directory of the .c/.h pair, relative to the repository root
+  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16 (FP16
+            arithmetic), sve (SVE
             kernels: vector length >= 256 bits, checked at run time), sme, sme2.
             sme / sme2 code (streaming SVE, ZA) is built by clang-19 in every configuration, the GCC build
             included (GCC 12 cannot compile SME: the toolchain wrapper hands any -march with +sme to clang);
@@ -27,6 +32,8 @@ from them, and the templates test and insert them (docs/adding_a_kernel.md):
             switch, or tools/gen_kernels.py --intrinsics DIR); intrinsics: C with ACLE intrinsics only
   template  the templates in tools/templates/ that give the files: <t>.c.in gives <name>.c,
             <t>.h.in gives <name>.h (a kernel whose .c is hand-written lists only its .h template)
+  out       output type of an integer kernel: "f16" selects its templates' @out=f16@ lines (f16 dst,
+            FCVTN after the f32 clamp); an entry without the key is f32 (new keys stand at the end)
 
 Two smaller tables stand before KAI_KERNELS (same plain syntax; add lines, never reorder):
 
@@ -54,7 +61,9 @@ KAI_PACKER_FEEDS = [
     {"family": "qsi8d32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32p_f32", "kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0"]},
     {"family": "qsi8d32p", "match": "_i8mm", "packers": ["kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon"]},
     {"family": "qsi4c32p", "match": "", "packers": ["kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon"]},
+    {"family": "qsi4cxpf16", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"]},
     {"family": "qsi8cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon"]},
+    {"family": "qsi8cxpf16", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon"]},
     {"family": "f32p_f32p", "match": "", "packers": ["kai_lhs_pack_f32p2vlx1_f32_sme", "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "f32_f32p", "match": "", "packers": ["kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "bf16p_sme", "match": "", "packers": ["kai_lhs_pack_bf16p2vlx2_f32_sme", "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
@@ -100,6 +109,14 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot",
     "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa",
     "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot",
+    "kai_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qai8dxp1x8_qsi4cxp4x8_1x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qai8dxp4x4_qsi4cxp4x4_16x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm",
+    "kai_matmul_clamp_f16_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm",
 ]
 
 KAI_KERNELS = [
@@ -127,6 +144,7 @@ KAI_KERNELS = [
     # --- end bf16f16 ---
     # --- family qai8dxp (LHS quantizer of qsi4cxp and qsi4c32p) and qsi4cxp: docs/matmul_int4_channelwise.md ---
     {"name": "kai_lhs_quant_pack_qai8dxp_f32", "family": "qai8dxp", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_lhs_quant_pack_qai8dxp_f16_neon", "family": "qai8dxp", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["fp16"]},
     {"name": "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
@@ -140,6 +158,11 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_i8mm_4xn.c.in", "qsi4cxp.h.in"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_i8mm_4xn.c.in", "qsi4cxp.h.in"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_dotprod_gemv4.c.in", "qsi4cxp.h.in"]},
+    # f16 output (family qsi4cxpf16, issue 17): the f32 kernels' templates with "out": "f16"
+    {"name": "kai_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "family": "qsi4cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi4cxp", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_dotprod_gemv4.c.in", "qsi4cxp.h.in"], "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qai8dxp1x8_qsi4cxp4x8_1x4_neon_dotprod", "family": "qsi4cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi4cxp", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp.h.in"], "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qai8dxp4x4_qsi4cxp4x4_16x4_neon_dotprod", "family": "qsi4cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi4cxp", "features": ["dotprod", "fp16"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod_gemm.c.in", "qsi4cxp.h.in"], "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm", "family": "qsi4cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi4cxp", "features": ["i8mm", "fp16"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp.h.in"], "out": "f16"},
     # --- end qsi4cxp ---
     # --- family qsi4c32p: docs/matmul_int4_blockwise.md ---
     {"name": "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "family": "qsi4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
@@ -187,6 +210,15 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme2"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr4.c.in", "qsi8cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr8.c.in", "qsi8cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_dotprod.c.in", "qsi8cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_i8mm.c.in", "qsi8cxp.h.in"]},
+    # f16 output (family qsi8cxpf16, issue 17): the same templates with "out": "f16"
+    {"name": "kai_matmul_clamp_f16_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "family": "qsi8cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr4.c.in", "qsi8cxp.h.in"], "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "family": "qsi8cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr8.c.in", "qsi8cxp.h.in"], "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "family": "qsi8cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp", "features": ["dotprod", "fp16"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_dotprod.c.in", "qsi8cxp.h.in"], "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "family": "qsi8cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp", "features": ["i8mm", "fp16"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_i8mm.c.in", "qsi8cxp.h.in"], "out": "f16"},
     # --- end qsi8cxp ---
     # --- family f32p_f32p / f32_f32p (f32 SME/SME2), bf16p_sme and f32_bf16p (bf16 SME2): docs/matmul_sme.md ---
     {"name": "kai_lhs_pack_f32p2vlx1_f32_sme", "family": "f32p_f32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},

@@ -41,7 +41,7 @@ DOCS = {
     "bf16": "matmul_bf16.md", "bf16o": "matmul_bf16.md", "bf16f16": "matmul_bf16.md",
     "qai8dxp": "matmul_int4_channelwise.md", "qsi4cxp": "matmul_int4_channelwise.md",
     "qsi4c32p": "matmul_int4_blockwise.md", "qsi8d32p": "matmul_q4_0.md",
-    "qsi8cxp": "matmul_int8_channelwise.md",
+    "qsi8cxp": "matmul_int8_channelwise.md", "qsi4cxpf16": "matmul_int4_channelwise.md", "qsi8cxpf16": "matmul_int8_channelwise.md",
     "f32p_f32p": "matmul_sme.md", "f32_f32p": "matmul_sme.md", "bf16p_sme": "matmul_sme.md", "f32_bf16p": "matmul_sme.md",
 }
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
@@ -61,6 +61,7 @@ class TemplateError(Exception):
 def params_of(entry):
     """The values a template may use: the entry's string keys, plus a few derived from its name and dir."""
     p = {k: v for k, v in entry.items() if isinstance(v, str)}
+    p.setdefault("out", "f32")  # @out=f16@: the output type of an integer kernel (f32 unless the entry says)
     name = entry["name"]
     p["stem"] = name[len("kai_"):]
     p["name_upper"] = name.upper()

@@ -44,6 +44,10 @@ FAMILIES = {
             "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
     "i8cx": {"dir": "matmul_clamp_f32_qai8dxp_qsi8cxp", "title": "INT8 per-channel (qai8dxp x qsi8cxp)",
              "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "f16cx": {"dir": "matmul_clamp_f16_qai8dxp_qsi4cxp", "title": "INT4 per-channel, f16 output (qai8dxp x qsi4cxp)",
+              "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "f16i8cx": {"dir": "matmul_clamp_f16_qai8dxp_qsi8cxp", "title": "INT8 per-channel, f16 output (qai8dxp x qsi8cxp)",
+                "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
 }
 
 # The reference library's figures, as quoted in the family issues (same tools, same shapes):
@@ -89,11 +93,21 @@ REFERENCE = {
     ("i8cx", "qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "1x4096x4096"): (0.1815, None, (33, 24, 48)),
     ("i8cx", "qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "128x1024x1024"): (0.0884, None, (96, 95, 95)),
     ("i8cx", "qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "128x1024x1024"): (0.0574, None, (91, 91, 90)),
+    # issue 17 (f16 output)
+    ("f16cx", "qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "1x4096x4096"): (0.2049, None, (16, 12, 24)),
+    ("f16cx", "qai8dxp1x8_qsi4cxp4x8_1x4_neon_dotprod", "1x4096x4096"): (0.2128, None, (33, 24, 39)),
+    ("f16cx", "qai8dxp4x4_qsi4cxp4x4_16x4_neon_dotprod", "128x1024x1024"): (0.0911, None, (89, 88, 88)),
+    ("f16cx", "qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm", "128x1024x1024"): (0.0601, None, (80, 79, 79)),
+    ("f16i8cx", "qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "1x4096x4096"): (0.1736, None, (16, 12, 24)),
+    ("f16i8cx", "qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "1x4096x4096"): (0.1816, None, (33, 24, 48)),
+    ("f16i8cx", "qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "128x1024x1024"): (0.0887, None, (94, 94, 94)),
+    ("f16i8cx", "qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "128x1024x1024"): (0.0577, None, (90, 89, 89)),
 }
 REFERENCE_PACKERS = [
     ("kai_lhs_quant_pack_bf16p8x4_f32_neon", "256x256", "1.04 / element"),
     ("kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon", "256x256", "1.19 / weight"),
     ("kai_lhs_quant_pack_qai8dxp_f32", "128x1024", "3.0 / element"),
+    ("kai_lhs_quant_pack_qai8dxp_f16_neon", "128x1024", "2.8 / element"),  # issue 17
     ("kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "1024x1024", "20.5 / weight"),
     ("kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "1024x1024", "12.6 / weight"),
     ("kai_lhs_quant_pack_qsi8d32p_f32", "128x1024", "17.9 / element"),

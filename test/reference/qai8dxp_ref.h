@@ -47,4 +47,14 @@ struct Qai8dxpUnpacked {
 };
 Qai8dxpUnpacked unpack_qai8dxp(const uint8_t* packed, size_t m, size_t k, size_t mr, size_t kr, size_t sr);
 
+// Reference of kai_lhs_quant_pack_qai8dxp_f16_neon (spec §16.2), from the spec in plain C++: the
+// same layout as pack_qai8dxp; f16 inputs (IEEE binary16 bit patterns, row i at lhs + i *
+// lhs_stride bytes) widened exactly; range, multiplier and zero point as §5.3 with KleidiAI's
+// NaN behaviour (a NaN anywhere in a row gives the range [0, 0]); the data rounding by position
+// and path: rows in complete groups of 4 when mr == 4 truncate for k < 8 floor(K/8), other rows
+// round half to even for k < 8 (floor(K/8) - 1) (kbl 8) or 4 (floor(K/4) - 2) (kbl 4), half away
+// from zero elsewhere (and in the K padding). kr / sr must be 4 or 8.
+void pack_qai8dxp_f16(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const uint16_t* lhs,
+                      size_t lhs_stride, uint8_t* packed);
+
 }  // namespace kai_ref

@@ -39,6 +39,8 @@ namespace {
 #define KAI_BF16_MATMUL_bf16o(stem, features) {"kai_" #stem, (features), true, KAI_BF16_UKERNEL(stem)},
 #define KAI_BF16_MATMUL_bf16f16(stem, features)
 #define KAI_BF16_MATMUL_qai8dxp(stem, features)
+#define KAI_BF16_MATMUL_qsi8cxpf16(stem, features)
+#define KAI_BF16_MATMUL_qsi4cxpf16(stem, features)
 #define KAI_BF16_MATMUL_qsi4cxp(stem, features)
 #define KAI_BF16_MATMUL_qsi4c32p(stem, features)
 #define KAI_BF16_MATMUL_qsi8d32p(stem, features)
@@ -52,6 +54,8 @@ namespace {
 #define KAI_BF16_IS_bf16o KAI_BF16_DROP
 #define KAI_BF16_IS_bf16f16 KAI_BF16_DROP
 #define KAI_BF16_IS_qai8dxp KAI_BF16_DROP
+#define KAI_BF16_IS_qsi8cxpf16 KAI_BF16_DROP
+#define KAI_BF16_IS_qsi4cxpf16 KAI_BF16_DROP
 #define KAI_BF16_IS_qsi4cxp KAI_BF16_DROP
 #define KAI_BF16_IS_qsi4c32p KAI_BF16_DROP
 #define KAI_BF16_IS_qsi8d32p KAI_BF16_DROP

@@ -38,6 +38,8 @@ namespace {
 #define KAI_C32_ENTRY_bf16o(stem, features)
 #define KAI_C32_ENTRY_bf16f16(stem, features)
 #define KAI_C32_ENTRY_qai8dxp(stem, features)
+#define KAI_C32_ENTRY_qsi8cxpf16(stem, features)
+#define KAI_C32_ENTRY_qsi4cxpf16(stem, features)
 #define KAI_C32_ENTRY_qsi4cxp(stem, features)
 #define KAI_C32_ENTRY_qsi8d32p(stem, features)
 #define KAI_C32_ENTRY_qsi8cxp(stem, features)
@@ -56,6 +58,8 @@ const Qsi4c32pVariant kVariants[] = {
 #undef KAI_C32_ENTRY_bf16o
 #undef KAI_C32_ENTRY_bf16f16
 #undef KAI_C32_ENTRY_qai8dxp
+#undef KAI_C32_ENTRY_qsi8cxpf16
+#undef KAI_C32_ENTRY_qsi4cxpf16
 #undef KAI_C32_ENTRY_qsi4cxp
 #undef KAI_C32_ENTRY_qsi8d32p
 #undef KAI_C32_ENTRY_qsi8cxp

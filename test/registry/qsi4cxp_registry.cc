@@ -34,6 +34,8 @@ namespace {
 #define KAI_CX_ENTRY_bf16o(stem, features)
 #define KAI_CX_ENTRY_bf16f16(stem, features)
 #define KAI_CX_ENTRY_qai8dxp(stem, features)
+#define KAI_CX_ENTRY_qsi8cxpf16(stem, features)
+#define KAI_CX_ENTRY_qsi4cxpf16(stem, features)
 #define KAI_CX_ENTRY_qsi4c32p(stem, features)
 #define KAI_CX_ENTRY_qsi8d32p(stem, features)
 #define KAI_CX_ENTRY_qsi8cxp(stem, features)
@@ -52,6 +54,8 @@ const Qsi4cxpVariant kVariants[] = {
 #undef KAI_CX_ENTRY_bf16o
 #undef KAI_CX_ENTRY_bf16f16
 #undef KAI_CX_ENTRY_qai8dxp
+#undef KAI_CX_ENTRY_qsi8cxpf16
+#undef KAI_CX_ENTRY_qsi4cxpf16
 #undef KAI_CX_ENTRY_qsi4c32p
 #undef KAI_CX_ENTRY_qsi8d32p
 #undef KAI_CX_ENTRY_qsi8cxp

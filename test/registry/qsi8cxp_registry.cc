@@ -32,6 +32,8 @@ namespace {
 #define KAI_I8CX_ENTRY_bf16o(stem, features)
 #define KAI_I8CX_ENTRY_bf16f16(stem, features)
 #define KAI_I8CX_ENTRY_qai8dxp(stem, features)
+#define KAI_I8CX_ENTRY_qsi8cxpf16(stem, features)
+#define KAI_I8CX_ENTRY_qsi4cxpf16(stem, features)
 #define KAI_I8CX_ENTRY_qsi4cxp(stem, features)
 #define KAI_I8CX_ENTRY_qsi4c32p(stem, features)
 #define KAI_I8CX_ENTRY_qsi8d32p(stem, features)
@@ -50,6 +52,8 @@ const Qsi8cxpVariant kVariants[] = {
 #undef KAI_I8CX_ENTRY_bf16o
 #undef KAI_I8CX_ENTRY_bf16f16
 #undef KAI_I8CX_ENTRY_qai8dxp
+#undef KAI_I8CX_ENTRY_qsi8cxpf16
+#undef KAI_I8CX_ENTRY_qsi4cxpf16
 #undef KAI_I8CX_ENTRY_qsi4cxp
 #undef KAI_I8CX_ENTRY_qsi4c32p
 #undef KAI_I8CX_ENTRY_qsi8d32p

@@ -49,6 +49,7 @@ bool proc_cpuinfo_features(uint32_t* out) {
         if (words.find(" asimddp ") != std::string::npos) *out |= KAI_FEATURE_DOTPROD;
         if (words.find(" i8mm ") != std::string::npos) *out |= KAI_FEATURE_I8MM;
         if (words.find(" bf16 ") != std::string::npos) *out |= KAI_FEATURE_BF16;
+        if (words.find(" asimdhp ") != std::string::npos) *out |= KAI_FEATURE_FP16;
         return true;
     }
     return false;
@@ -63,7 +64,7 @@ TEST(CpuFeatures, MatchTheModelTheRunWasStartedWith) {
         if (!proc_cpuinfo_features(&expected)) {
             GTEST_SKIP() << "neither started through qemu_run.sh nor given a Features line in /proc/cpuinfo";
         }
-        const uint32_t all = KAI_FEATURE_DOTPROD | KAI_FEATURE_I8MM | KAI_FEATURE_BF16;
+        const uint32_t all = KAI_FEATURE_DOTPROD | KAI_FEATURE_I8MM | KAI_FEATURE_BF16 | KAI_FEATURE_FP16;
         EXPECT_EQ(kai_test::feature_names(kai_test::cpu_features() & all), kai_test::feature_names(expected))
             << "detected features differ from /proc/cpuinfo";
         return;
@@ -75,6 +76,7 @@ TEST(CpuFeatures, MatchTheModelTheRunWasStartedWith) {
         EXPECT_TRUE(f & KAI_FEATURE_DOTPROD);
         EXPECT_TRUE(f & KAI_FEATURE_I8MM);
         EXPECT_TRUE(f & KAI_FEATURE_BF16);
+        EXPECT_TRUE(f & KAI_FEATURE_FP16);
         EXPECT_TRUE(f & KAI_FEATURE_SVE);
         EXPECT_TRUE(f & KAI_FEATURE_SVE2);
         EXPECT_TRUE(f & KAI_FEATURE_SME);  // qemu 7.2 and later; SME2 needs qemu 10.1+ (sme2_toolchain_test)
@@ -82,9 +84,10 @@ TEST(CpuFeatures, MatchTheModelTheRunWasStartedWith) {
         EXPECT_TRUE(f & KAI_FEATURE_DOTPROD);
         EXPECT_FALSE(f & KAI_FEATURE_I8MM);
         EXPECT_FALSE(f & KAI_FEATURE_BF16);
+        EXPECT_TRUE(f & KAI_FEATURE_FP16);  // Armv8.2-A with FEAT_FP16
         EXPECT_FALSE(f & (KAI_FEATURE_SVE | KAI_FEATURE_SME | KAI_FEATURE_SME2));
     } else if (m == "cortex-a72") {
-        EXPECT_EQ(f & (KAI_FEATURE_DOTPROD | KAI_FEATURE_I8MM | KAI_FEATURE_BF16), 0u);
+        EXPECT_EQ(f & (KAI_FEATURE_DOTPROD | KAI_FEATURE_I8MM | KAI_FEATURE_BF16 | KAI_FEATURE_FP16), 0u);
         EXPECT_FALSE(f & (KAI_FEATURE_SVE | KAI_FEATURE_SME | KAI_FEATURE_SME2));
     } else {
         GTEST_SKIP() << "no expectation recorded for CPU model " << m;

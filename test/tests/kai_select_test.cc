@@ -85,8 +85,9 @@ uint64_t to_cpu_bits(uint32_t f) {
 
 // Families of kernels.bzl that kai_select does not cover yet. A family listed in kernels.bzl and
 // neither selected nor named here fails the test. Not selected yet: the 16-bit-output families
-// (their interface structs differ from the f32 ones kai_select.h returns; docs/integration.md).
-const std::set<std::string> kNotSelectedYet = {"bf16f16"};
+// and the asymmetric int4 families (their interface structs differ from the f32 ones kai_select.h
+// returns; docs/integration.md).
+const std::set<std::string> kNotSelectedYet = {"bf16f16", "qsi4cxpf16", "qsi8cxpf16"};
 
 TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
     const kai_select_entry* entries = nullptr;
