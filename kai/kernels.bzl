@@ -202,10 +202,6 @@ KAI_KERNELS = [
     # --- family qsi8cxp (int8 per-channel weights; LHS from qai8dxp): docs/matmul_int8_channelwise.md ---
     {"name": "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "family": "qsi8cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon", "family": "qsi8cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["i8mm"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme2"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme2"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme"]},

@@ -47,6 +47,9 @@ def main():
     problems = []
     entries = load()
     listed = set()
+    names = [e["name"] for e in entries]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        problems.append("%s: listed %d times in KAI_KERNELS" % (name, names.count(name)))
     for e in entries:
         name, d = e["name"], e["dir"]
         c = os.path.join(ROOT, d, name + ".c")

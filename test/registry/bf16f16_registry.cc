@@ -35,6 +35,8 @@ namespace {
 #define KAI_BF16F16_IS_f32_f32p KAI_BF16F16_DROP
 #define KAI_BF16F16_IS_bf16p_sme KAI_BF16F16_DROP
 #define KAI_BF16F16_IS_f32_bf16p KAI_BF16F16_DROP
+#define KAI_BF16F16_IS_qsi4cxpf16 KAI_BF16F16_DROP
+#define KAI_BF16F16_IS_qsi8cxpf16 KAI_BF16F16_DROP
 
 #define KAI_REGISTRY_MATMUL(family, stem, features)                                                          \
     KAI_BF16F16_IS_##family({"kai_" #stem, (features),                                                      \
