@@ -6,7 +6,8 @@ a Python or CMake script can read it: one dict per line, string values and strin
 
 Keys:
   name      the kernel or packer name; its files are <dir>/<name>.c and <dir>/<name>.h
-  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
+  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p |
+            bf16_qsi4cxp | bf16_qsi4c32p
   kind      matmul | lhs_packer | rhs_packer
   dir       directory of the .c/.h pair, relative to the repository root
   features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, sve (SVE
@@ -22,6 +23,7 @@ from them, and the templates test and insert them (docs/adding_a_kernel.md):
   n_step    columns of the tile (the second number; checked)
   mr, nr    rows per packed LHS block, columns per packed RHS block
   kr, sr    the packers' kr and sr
+  out       (optional, the last key) the destination type the template renders: bf16 (f32 when absent)
   form      asm: the full-tile K loop in inline assembly with an intrinsics twin (the KAI_*_NO_ASM
             switch, or tools/gen_kernels.py --intrinsics DIR); intrinsics: C with ACLE intrinsics only
   template  the templates in tools/templates/ that give the files: <t>.c.in gives <name>.c,
@@ -57,6 +59,8 @@ KAI_PACKER_FEEDS = [
     {"family": "f32_f32p", "match": "", "packers": ["kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "bf16p_sme", "match": "", "packers": ["kai_lhs_pack_bf16p2vlx2_f32_sme", "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
     {"family": "f32_bf16p", "match": "", "packers": ["kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
+    {"family": "bf16_qsi4cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_bf16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"]},
+    {"family": "bf16_qsi4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_bf16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -86,6 +90,10 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod",
     "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod",
     "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm",
+    "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod",
+    "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm",
+    "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod",
+    "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm",
 ]
 
 KAI_KERNELS = [
@@ -105,6 +113,7 @@ KAI_KERNELS = [
     # --- end bf16 ---
     # --- family qai8dxp (LHS quantizer of qsi4cxp and qsi4c32p) and qsi4cxp: docs/matmul_int4_channelwise.md ---
     {"name": "kai_lhs_quant_pack_qai8dxp_f32", "family": "qai8dxp", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_lhs_quant_pack_qai8dxp_bf16_neon", "family": "qai8dxp", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
@@ -119,6 +128,10 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_i8mm_4xn.c.in", "qsi4cxp.h.in"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_dotprod_gemv4.c.in", "qsi4cxp.h.in"]},
     # --- end qsi4cxp ---
+    # --- family bf16_qsi4cxp (bf16 output; LHS from qai8dxp, RHS from qsi4cxp): docs/matmul_int4_channelwise.md ---
+    {"name": "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod", "family": "bf16_qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4cxp", "features": ["bf16", "dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp_bf16.h.in"], "out": "bf16"},
+    {"name": "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm", "family": "bf16_qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4cxp", "features": ["bf16", "i8mm"], "m_step": "8", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp_bf16.h.in"], "out": "bf16"},
+    # --- end bf16_qsi4cxp ---
     # --- family qsi4c32p: docs/matmul_int4_blockwise.md ---
     {"name": "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "family": "qsi4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0", "family": "qsi4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
@@ -139,6 +152,10 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"]},
     # --- end qsi4c32p ---
+    # --- family bf16_qsi4c32p (bf16 output; LHS from qai8dxp, RHS from qsi4c32p): docs/matmul_int4_blockwise.md ---
+    {"name": "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "family": "bf16_qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4c32p", "features": ["bf16", "dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p_bf16.h.in"], "out": "bf16"},
+    {"name": "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "family": "bf16_qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4c32p", "features": ["bf16", "i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm.c.in", "qsi4c32p_bf16.h.in"], "out": "bf16"},
+    # --- end bf16_qsi4c32p ---
     # --- family qsi8d32p (GGUF Q4_0): docs/matmul_q4_0.md ---
     {"name": "kai_lhs_quant_pack_qsi8d32p_f32", "family": "qsi8d32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon", "family": "qsi8d32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},

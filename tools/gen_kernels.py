@@ -20,6 +20,7 @@ Template syntax (the whole of it; the templates stay readable as C):
   @nr=8@<line>                   the line (marker removed) only for entries whose nr is 8;
   @m_step=12|16@@form=asm@<line> alternatives with |, several markers must all hold
   @if nr=8 form=asm@ ... @end@   lines on their own: the same condition for a block of lines
+                                 (the key "out", the destination type, is "f32" when an entry has none)
   @@ <text>                      a template comment, not copied to the output
 
 Usage (from the repository root):
@@ -61,6 +62,9 @@ class TemplateError(Exception):
 def params_of(entry):
     """The values a template may use: the entry's string keys, plus a few derived from its name and dir."""
     p = {k: v for k, v in entry.items() if isinstance(v, str)}
+    # "out": the destination type of a kernel (f32 unless the entry says bf16 or f16); templates test
+    # it with @out=bf16@ lines and @if out=bf16@ blocks, so the f32 kernels' text is unchanged.
+    p.setdefault("out", "f32")
     name = entry["name"]
     p["stem"] = name[len("kai_"):]
     p["name_upper"] = name.upper()

@@ -82,7 +82,10 @@ uint64_t to_cpu_bits(uint32_t f) {
 // Families of kernels.bzl that kai_select does not cover yet. A family listed in kernels.bzl and
 // neither selected nor named here fails the test. The SME/SME2 float families (docs/matmul_sme.md)
 // have no table yet: choosing them needs the SME bits of kai_cpu.h and getters that follow the SVL.
-const std::set<std::string> kNotSelectedYet = {"f32p_f32p", "f32_f32p", "bf16p_sme", "f32_bf16p"};
+// The bf16-output int4 families (bf16_qsi4cxp, bf16_qsi4c32p) have no table yet either: a caller
+// asks for them by output type, which kai_select's tables do not model.
+const std::set<std::string> kNotSelectedYet = {"f32p_f32p", "f32_f32p", "bf16p_sme", "f32_bf16p", "bf16_qsi4cxp",
+                                               "bf16_qsi4c32p"};
 
 TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
     const kai_select_entry* entries = nullptr;
