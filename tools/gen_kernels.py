@@ -43,6 +43,7 @@ DOCS = {
     "qai8dxp": "matmul_int4_channelwise.md", "qsi4cxp": "matmul_int4_channelwise.md",
     "qsi4c32p": "matmul_int4_blockwise.md", "qsi8d32p": "matmul_q4_0.md",
     "qsi8cxp": "matmul_int8_channelwise.md",
+    "bf16_qsi4cxp": "matmul_int4_channelwise.md", "bf16_qsi4c32p": "matmul_int4_blockwise.md",
     "f32p_f32p": "matmul_sme.md", "f32_f32p": "matmul_sme.md", "bf16p_sme": "matmul_sme.md", "f32_bf16p": "matmul_sme.md",
 }
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
