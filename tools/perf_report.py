@@ -41,6 +41,11 @@ FAMILIES = {
             "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
     "i8cx": {"dir": "matmul_clamp_f32_qai8dxp_qsi8cxp", "title": "INT8 per-channel (qai8dxp x qsi8cxp)",
              "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "bf16cx": {"dir": "matmul_clamp_bf16_qai8dxp_qsi4cxp", "title": "INT4 per-channel, bf16 output (issue 17)",
+               "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "bf16c32": {"dir": "matmul_clamp_bf16_qai8dxp_qsi4c32p", "title": "INT4 block-wise, bf16 output (issue 17)",
+                "gemm": [128, 1024, 1024, 32], "gemv": [1, 4096, 4096, 32], "extra_gemm": [128, 1024, 1024, 128],
+                "extra_gemv": [1, 4096, 4096, 128], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
 }
 
 # The reference library's figures, as quoted in the family issues (same tools, same shapes):
@@ -85,6 +90,12 @@ REFERENCE = {
     ("i8cx", "qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "1x4096x4096"): (0.1815, None, (33, 24, 48)),
     ("i8cx", "qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "128x1024x1024"): (0.0884, None, (96, 95, 95)),
     ("i8cx", "qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "128x1024x1024"): (0.0574, None, (91, 91, 90)),
+    ("bf16cx", "qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod", "1x4096x4096"): (0.185, None, (44, 44, 43)),  # issue 17
+    ("bf16cx", "qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm", "128x1024x1024"): (0.0564, None, (74, 74, 73)),  # issue 17
+    ("bf16c32", "qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "1x4096x4096x32"): (0.2985, None, (30, 30, 30)),  # issue 17
+    ("bf16c32", "qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2341, None, (29, 21, 32)),  # issue 17
+    ("bf16c32", "qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024x32"): (0.1095, None, (40, 40, 39)),  # issue 17
+    ("bf16c32", "qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024x128"): (0.0721, None, (65, 64, 64)),  # issue 17
 }
 REFERENCE_PACKERS = [
     ("kai_lhs_quant_pack_bf16p8x4_f32_neon", "256x256", "1.04 / element"),
@@ -105,8 +116,9 @@ REFERENCE_PACKERS = [
     ("kai_lhs_quant_pack_qsi8d32p_f32_neon", "128x1024, bl 32", "16.61 / element"),
     ("kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "1024x1024", "10.78 / weight"),
     ("kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon", "1024x1024", "11.91 / weight"),
+    ("kai_lhs_quant_pack_qai8dxp_bf16_neon", "128x1024", "2.86 / element"),  # issue 17
 ]
-TARGETS = ["bf16", "int4cx", "int4c32", "q4_0", "int8cx"]
+TARGETS = ["bf16", "int4cx", "int4c32", "q4_0", "int8cx", "out16"]
 
 ROW = re.compile(r"^(?P<case>\S+)\s+(?P<shape>\S+)\s+ipm (?P<ipm>[0-9.]+)\s+%peak (?P<peak>\S+)\s+call (?P<call>\S+)"
                  r"(?: lhs (?P<lhs>[0-9.]+)/el)?(?: rhs (?P<rhs>[0-9.]+)/w)?")
