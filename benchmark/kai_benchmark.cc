@@ -501,6 +501,7 @@ int main(int argc, char** argv) {
     add_qsi8cxp_cases(cli.opt, cases);
     add_sme_float_cases(cli.opt, cases);
     add_qsi4cxpf16_cases(cli.opt, cases);
+    add_bf16_qai8dxp_cases(cli.opt, cases);
 
     // Each entry of kai/kernels.bzl must have a case. With --shape or --bl an adapter may skip a
     // shape a kernel cannot take (K not a multiple of bl); the default suite covers everything.

@@ -7,6 +7,8 @@ a Python or CMake script can read it: one dict per line, string values and strin
 Keys:
   name      the kernel or packer name; its files are <dir>/<name>.c and <dir>/<name>.h
   family    bf16 | bf16o | bf16f16 | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
+  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p |
+            bf16_qsi4cxp | bf16_qsi4c32p
   kind      matmul | lhs_packer | rhs_packer
   dir       directory of the .c/.h pair, relative to the repository root
   features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16
@@ -28,6 +30,7 @@ from them, and the templates test and insert them (docs/adding_a_kernel.md):
   n_step    columns of the tile (the second number; checked)
   mr, nr    rows per packed LHS block, columns per packed RHS block
   kr, sr    the packers' kr and sr
+  out       (optional, the last key) the destination type the template renders: bf16 (f32 when absent)
   form      asm: the full-tile K loop in inline assembly with an intrinsics twin (the KAI_*_NO_ASM
             switch, or tools/gen_kernels.py --intrinsics DIR); intrinsics: C with ACLE intrinsics only
   template  the templates in tools/templates/ that give the files: <t>.c.in gives <name>.c,
@@ -73,6 +76,8 @@ KAI_PACKER_FEEDS = [
     {"family": "bf16o", "match": "_bf16p8x4_", "packers": ["kai_lhs_pack_bf16p8x4_f16_neon"]},
     {"family": "bf16o", "match": "", "packers": ["kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon", "kai_rhs_pack_nxk_bf16p12x4biasf32_f16_neon"]},
     {"family": "bf16f16", "match": "", "packers": ["kai_lhs_pack_bf16p8x4_f16_neon", "kai_lhs_quant_pack_bf16p8x4_f32_neon", "kai_lhs_pack_bf16p8x4_bf16_neon", "kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon", "kai_rhs_pack_nxk_bf16p12x4biasf16_f16_neon"]},
+    {"family": "bf16_qsi4cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_bf16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"]},
+    {"family": "bf16_qsi4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_bf16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -117,6 +122,10 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f16_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod",
     "kai_matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod",
     "kai_matmul_clamp_f16_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm",
+    "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod",
+    "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm",
+    "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod",
+    "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm",
 ]
 
 KAI_KERNELS = [
@@ -145,6 +154,7 @@ KAI_KERNELS = [
     # --- family qai8dxp (LHS quantizer of qsi4cxp and qsi4c32p) and qsi4cxp: docs/matmul_int4_channelwise.md ---
     {"name": "kai_lhs_quant_pack_qai8dxp_f32", "family": "qai8dxp", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_lhs_quant_pack_qai8dxp_f16_neon", "family": "qai8dxp", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["fp16"]},
+    {"name": "kai_lhs_quant_pack_qai8dxp_bf16_neon", "family": "qai8dxp", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
@@ -164,6 +174,10 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f16_qai8dxp4x4_qsi4cxp4x4_16x4_neon_dotprod", "family": "qsi4cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi4cxp", "features": ["dotprod", "fp16"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod_gemm.c.in", "qsi4cxp.h.in"], "out": "f16"},
     {"name": "kai_matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm", "family": "qsi4cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi4cxp", "features": ["i8mm", "fp16"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp.h.in"], "out": "f16"},
     # --- end qsi4cxp ---
+    # --- family bf16_qsi4cxp (bf16 output; LHS from qai8dxp, RHS from qsi4cxp): docs/matmul_int4_channelwise.md ---
+    {"name": "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod", "family": "bf16_qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4cxp", "features": ["bf16", "dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp_bf16.h.in"], "out": "bf16"},
+    {"name": "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm", "family": "bf16_qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4cxp", "features": ["bf16", "i8mm"], "m_step": "8", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp_bf16.h.in"], "out": "bf16"},
+    # --- end bf16_qsi4cxp ---
     # --- family qsi4c32p: docs/matmul_int4_blockwise.md ---
     {"name": "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "family": "qsi4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0", "family": "qsi4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
@@ -184,6 +198,10 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"]},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"]},
     # --- end qsi4c32p ---
+    # --- family bf16_qsi4c32p (bf16 output; LHS from qai8dxp, RHS from qsi4c32p): docs/matmul_int4_blockwise.md ---
+    {"name": "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "family": "bf16_qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4c32p", "features": ["bf16", "dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p_bf16.h.in"], "out": "bf16"},
+    {"name": "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "family": "bf16_qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4c32p", "features": ["bf16", "i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm.c.in", "qsi4c32p_bf16.h.in"], "out": "bf16"},
+    # --- end bf16_qsi4c32p ---
     # --- family qsi8d32p (GGUF Q4_0): docs/matmul_q4_0.md ---
     {"name": "kai_lhs_quant_pack_qsi8d32p_f32", "family": "qsi8d32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon", "family": "qsi8d32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},

@@ -20,6 +20,7 @@ Template syntax (the whole of it; the templates stay readable as C):
   @nr=8@<line>                   the line (marker removed) only for entries whose nr is 8;
   @m_step=12|16@@form=asm@<line> alternatives with |, several markers must all hold
   @if nr=8 form=asm@ ... @end@   lines on their own: the same condition for a block of lines
+                                 (the key "out", the destination type, is "f32" when an entry has none)
   @@ <text>                      a template comment, not copied to the output
 
 Usage (from the repository root):
@@ -42,6 +43,7 @@ DOCS = {
     "qai8dxp": "matmul_int4_channelwise.md", "qsi4cxp": "matmul_int4_channelwise.md",
     "qsi4c32p": "matmul_int4_blockwise.md", "qsi8d32p": "matmul_q4_0.md",
     "qsi8cxp": "matmul_int8_channelwise.md", "qsi4cxpf16": "matmul_int4_channelwise.md", "qsi8cxpf16": "matmul_int8_channelwise.md",
+    "bf16_qsi4cxp": "matmul_int4_channelwise.md", "bf16_qsi4c32p": "matmul_int4_blockwise.md",
     "f32p_f32p": "matmul_sme.md", "f32_f32p": "matmul_sme.md", "bf16p_sme": "matmul_sme.md", "f32_bf16p": "matmul_sme.md",
 }
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
@@ -61,7 +63,9 @@ class TemplateError(Exception):
 def params_of(entry):
     """The values a template may use: the entry's string keys, plus a few derived from its name and dir."""
     p = {k: v for k, v in entry.items() if isinstance(v, str)}
-    p.setdefault("out", "f32")  # @out=f16@: the output type of an integer kernel (f32 unless the entry says)
+    # "out": the destination type of a kernel (f32 unless the entry says bf16 or f16); templates test
+    # it with @out=bf16@ lines and @if out=bf16@ blocks, so the f32 kernels' text is unchanged.
+    p.setdefault("out", "f32")
     name = entry["name"]
     p["stem"] = name[len("kai_"):]
     p["name_upper"] = name.upper()

@@ -48,6 +48,11 @@ FAMILIES = {
               "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
     "f16i8cx": {"dir": "matmul_clamp_f16_qai8dxp_qsi8cxp", "title": "INT8 per-channel, f16 output (qai8dxp x qsi8cxp)",
                 "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "bf16cx": {"dir": "matmul_clamp_bf16_qai8dxp_qsi4cxp", "title": "INT4 per-channel, bf16 output (issue 17)",
+               "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "bf16c32": {"dir": "matmul_clamp_bf16_qai8dxp_qsi4c32p", "title": "INT4 block-wise, bf16 output (issue 17)",
+                "gemm": [128, 1024, 1024, 32], "gemv": [1, 4096, 4096, 32], "extra_gemm": [128, 1024, 1024, 128],
+                "extra_gemv": [1, 4096, 4096, 128], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
 }
 
 # The reference library's figures, as quoted in the family issues (same tools, same shapes):
@@ -102,6 +107,12 @@ REFERENCE = {
     ("f16i8cx", "qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "1x4096x4096"): (0.1816, None, (33, 24, 48)),
     ("f16i8cx", "qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "128x1024x1024"): (0.0887, None, (94, 94, 94)),
     ("f16i8cx", "qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "128x1024x1024"): (0.0577, None, (90, 89, 89)),
+    ("bf16cx", "qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod", "1x4096x4096"): (0.185, None, (44, 44, 43)),  # issue 17
+    ("bf16cx", "qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm", "128x1024x1024"): (0.0564, None, (74, 74, 73)),  # issue 17
+    ("bf16c32", "qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "1x4096x4096x32"): (0.2985, None, (30, 30, 30)),  # issue 17
+    ("bf16c32", "qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2341, None, (29, 21, 32)),  # issue 17
+    ("bf16c32", "qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024x32"): (0.1095, None, (40, 40, 39)),  # issue 17
+    ("bf16c32", "qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024x128"): (0.0721, None, (65, 64, 64)),  # issue 17
 }
 REFERENCE_PACKERS = [
     ("kai_lhs_quant_pack_bf16p8x4_f32_neon", "256x256", "1.04 / element"),
@@ -127,8 +138,9 @@ REFERENCE_PACKERS = [
     ("kai_lhs_pack_bf16p8x4_f16_neon", "128x1024", "0.95 / element"),
     ("kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon", "1024x1024", "1.09 / weight"),
     ("kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon", "1024x1024", "1.09 / weight"),
+    ("kai_lhs_quant_pack_qai8dxp_bf16_neon", "128x1024", "2.86 / element"),  # issue 17
 ]
-TARGETS = ["bf16", "int4cx", "int4c32", "q4_0", "int8cx", "bf16f16"]
+TARGETS = ["bf16", "int4cx", "int4c32", "q4_0", "int8cx", "bf16f16", "out16"]
 
 ROW = re.compile(r"^(?P<case>\S+)\s+(?P<shape>\S+)\s+ipm (?P<ipm>[0-9.]+)\s+%peak (?P<peak>\S+)\s+call (?P<call>\S+)"
                  r"(?: lhs (?P<lhs>[0-9.]+)/el)?(?: rhs (?P<rhs>[0-9.]+)/w)?")

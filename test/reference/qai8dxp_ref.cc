@@ -78,6 +78,47 @@ Qai8dxRow quantize_qai8dx_row(const float* x, size_t k) {
     return row;
 }
 
+Qai8dxRowBf16 quantize_qai8dx_row_bf16(const uint16_t* x, size_t k) {
+    std::vector<float> xf(k);
+    for (size_t i = 0; i < k; ++i) {
+        const uint32_t bits = static_cast<uint32_t>(x[i]) << 16;
+        std::memcpy(&xf[i], &bits, 4);
+    }
+    Qai8dxRowBf16 out;
+    out.row = quantize_qai8dx_row(xf.data(), k);  // ties away everywhere, the degenerate rules
+    Qai8dxRow& row = out.row;
+    out.pad = row.q[k - 1];
+    if (!row.finite || std::isinf(row.scale)) return out;  // no rounding in these rows' bytes
+    const size_t k_full = k / 8 * 8;
+    for (size_t i = 0; i < k_full; ++i) {
+        volatile float v = xf[i] * row.scale;
+        long r = static_cast<long>(std::nearbyint(static_cast<float>(v))) + row.zp;  // ties to even
+        row.q[i] = static_cast<int8_t>(std::min(127L, std::max(-128L, r)));
+    }
+    return out;
+}
+
+void pack_qai8dxp_bf16(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const uint16_t* lhs,
+                       size_t lhs_stride, uint8_t* packed) {
+    const size_t kbl = kr / sr;
+    const size_t kp = kp_of(k);
+    const size_t stride = qai8dxp_block_stride(k, mr);
+    uint8_t* block = packed;
+    for (size_t i = 0; i < m; ++i) {
+        const size_t r = (i + m_idx_start) % mr;
+        const uint16_t* x =
+            reinterpret_cast<const uint16_t*>(reinterpret_cast<const uint8_t*>(lhs) + i * lhs_stride);
+        const Qai8dxRowBf16 q = quantize_qai8dx_row_bf16(x, k);
+        for (size_t kk = 0; kk < kp; ++kk) {
+            block[data_offset(r, kk, mr, kbl)] = static_cast<uint8_t>(kk < k ? q.row.q[kk] : q.pad);
+        }
+        const int32_t off = -q.row.zp;
+        std::memcpy(block + mr * kp + 4 * r, &off, 4);
+        std::memcpy(block + mr * kp + 4 * mr + 4 * r, &q.row.recip, 4);
+        if (r == mr - 1) block += stride;
+    }
+}
+
 size_t qai8dxp_block_stride(size_t k, size_t mr) { return mr * (kp_of(k) + 8); }
 
 size_t qai8dxp_packed_size(size_t m, size_t k, size_t mr) { return (m + mr - 1) / mr * qai8dxp_block_stride(k, mr); }

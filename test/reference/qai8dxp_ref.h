@@ -24,6 +24,21 @@ struct Qai8dxRow {
 // non-finite rows: finite = false, q all 0, zp 0, recip NaN.
 Qai8dxRow quantize_qai8dx_row(const float* x, size_t k);
 
+// The bf16 packer's quantisation of one row of K bf16 values (spec §16.2): the values widened
+// exactly, range, scale and zero point as quantize_qai8dx_row (same non-finite and degenerate-row
+// rules), but q[k] rounded half to even for k < 8 * floor(K / 8) and half away from zero after.
+// pad is the value of the K padding: x[K-1] quantised half away from zero.
+struct Qai8dxRowBf16 {
+    Qai8dxRow row;
+    int8_t pad = 0;
+};
+Qai8dxRowBf16 quantize_qai8dx_row_bf16(const uint16_t* x, size_t k);
+
+// Packs m bf16 rows like kai_run_lhs_quant_pack_qai8dxp_bf16_neon (kr / sr must be 8): the layout
+// of pack_qai8dxp with the rounding of quantize_qai8dx_row_bf16. Lanes past m are left unchanged.
+void pack_qai8dxp_bf16(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const uint16_t* lhs,
+                       size_t lhs_stride, uint8_t* packed);
+
 // Packed size and block stride of the qai8dxp layout: stride mr * (roundup(k, 32) + 8).
 size_t qai8dxp_block_stride(size_t k, size_t mr);
 size_t qai8dxp_packed_size(size_t m, size_t k, size_t mr);

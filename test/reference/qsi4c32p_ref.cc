@@ -154,4 +154,13 @@ std::vector<float> matmul_qai8dxp_qsi4c32(const Qai8dxpUnpacked& lhs, size_t n, 
     return dst;
 }
 
+std::vector<uint16_t> matmul_qai8dxp_qsi4c32_bf16(const Qai8dxpUnpacked& lhs, size_t n, size_t k, size_t bl,
+                                             const int8_t* w, const float* d, const float* row_sum,
+                                             const float* bias, float clamp_min, float clamp_max) {
+    const std::vector<float> y = matmul_qai8dxp_qsi4c32(lhs, n, k, bl, w, d, row_sum, bias, clamp_min, clamp_max);
+    std::vector<uint16_t> out(y.size());
+    for (size_t i = 0; i < y.size(); ++i) out[i] = bf16_from_f32(y[i]);
+    return out;
+}
+
 }  // namespace kai_ref

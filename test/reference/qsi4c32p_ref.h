@@ -43,4 +43,10 @@ std::vector<float> matmul_qai8dxp_qsi4c32(const Qai8dxpUnpacked& lhs, size_t n, 
                                           const float* d, const float* row_sum, const float* bias, float clamp_min,
                                           float clamp_max);
 
+// The bf16-output kernels (spec §16.1): the f32 result above (clamped in f32) rounded once to bf16,
+// nearest even. Returns m x n bf16 patterns, row-major.
+std::vector<uint16_t> matmul_qai8dxp_qsi4c32_bf16(const Qai8dxpUnpacked& lhs, size_t n, size_t k, size_t bl,
+                                                  const int8_t* w, const float* d, const float* row_sum,
+                                                  const float* bias, float clamp_min, float clamp_max);
+
 }  // namespace kai_ref

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "test/reference/reference_common.h"
+
 namespace kai_ref {
 
 namespace {
@@ -178,6 +180,14 @@ std::vector<float> matmul_qai8dxp_qsi4cx(const Qai8dxpUnpacked& lhs, size_t n, s
         }
     }
     return dst;
+}
+
+std::vector<uint16_t> matmul_qai8dxp_qsi4cx_bf16(const Qai8dxpUnpacked& lhs, size_t n, size_t k, const int8_t* w,
+                                            const float* scale, const float* bias, float clamp_min, float clamp_max) {
+    const std::vector<float> y = matmul_qai8dxp_qsi4cx(lhs, n, k, w, scale, bias, clamp_min, clamp_max);
+    std::vector<uint16_t> out(y.size());
+    for (size_t i = 0; i < y.size(); ++i) out[i] = bf16_from_f32(y[i]);
+    return out;
 }
 
 }  // namespace kai_ref

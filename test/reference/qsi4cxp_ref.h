@@ -47,4 +47,9 @@ float arm_fmin(float a, float b);
 std::vector<float> matmul_qai8dxp_qsi4cx(const Qai8dxpUnpacked& lhs, size_t n, size_t k, const int8_t* w,
                                          const float* scale, const float* bias, float clamp_min, float clamp_max);
 
+// The bf16-output kernels (spec §16.1): the f32 result above (clamped in f32) rounded once to bf16,
+// nearest even. Returns m x n bf16 patterns, row-major.
+std::vector<uint16_t> matmul_qai8dxp_qsi4cx_bf16(const Qai8dxpUnpacked& lhs, size_t n, size_t k, const int8_t* w,
+                                                 const float* scale, const float* bias, float clamp_min, float clamp_max);
+
 }  // namespace kai_ref

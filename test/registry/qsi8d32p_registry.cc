@@ -43,6 +43,8 @@ namespace {
 #define KAI_Q40_MATMUL_f32_f32p(stem, features)
 #define KAI_Q40_MATMUL_bf16p_sme(stem, features)
 #define KAI_Q40_MATMUL_f32_bf16p(stem, features)
+#define KAI_Q40_MATMUL_bf16_qsi4cxp(stem, features)
+#define KAI_Q40_MATMUL_bf16_qsi4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_Q40_MATMUL_##family(stem, features)
 
 const Qsi8d32pVariant kVariants[] = {
@@ -65,6 +67,8 @@ const Qsi8d32pVariant kVariants[] = {
 #define KAI_Q40_LHS_f32_f32p(stem, features)
 #define KAI_Q40_LHS_bf16p_sme(stem, features)
 #define KAI_Q40_LHS_f32_bf16p(stem, features)
+#define KAI_Q40_LHS_bf16_qsi4cxp(stem, features)
+#define KAI_Q40_LHS_bf16_qsi4c32p(stem, features)
 #define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_Q40_LHS_##family(stem, features)
 
 const Qsi8d32pLhsPacker kLhsPackers[] = {
