@@ -7,6 +7,7 @@ a Python or CMake script can read it: one dict per line, string values and strin
 Keys:
   name      the kernel or packer name; its files are <dir>/<name>.c and <dir>/<name>.h
   family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
+            | f16p_qsi4c32p
   kind      matmul | lhs_packer | rhs_packer
   dir       directory of the .c/.h pair, relative to the repository root
   features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, sve (SVE
@@ -59,6 +60,7 @@ KAI_PACKER_FEEDS = [
     {"family": "f32_f32p", "match": "", "packers": ["kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "bf16p_sme", "match": "", "packers": ["kai_lhs_pack_bf16p2vlx2_f32_sme", "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
     {"family": "f32_bf16p", "match": "", "packers": ["kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
+    {"family": "f16p_qsi4c32p", "match": "", "packers": ["kai_lhs_pack_f16pmrx2_f32_neon", "kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -88,6 +90,7 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod",
     "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod",
     "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm",
+    "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa",
 ]
 
 KAI_KERNELS = [
@@ -176,4 +179,8 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa", "family": "bf16p_sme", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p", "features": ["sme2"]},
     {"name": "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot", "family": "f32_bf16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p", "features": ["sme2"]},
     # --- end f32p_f32p / f32_f32p / bf16p_sme / f32_bf16p ---
+    # --- family f16p_qsi4c32p (f16 activations x GGUF Q4_0, SME2; RHS from qsi8d32p's ps1s0scalef16 packer): docs/matmul_q4_0.md ---
+    {"name": "kai_lhs_pack_f16pmrx2_f32_neon", "family": "f16p_qsi4c32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa", "family": "f16p_qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f16p_qsi4c32p", "features": ["sme2"]},
+    # --- end f16p_qsi4c32p ---
 ]

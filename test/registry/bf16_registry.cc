@@ -46,6 +46,7 @@ namespace {
 #define KAI_BF16_MATMUL_f32_f32p(stem, features)
 #define KAI_BF16_MATMUL_bf16p_sme(stem, features)
 #define KAI_BF16_MATMUL_f32_bf16p(stem, features)
+#define KAI_BF16_MATMUL_f16p_qsi4c32p(stem, features)
 
 #define KAI_BF16_IS_bf16 KAI_BF16_KEEP
 #define KAI_BF16_IS_bf16o KAI_BF16_DROP
@@ -58,6 +59,7 @@ namespace {
 #define KAI_BF16_IS_f32_f32p KAI_BF16_DROP
 #define KAI_BF16_IS_bf16p_sme KAI_BF16_DROP
 #define KAI_BF16_IS_f32_bf16p KAI_BF16_DROP
+#define KAI_BF16_IS_f16p_qsi4c32p KAI_BF16_DROP
 
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16_MATMUL_##family(stem, features)
 const Bf16Variant kVariants[] = {

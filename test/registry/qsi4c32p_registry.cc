@@ -44,6 +44,7 @@ namespace {
 #define KAI_C32_ENTRY_f32_f32p(stem, features)
 #define KAI_C32_ENTRY_bf16p_sme(stem, features)
 #define KAI_C32_ENTRY_f32_bf16p(stem, features)
+#define KAI_C32_ENTRY_f16p_qsi4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_C32_ENTRY_##family(stem, features)
 
 const Qsi4c32pVariant kVariants[] = {
@@ -61,6 +62,7 @@ const Qsi4c32pVariant kVariants[] = {
 #undef KAI_C32_ENTRY_f32_f32p
 #undef KAI_C32_ENTRY_bf16p_sme
 #undef KAI_C32_ENTRY_f32_bf16p
+#undef KAI_C32_ENTRY_f16p_qsi4c32p
 
 }  // namespace
 

@@ -40,6 +40,7 @@ namespace {
 #define KAI_CX_ENTRY_f32_f32p(stem, features)
 #define KAI_CX_ENTRY_bf16p_sme(stem, features)
 #define KAI_CX_ENTRY_f32_bf16p(stem, features)
+#define KAI_CX_ENTRY_f16p_qsi4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_CX_ENTRY_##family(stem, features)
 
 const Qsi4cxpVariant kVariants[] = {
@@ -57,6 +58,7 @@ const Qsi4cxpVariant kVariants[] = {
 #undef KAI_CX_ENTRY_f32_f32p
 #undef KAI_CX_ENTRY_bf16p_sme
 #undef KAI_CX_ENTRY_f32_bf16p
+#undef KAI_CX_ENTRY_f16p_qsi4c32p
 
 }  // namespace
 

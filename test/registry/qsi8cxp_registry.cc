@@ -34,6 +34,7 @@ namespace {
 #define KAI_I8CX_ENTRY_f32_f32p(stem, features)
 #define KAI_I8CX_ENTRY_bf16p_sme(stem, features)
 #define KAI_I8CX_ENTRY_f32_bf16p(stem, features)
+#define KAI_I8CX_ENTRY_f16p_qsi4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_I8CX_ENTRY_##family(stem, features)
 
 const Qsi8cxpVariant kVariants[] = {
@@ -51,6 +52,7 @@ const Qsi8cxpVariant kVariants[] = {
 #undef KAI_I8CX_ENTRY_f32_f32p
 #undef KAI_I8CX_ENTRY_bf16p_sme
 #undef KAI_I8CX_ENTRY_f32_bf16p
+#undef KAI_I8CX_ENTRY_f16p_qsi4c32p
 
 }  // namespace
 

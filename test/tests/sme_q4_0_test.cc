@@ -27,6 +27,9 @@
 #include <vector>
 
 #include "kai/kai_common.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f16p_qsi4c32p/kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f16p_qsi4c32p/kai_matmul_clamp_f32_f16p_qsi4c32p_interface.h"
+#include "kai/ukernels/pack/kai_lhs_pack_f16pmrx2_f32_neon.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32_neon.h"
@@ -40,6 +43,7 @@
 #include "test/common/environment.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
+#include "test/reference/f16p_qsi4c32p_ref.h"
 #include "test/reference/qsi8d32p_ref.h"
 #include "test/reference/reference_common.h"
 #include "test/registry/qsi8d32p_registry.h"
@@ -169,8 +173,11 @@ const char* clamp_name(Clamp c) {
 void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float* hi) {
     *lo = -FLT_MAX;
     *hi = FLT_MAX;
-    if (c == Clamp::kNone || unclamped.empty()) return;
-    std::vector<float> s = unclamped;
+    std::vector<float> s;
+    for (float x : unclamped) {
+        if (std::isfinite(x)) s.push_back(x);  // quantiles of the finite outputs
+    }
+    if (c == Clamp::kNone || s.empty()) return;
     std::sort(s.begin(), s.end());
     const float q20 = s[s.size() / 5], q80 = s[s.size() * 4 / 5];
     switch (c) {
@@ -210,6 +217,16 @@ Packed pack_sme(const Qsi8d32pVariant& v, size_t m, size_t n, size_t k, size_t b
     KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon)(1, n, k, nr, kr, sr, bl, rows, nullptr,
                                                                         p.rhs->data(), 0, &params);
     return p;
+}
+
+// The SME kernels' FCLAMP on a result of the reference recipe (whose clamp, FMAX / FMIN as in the NEON kernels,
+// keeps NaN): a NaN becomes minNum(lo, hi), every other value is the same.
+std::vector<float> fclamp_nan(const std::vector<float>& ref, float lo, float hi) {
+    std::vector<float> out = ref;
+    for (float& x : out) {
+        if (std::isnan(x)) x = std::fmin(lo, hi);
+    }
+    return out;
 }
 
 // The NEON 1x4 dotprod kernel of the family on the same inputs (its own packers): m x n dense.
@@ -260,8 +277,10 @@ std::vector<SdotCase> sdot_cases() {
         }
         for (const auto& s : shapes) {
             const bool big = s.k > 1024;
+            if (reduced && big && svl != 64) continue;
             for (Clamp c : {Clamp::kNone, Clamp::kBoth, Clamp::kLow, Clamp::kHigh, Clamp::kInverted}) {
                 if ((big || reduced) && (c == Clamp::kLow || c == Clamp::kHigh)) continue;
+                if (reduced && c == Clamp::kBoth) continue;  // the tiled run below clamps on both sides
                 out.push_back({svl, s.m, s.n, s.k, s.bl, c, Tiling::kWhole});
             }
             out.push_back({svl, s.m, s.n, s.k, s.bl, Clamp::kBoth, Tiling::kTiles});
@@ -302,6 +321,7 @@ TEST_P(SmeSdotTest, BitExactWithReferenceAndNeon) {
         ASSERT_TRUE(kai_test::f32_bits_equal(neon.data(), n * 4, ref.data(), n * 4, m, n)) << "NEON 1x4 vs reference";
     }
 
+    const std::vector<float> want_all = fclamp_nan(ref, lo, hi);
     Packed p = pack_sme(v, m, n, k, bl, lhs.data(), lhs_stride * 4, rows.data());
     const size_t stride = (n + 5) * sizeof(float);
     DstBuffer dst(m, n + 2, sizeof(float), stride);
@@ -336,7 +356,7 @@ TEST_P(SmeSdotTest, BitExactWithReferenceAndNeon) {
     for (size_t i = 0; i < rn; ++i) {
         for (size_t j = 0; j < cn; ++j) {
             std::memcpy(&got[i * cn + j], dst.at(r0 + i, c0 + j), 4);
-            want[i * cn + j] = ref[(r0 + i) * n + c0 + j];
+            want[i * cn + j] = want_all[(r0 + i) * n + c0 + j];
         }
     }
     EXPECT_TRUE(kai_test::f32_bits_equal(got.data(), cn * 4, want.data(), cn * 4, rn, cn));
@@ -345,7 +365,7 @@ TEST_P(SmeSdotTest, BitExactWithReferenceAndNeon) {
 INSTANTIATE_TEST_SUITE_P(Shapes, SmeSdotTest, testing::ValuesIn(sdot_cases()), sdot_case_name);
 
 // GGUF writer blocks (spec §11.10), and RHS scales of inf and NaN (f16 0x7C00, 0xFC00, 0x7E00): IEEE arithmetic
-// as in the reference (0 * inf = NaN, NaN propagates through the clamp as with the NEON kernels' FMAX / FMIN).
+// as in the reference (0 * inf = NaN); a NaN result becomes the clamp bound (FCLAMP, KleidiAI's bits).
 TEST(SmeSdotSpecial, EdgeBlocksAndNonFiniteScales) {
     const Qsi8d32pVariant& v = sdot();
     KAI_TEST_SKIP_UNLESS(v.features);
@@ -378,9 +398,13 @@ TEST(SmeSdotSpecial, EdgeBlocksAndNonFiniteScales) {
             DstBuffer dst(1, n, 4, n * 4);
             KAI_ABI(uk.run_matmul)(1, n, k, bl, p.lhs->data(), p.rhs->data(), reinterpret_cast<float*>(dst.at(0, 0)),
                                    n * 4, 4, -FLT_MAX, FLT_MAX);
-            EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, ref.data(), n * 4, 1, n))
+            const std::vector<float> want = fclamp_nan(ref, -FLT_MAX, FLT_MAX);
+            EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, want.data(), n * 4, 1, n))
                 << "case " << special;
-            if (special == 1) EXPECT_TRUE(std::isnan(dst.value(0, 7)));
+            if (special == 1) {
+                EXPECT_TRUE(std::isnan(ref[7]));
+                EXPECT_EQ(dst.value(0, 7), -FLT_MAX);
+            }
         }
     }
 }
@@ -603,6 +627,483 @@ TEST(SmeSdotDeathTest, SizeOverflowAborts) {
     EXPECT_DEATH((void)uk.get_dst_offset(2, 64, SIZE_MAX), re);
     EXPECT_DEATH((void)uk.get_dst_offset(0, size_t{1} << 62, 64), re);
     EXPECT_DEATH((void)uk.get_dst_size(SIZE_MAX, 5), re);
+}
+
+// ------------------------------------------------------------------------------------------------
+// The f16 x Q4_0 MOPA and its LHS packer kai_lhs_pack_f16pmrx2_f32_neon.
+// ------------------------------------------------------------------------------------------------
+
+#define KAI_F16_UK(stem)                                                                                          \
+    kai_matmul_clamp_f32_f16p_qsi4c32p_ukernel {                                                                  \
+        kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem,    \
+            kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,                \
+            kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem                                    \
+    }
+
+const kai_matmul_clamp_f32_f16p_qsi4c32p_ukernel& f16_mopa() {
+    static const kai_matmul_clamp_f32_f16p_qsi4c32p_ukernel uk =
+        KAI_F16_UK(matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa);
+    return uk;
+}
+const char kF16Name[] = "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa";
+const char kF16PackName[] = "kai_lhs_pack_f16pmrx2_f32_neon";
+
+Packed pack_f16(size_t m, size_t n, size_t k, size_t bl, const float* lhs, size_t lhs_stride_bytes, const uint8_t* rows) {
+    const auto& uk = f16_mopa();
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
+    Packed p;
+    p.lhs = std::make_unique<GuardedBuffer>(KAI_ABI(kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon)(m, k, bl, mr, kr, sr));
+    KAI_ABI(kai_run_lhs_pack_f16pmrx2_f32_neon)(m, k, bl, mr, kr, sr, 0, lhs, lhs_stride_bytes, p.lhs->data());
+    p.rhs = std::make_unique<GuardedBuffer>(
+        KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon)(n, k, nr, kr, bl));
+    const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
+    KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon)(1, n, k, nr, kr, sr, bl, rows, nullptr,
+                                                                        p.rhs->data(), 0, &params);
+    return p;
+}
+
+// The outputs of a tile within the bound of test/reference/f16p_qsi4c32p_ref.h around the clamped exact sum (the
+// clamp bound where that is NaN, equal infinities), naming the first element outside it.
+::testing::AssertionResult within_bound(DstBuffer& dst, size_t r0, size_t rn, size_t c0, size_t cn, size_t n, size_t k,
+                                        const std::vector<double>& exact, const std::vector<double>& abs_sum, float lo,
+                                        float hi) {
+    size_t bad = 0;
+    std::string first;
+    for (size_t i = r0; i < r0 + rn; ++i) {
+        for (size_t j = c0; j < c0 + cn; ++j) {
+            const float got = dst.value(i, j);
+            const double want = kai_ref::clamp_f16_q4_0(exact[i * n + j], lo, hi);
+            bool ok;
+            if (std::isinf(want)) {
+                ok = static_cast<double>(got) == want;
+            } else {
+                const double bound = kai_ref::f16_q4_0_error_bound(abs_sum[i * n + j], k);
+                ok = static_cast<double>(got) == want || std::fabs(static_cast<double>(got) - want) <= bound;
+            }
+            if (!ok && bad++ == 0) {
+                first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " + std::to_string(got) + ", exact " +
+                        std::to_string(want) + ", abs sum " + std::to_string(abs_sum[i * n + j]);
+            }
+        }
+    }
+    if (bad == 0) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << bad << " of " << rn * cn << " outputs outside the bound; first " << first;
+}
+
+struct F16Case {
+    size_t svl;
+    size_t m, n, k, bl;
+    Clamp clamp;
+    Tiling tiling;
+};
+
+std::vector<F16Case> f16_cases() {
+    const bool reduced = kai_test::reduced_sweep();
+    std::vector<F16Case> out;
+    for (size_t svl : svls()) {
+        const size_t vl = svl / 4, nr = 4 * vl;
+        struct Shape {
+            size_t m, n, k, bl;
+        };
+        std::vector<Shape> shapes = {
+            {1, 1, 32, 32},      {vl, nr, 64, 32},      {vl + 1, nr + 1, 96, 32}, {2 * vl + 1, 2 * nr + 3, 128, 64},
+            {37, 53, 288, 96},   {13, 19, 256, 256},    {3, 5, 4096, 128},        {2, 3, 11008, 32},
+        };
+        if (vl > 1) shapes.push_back({vl - 1, nr - 1, 64, 32});
+        if (!reduced) {
+            shapes.push_back({1, 3, 14336, 32});
+            shapes.push_back({67, 29, 160, 32});
+            shapes.push_back({3 * vl + 2, 3 * nr + 1, 64, 32});
+        }
+        // Emulating FMOPA costs about SVL^2: at 2048 bits only K <= 1024 and fewer clamp modes; large K at 128 / 512.
+        const bool wide = svl == 256;
+        for (const auto& s : shapes) {
+            const bool big = s.k > 1024;
+            if (wide && (big || s.m > vl + 1 || (reduced && s.m * s.n > 64))) continue;
+            if (reduced && big && svl != 64) continue;
+            for (Clamp c : {Clamp::kNone, Clamp::kBoth, Clamp::kLow, Clamp::kHigh, Clamp::kInverted}) {
+                if ((big || reduced || wide) && (c == Clamp::kLow || c == Clamp::kHigh)) continue;
+                if ((big || wide || reduced) && c == Clamp::kBoth) continue;  // the tiled run below clamps on both sides
+                if (reduced && big && c == Clamp::kInverted) continue;
+                out.push_back({svl, s.m, s.n, s.k, s.bl, c, Tiling::kWhole});
+            }
+            out.push_back({svl, s.m, s.n, s.k, s.bl, Clamp::kBoth, Tiling::kTiles});
+            if (!big) out.push_back({svl, s.m, s.n, s.k, s.bl, Clamp::kNone, Tiling::kOneTile});
+        }
+    }
+    return out;
+}
+
+std::string f16_case_name(const testing::TestParamInfo<F16Case>& info) {
+    const F16Case& c = info.param;
+    return "svl" + std::to_string(c.svl * 8) + "_m" + std::to_string(c.m) + "_n" + std::to_string(c.n) + "_k" +
+           std::to_string(c.k) + "_bl" + std::to_string(c.bl) + clamp_name(c.clamp) +
+           (c.tiling == Tiling::kTiles ? "_tiles" : c.tiling == Tiling::kOneTile ? "_onetile" : "");
+}
+
+class SmeF16MopaTest : public testing::TestWithParam<F16Case> {};
+
+TEST_P(SmeF16MopaTest, WithinBoundOfExactSum) {
+    const F16Case& c = GetParam();
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);
+    ASSERT_TRUE(set_svl(c.svl));
+    const auto& uk = f16_mopa();
+    const uint64_t seed = kai_test::seed_from(f16_case_name(testing::TestParamInfo<F16Case>(c, 0)));
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+    const size_t m = c.m, n = c.n, k = c.k, bl = c.bl;
+    const size_t lhs_stride = k + 3;  // floats: a wider row than k (the packer honours lhs_stride)
+    const std::vector<float> lhs = make_lhs(m, k, bl, lhs_stride, seed);
+    const std::vector<uint8_t> rows = make_rows(n, k, bl, seed + 1);
+    std::vector<double> exact, abs_sum;
+    kai_ref::matmul_f16_q4_0_exact(lhs.data(), lhs_stride * 4, m, k, bl, rows.data(), n, &exact, &abs_sum);
+    float lo, hi;
+    clamp_bounds(c.clamp, std::vector<float>(exact.begin(), exact.end()), &lo, &hi);
+
+    Packed p = pack_f16(m, n, k, bl, lhs.data(), lhs_stride * 4, rows.data());
+    const size_t stride = (n + 5) * sizeof(float);
+    DstBuffer dst(m, n + 2, sizeof(float), stride);
+    const size_t ms = KAI_ABI(uk.get_m_step)(), ns = KAI_ABI(uk.get_n_step)();
+    EXPECT_EQ(ms, c.svl / 4);
+    EXPECT_EQ(ns, c.svl);
+    auto run_tile = [&](size_t m0, size_t mh, size_t n0, size_t nw) {
+        KAI_ABI(uk.run_matmul)(mh, nw, k, bl, p.lhs->data() + KAI_ABI(uk.get_lhs_packed_offset)(m0, k, bl),
+                               p.rhs->data() + KAI_ABI(uk.get_rhs_packed_offset)(n0, k, bl),
+                               reinterpret_cast<float*>(dst.at(0, 0) + KAI_ABI(uk.get_dst_offset)(m0, n0, stride)),
+                               stride, sizeof(float), lo, hi);
+    };
+    size_t r0 = 0, rn = m, c0 = 0, cn = n;
+    switch (c.tiling) {
+        case Tiling::kWhole:
+            run_tile(0, m, 0, n);
+            break;
+        case Tiling::kTiles:
+            for (size_t m0 = 0; m0 < m; m0 += ms) {
+                for (size_t n0 = 0; n0 < n; n0 += ns) run_tile(m0, std::min(ms, m - m0), n0, std::min(ns, n - n0));
+            }
+            break;
+        case Tiling::kOneTile:
+            r0 = m > ms ? ms : 0;
+            c0 = n > ns ? ns : 0;
+            rn = std::min(ms, m - r0);
+            cn = std::min(ns, n - c0);
+            run_tile(r0, rn, c0, cn);
+            break;
+    }
+    EXPECT_TRUE(dst.untouched_outside(r0, rn, c0, cn));
+    EXPECT_TRUE(dst.written_inside(r0, rn, c0, cn));
+    EXPECT_TRUE(within_bound(dst, r0, rn, c0, cn, n, k, exact, abs_sum, lo, hi));
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, SmeF16MopaTest, testing::ValuesIn(f16_cases()), f16_case_name);
+
+// RHS scales of inf, -inf and NaN and the edge blocks of make_rows: IEEE arithmetic, a NaN sum clamped to the
+// bound (FCLAMP), the other columns within the bound.
+TEST(SmeF16MopaSpecial, NonFiniteScales) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);
+    const auto& uk = f16_mopa();
+    for (size_t svl : svls()) {
+        ASSERT_TRUE(set_svl(svl));
+        SCOPED_TRACE("SVL " + std::to_string(svl * 8));
+        const size_t m = 7, n = 9, k = 96, bl = 32, row_bytes = kai_ref::q4_0_row_bytes(k, bl);
+        std::vector<uint8_t> rows = make_rows(n, k, bl, 31);
+        const uint16_t scales[3] = {0x7C00, 0xFC00, 0x7E00};
+        for (size_t j = 5; j < 8; ++j) {
+            rows[j * row_bytes + 18] = static_cast<uint8_t>(scales[j - 5] & 0xFF);
+            rows[j * row_bytes + 19] = static_cast<uint8_t>(scales[j - 5] >> 8);
+        }
+        const std::vector<float> lhs = make_lhs(m, k, bl, k, 32);
+        std::vector<double> exact, abs_sum;
+        kai_ref::matmul_f16_q4_0_exact(lhs.data(), k * 4, m, k, bl, rows.data(), n, &exact, &abs_sum);
+        Packed p = pack_f16(m, n, k, bl, lhs.data(), k * 4, rows.data());
+        DstBuffer dst(m, n, 4, n * 4);
+        KAI_ABI(uk.run_matmul)(m, n, k, bl, p.lhs->data(), p.rhs->data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4,
+                               -FLT_MAX, FLT_MAX);
+        EXPECT_TRUE(within_bound(dst, 0, m, 0, n, n, k, exact, abs_sum, -FLT_MAX, FLT_MAX));
+        EXPECT_TRUE(std::isnan(exact[7]));
+        EXPECT_EQ(dst.value(0, 7), -FLT_MAX);  // FCLAMP: a NaN gives the bound
+    }
+}
+
+TEST(SmeF16MopaGetters, FollowTheThreadsSvl) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);
+    const auto& uk = f16_mopa();
+    for (size_t svl : svls()) {
+        ASSERT_TRUE(set_svl(svl));
+        const size_t vl = svl / 4, nr = 4 * vl;
+        EXPECT_EQ(KAI_ABI(uk.get_m_step)(), vl);
+        EXPECT_EQ(KAI_ABI(uk.get_n_step)(), nr);
+        EXPECT_EQ(KAI_ABI(uk.get_mr)(), vl);
+        EXPECT_EQ(KAI_ABI(uk.get_nr)(), nr);
+        EXPECT_EQ(KAI_ABI(uk.get_kr)(), 4u);
+        EXPECT_EQ(KAI_ABI(uk.get_sr)(), 2u);
+        EXPECT_EQ(KAI_ABI(uk.get_lhs_packed_offset)(2 * vl, 256, 64),
+                  KAI_ABI(kai_get_lhs_packed_offset_lhs_pack_f16pmrx2_f32_neon)(2 * vl, 256, 64, vl, 4, 2));
+        EXPECT_EQ(KAI_ABI(uk.get_lhs_packed_offset)(vl, 64, 32), vl * 64 * 2);
+        EXPECT_EQ(KAI_ABI(uk.get_rhs_packed_offset)(2 * nr, 256, 64),
+                  KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon)(2 * nr, 256, nr, 4, 64));
+        EXPECT_EQ(KAI_ABI(uk.get_dst_offset)(vl, nr, 1000), vl * 1000 + nr * 4);
+        EXPECT_EQ(KAI_ABI(uk.get_dst_size)(3, 5), 60u);
+        EXPECT_EQ(KAI_ABI(kai_get_m_step_lhs_pack_f16pmrx2_f32_neon)(vl), vl);
+        DstBuffer dst(2, 4, 4, 16);
+        KAI_ABI(uk.run_matmul)(0, 4, 32, 32, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 16, 4, -FLT_MAX, FLT_MAX);
+        KAI_ABI(uk.run_matmul)(2, 0, 32, 32, nullptr, nullptr, reinterpret_cast<float*>(dst.at(0, 0)), 16, 4, -FLT_MAX, FLT_MAX);
+        EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
+    }
+}
+
+TEST(SmeF16MopaAbi, CalleeSavedRegistersAndLazyZaSave) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);
+    const auto& uk = f16_mopa();
+    for (size_t svl : svls()) {
+        ASSERT_TRUE(set_svl(svl));
+        SCOPED_TRACE("SVL " + std::to_string(svl * 8));
+        const size_t vl = svl / 4, m = vl + 3, n = 4 * vl + 5, k = 64, bl = 32;
+        const std::vector<float> lhs = make_lhs(m, k, bl, k, 41);
+        const std::vector<uint8_t> rows = make_rows(n, k, bl, 42);
+        std::vector<double> exact, abs_sum;
+        kai_ref::matmul_f16_q4_0_exact(lhs.data(), k * 4, m, k, bl, rows.data(), n, &exact, &abs_sum);
+        Packed p = pack_f16(m, n, k, bl, lhs.data(), k * 4, rows.data());
+        {
+            DstBuffer dst(m, n, 4, n * 4);
+            AbiFrame f = {};
+            f.fn = reinterpret_cast<uint64_t>(uk.run_matmul);
+            const uint64_t x[8] = {m, n, k, bl, reinterpret_cast<uint64_t>(p.lhs->data()),
+                                   reinterpret_cast<uint64_t>(p.rhs->data()), reinterpret_cast<uint64_t>(dst.at(0, 0)), n * 4};
+            std::memcpy(f.x, x, sizeof(x));
+            f.stack_arg = sizeof(float);
+            f.s0 = -2.0f;
+            f.s1 = 2.0f;
+            for (size_t i = 0; i < 11; ++i) f.in_gpr[i] = 0x1800000000000000ull + i * 0x0101010101010101ull;
+            for (size_t i = 0; i < 8; ++i) f.in_d[i] = 0x3ff0000000000000ull + (i + 1) * 0x0000111111111111ull;
+            kai_test_abi_call(&f);
+            for (size_t i = 0; i < 11; ++i) EXPECT_EQ(f.out_gpr[i], f.in_gpr[i]) << "x" << 18 + i;
+            for (size_t i = 0; i < 8; ++i) EXPECT_EQ(f.out_d[i], f.in_d[i]) << "d" << 8 + i;
+            EXPECT_TRUE(within_bound(dst, 0, m, 0, n, n, k, exact, abs_sum, -2.0f, 2.0f));
+            uint64_t tpidr2 = 1, svcr = 1;
+            kai_test_za_finish(&tpidr2, &svcr);
+            EXPECT_EQ(svcr & 3u, 0u) << "SVCR.SM / SVCR.ZA after the call";
+            EXPECT_EQ(tpidr2, 0u);
+        }
+        {
+            DstBuffer dst(m, n, 4, n * 4);
+            std::vector<uint8_t> pattern(svl * svl);
+            for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i * 5 + i / svl + 3);
+            std::vector<uint8_t> save(svl * svl, 0);
+            struct alignas(16) Tpidr2Block {
+                uint64_t za_save_buffer;
+                uint16_t num_za_save_slices;
+                uint8_t reserved[6];
+            } block = {reinterpret_cast<uint64_t>(save.data()), static_cast<uint16_t>(svl), {}};
+            kai_test_za_arm_lazy_save(pattern.data(), &block);
+            uk.run_matmul(m, n, k, bl, p.lhs->data(), p.rhs->data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4,
+                          -FLT_MAX, FLT_MAX);
+            uint64_t tpidr2 = 1, svcr = 1;
+            kai_test_za_finish(&tpidr2, &svcr);
+            EXPECT_EQ(tpidr2, 0u) << "TPIDR2_EL0 not cleared: the lazy save was not committed";
+            EXPECT_EQ(svcr & 3u, 0u);
+            EXPECT_TRUE(kai_test::bytes_equal(save.data(), pattern.data(), pattern.size())) << "ZA save buffer";
+            EXPECT_TRUE(within_bound(dst, 0, m, 0, n, n, k, exact, abs_sum, -FLT_MAX, FLT_MAX));
+        }
+    }
+}
+
+// The packer: byte-exact against the reference over mr (the three SVLs' VL and others), k tails and a padded row
+// stride; the lanes of rows past m untouched; two row chunks at a multiple of mr give the same bytes.
+struct F16PackCase {
+    size_t m, k, mr;
+};
+
+std::vector<F16PackCase> f16_pack_cases() {
+    std::vector<F16PackCase> out;
+    for (size_t mr : {4, 16, 64, 1, 3, 5, 8}) {
+        for (const auto& mk : std::vector<std::pair<size_t, size_t>>{{1, 32}, {3, 64}, {17, 128}, {22, 96}, {9, 34},
+                                                                        {5, 6}, {70, 1024}, {4, 2}}) {
+            out.push_back({mk.first, mk.second, mr});
+        }
+    }
+    return out;
+}
+
+class SmeF16Pack : public testing::TestWithParam<F16PackCase> {};
+
+TEST_P(SmeF16Pack, ByteExact) {
+    const F16PackCase& c = GetParam();
+    const size_t stride = c.k + 5;  // floats
+    const size_t bl = c.k;          // any divisor of k: the layout does not depend on it
+    const size_t kr = c.k % 4 == 0 ? 4 : 2;
+    std::vector<float> lhs = make_lhs(c.m, c.k, bl, stride, c.m * 1000 + c.k * 10 + c.mr);
+    // Exact f16 ties, subnormals, overflow and NaN somewhere in the matrix.
+    const float special[] = {1.0f + std::ldexp(1.0f, -11), 1.0f + 3 * std::ldexp(1.0f, -11), 3e-6f, -7e-8f, 70000.0f,
+                             65519.0f, std::numeric_limits<float>::quiet_NaN(), -0.0f};
+    for (size_t i = 0; i < std::min<size_t>(8, c.m * c.k); ++i) lhs[(i % c.m) * stride + (i * 7) % c.k] = special[i];
+    std::vector<uint8_t> mask;
+    const std::vector<uint8_t> want = kai_ref::pack_lhs_f16pmrx2(lhs.data(), c.m, c.k, stride * 4, c.mr, 0xA5, &mask);
+    const size_t size = KAI_ABI(kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon)(c.m, c.k, bl, c.mr, kr, 2);
+    ASSERT_EQ(size, want.size());
+    GuardedBuffer got(size, 0xA5);
+    KAI_ABI(kai_run_lhs_pack_f16pmrx2_f32_neon)(c.m, c.k, bl, c.mr, kr, 2, 0, lhs.data(), stride * 4, got.data());
+    EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size));  // unwritten lanes keep 0xA5
+    const size_t m0 = c.m > c.mr ? c.mr : 0;
+    if (m0 == 0) return;
+    GuardedBuffer chunked(size, 0xA5);
+    KAI_ABI(kai_run_lhs_pack_f16pmrx2_f32_neon)(m0, c.k, bl, c.mr, kr, 2, 0, lhs.data(), stride * 4, chunked.data());
+    KAI_ABI(kai_run_lhs_pack_f16pmrx2_f32_neon)(
+        c.m - m0, c.k, bl, c.mr, kr, 2, m0, lhs.data() + m0 * stride, stride * 4,
+        chunked.data() + KAI_ABI(kai_get_lhs_packed_offset_lhs_pack_f16pmrx2_f32_neon)(m0, c.k, bl, c.mr, kr, 2));
+    EXPECT_TRUE(kai_test::bytes_equal(chunked.data(), want.data(), size));
+    EXPECT_EQ(kai_get_lhs_offset_lhs_pack_f16pmrx2_f32_neon(m0, stride * 4), m0 * stride * 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, SmeF16Pack, testing::ValuesIn(f16_pack_cases()),
+                         [](const testing::TestParamInfo<F16PackCase>& info) {
+                             return "m" + std::to_string(info.param.m) + "_k" + std::to_string(info.param.k) + "_mr" +
+                                    std::to_string(info.param.mr);
+                         });
+
+// KleidiAI v1.30.0 vectors (SVL 512): the packer byte for byte, the kernel within the vectors' f16_q4_0 tolerance
+// (../shared/compat/README_sme.md: c_in = 2^-11 for the kernel's f16 rounding of (u - 8) * d).
+TEST(SmeF16Compat, PackerAndKernel) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);
+    ASSERT_TRUE(set_svl(64));
+    size_t packs = 0, kernels = 0;
+    for (const std::string& path : kai_test::list_compat_vectors(std::string(kF16PackName) + "__")) {
+        SCOPED_TRACE(path);
+        const kai_test::CompatVector v = kai_test::load_compat_vector(path);
+        const size_t m = v.size("m"), k = v.size("k"), bl = v.size("bl"), mr = v.size("mr"), kr = v.size("kr"), sr = v.size("sr");
+        const auto& want = v.section("lhs_packed");
+        ASSERT_EQ(KAI_ABI(kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon)(m, k, bl, mr, kr, sr), want.bytes.size());
+        GuardedBuffer got(want.bytes.size());
+        KAI_ABI(kai_run_lhs_pack_f16pmrx2_f32_neon)(m, k, bl, mr, kr, sr, 0, v.section("lhs").f32(), v.size("lhs_stride"),
+                                                    got.data());
+        EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.bytes.data(), want.bytes.size(), want.mask.data()));
+        ++packs;
+    }
+    const auto& uk = f16_mopa();
+    for (const std::string& path : kai_test::list_compat_vectors(std::string(kF16Name) + "__")) {
+        SCOPED_TRACE(path);
+        const kai_test::CompatVector v = kai_test::load_compat_vector(path);
+        const size_t m = v.size("m"), n = v.size("n"), k = v.size("k"), bl = v.size("bl");
+        EXPECT_EQ(KAI_ABI(uk.get_m_step)(), v.size("m_step"));
+        EXPECT_EQ(KAI_ABI(uk.get_n_step)(), v.size("n_step"));
+        EXPECT_EQ(KAI_ABI(uk.get_mr)(), v.size("mr"));
+        EXPECT_EQ(KAI_ABI(uk.get_nr)(), v.size("nr"));
+        EXPECT_EQ(KAI_ABI(uk.get_kr)(), v.size("kr"));
+        EXPECT_EQ(KAI_ABI(uk.get_sr)(), v.size("sr"));
+        const auto& lp = v.section("lhs_packed");
+        const auto& rp = v.section("rhs_packed");
+        Packed mine = pack_f16(m, n, k, bl, v.section("lhs").f32(), v.size("lhs_stride"), v.section("rhs").bytes.data());
+        ASSERT_EQ(mine.lhs->size(), lp.bytes.size());
+        ASSERT_EQ(mine.rhs->size(), rp.bytes.size());
+        EXPECT_TRUE(kai_test::bytes_equal(mine.lhs->data(), lp.bytes.data(), lp.bytes.size(), lp.mask.data()));
+        EXPECT_TRUE(kai_test::bytes_equal(mine.rhs->data(), rp.bytes.data(), rp.bytes.size(), rp.mask.data()));
+        DstBuffer dst(m, n, 4, (n + 1) * 4);
+        KAI_ABI(uk.run_matmul)(m, n, k, bl, mine.lhs->data(), mine.rhs->data(), reinterpret_cast<float*>(dst.at(0, 0)),
+                               (n + 1) * 4, 4, v.clamp_min(), v.clamp_max());
+        EXPECT_TRUE(dst.untouched_outside(0, m, 0, n));
+        std::vector<double> exact, abs_sum;
+        kai_ref::matmul_f16_q4_0_exact(v.section("lhs").f32(), v.size("lhs_stride"), m, k, bl, v.section("rhs").bytes.data(),
+                                       n, &exact, &abs_sum);
+        EXPECT_TRUE(within_bound(dst, 0, m, 0, n, n, k, exact, abs_sum, v.clamp_min(), v.clamp_max()));
+        // Against KleidiAI's outputs: the vectors' tolerance, with abs sum over the f16-rounded weights (which
+        // differ from the exact (u - 8) * d by at most 2^-11 relative, folded into c_in).
+        const float* ref = v.section("dst").f32();
+        size_t bad = 0;
+        for (size_t i = 0; i < m; ++i) {
+            for (size_t j = 0; j < n; ++j) {
+                const double got = dst.value(i, j), want = ref[i * n + j];
+                const double tol = (std::ldexp(1.0, -11) + 4.0 * static_cast<double>(k + 2) * std::ldexp(1.0, -24)) *
+                                   abs_sum[i * n + j] * (1.0 + std::ldexp(1.0, -10));
+                if (!(got == want || std::fabs(got - want) <= tol)) {
+                    if (bad++ < 3) ADD_FAILURE() << "(" << i << ", " << j << "): got " << got << ", KleidiAI " << want;
+                }
+            }
+        }
+        EXPECT_EQ(bad, 0u) << "outputs outside the compat tolerance";
+        ++kernels;
+    }
+    EXPECT_EQ(packs, 4u);
+    EXPECT_EQ(kernels, 4u);
+}
+
+TEST(SmeF16DeathTest, BlockChecksAbortInEveryBuild) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);
+    ASSERT_TRUE(set_svl(64));
+    const auto& uk = f16_mopa();
+    static uint8_t buf[16384];
+    static float out[1024];
+    auto run = [&](size_t k, size_t bl) { uk.run_matmul(1, 4, k, bl, buf, buf, out, 16, 4, -FLT_MAX, FLT_MAX); };
+    run(64, 32);  // valid
+    expect_each_aborts(kF16Name, {
+        {"get_lhs_packed_offset", "bl must be a non-zero multiple of 32", [&] { (void)uk.get_lhs_packed_offset(0, 96, 48); }},
+        {"get_lhs_packed_offset", "k must be a multiple of bl", [&] { (void)uk.get_lhs_packed_offset(0, 96, 64); }},
+        {"get_rhs_packed_offset", "bl must be a non-zero multiple of 32", [&] { (void)uk.get_rhs_packed_offset(0, 64, 0); }},
+        {"get_rhs_packed_offset", "k must be a multiple of bl", [&] { (void)uk.get_rhs_packed_offset(0, 48, 32); }},
+        {"run_matmul", "bl must be a non-zero multiple of 32", [&] { run(96, 48); }},
+        {"run_matmul", "k must be a multiple of bl", [&] { run(96, 64); }},
+    });
+}
+
+#ifndef NDEBUG
+TEST(SmeF16DeathTest, EachViolationAbortsNamingTheParameter) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);
+    ASSERT_TRUE(set_svl(64));
+    const auto& uk = f16_mopa();
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)();
+    static uint8_t buf[16384];
+    static float out[1024];
+    auto run = [&](size_t m, const void* l, const void* r, float* d, size_t dsr, size_t dsc) {
+        uk.run_matmul(m, 4, 64, 32, l, r, d, dsr, dsc, -FLT_MAX, FLT_MAX);
+    };
+    run(2, buf, buf, out, 16, 4);  // valid
+    expect_each_aborts(kF16Name, {
+        {"get_lhs_packed_offset", "m_idx must be a multiple of mr", [&] { (void)uk.get_lhs_packed_offset(mr / 2, 64, 32); }},
+        {"get_rhs_packed_offset", "n_idx must be a multiple of nr", [&] { (void)uk.get_rhs_packed_offset(nr / 2, 64, 32); }},
+        {"get_dst_offset", "m_idx must be a multiple of m_step", [&] { (void)uk.get_dst_offset(1, 0, 64); }},
+        {"get_dst_offset", "n_idx must be a multiple of n_step", [&] { (void)uk.get_dst_offset(0, nr / 2, 64); }},
+        {"run_matmul", "dst_stride_col must be sizeof(float)", [&] { run(1, buf, buf, out, 16, 8); }},
+        {"run_matmul", "lhs_packed must not be NULL", [&] { run(1, nullptr, buf, out, 16, 4); }},
+        {"run_matmul", "rhs_packed must not be NULL", [&] { run(1, buf, nullptr, out, 16, 4); }},
+        {"run_matmul", "dst must not be NULL", [&] { run(1, buf, buf, nullptr, 16, 4); }},
+        {"run_matmul", "dst_stride_row must be at least n * sizeof(float) when m > 1", [&] { run(2, buf, buf, out, 12, 4); }},
+    });
+    static float lhs[256];
+    auto pack = [&](size_t m, size_t k, size_t sr, const void* l, size_t stride, void* o) {
+        kai_run_lhs_pack_f16pmrx2_f32_neon(m, k, 32, 16, 4, sr, 0, l, stride, o);
+    };
+    pack(2, 64, 2, lhs, 256, buf);  // valid
+    (void)kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon(2, 64, 32, 16, 4, 2);
+    expect_each_aborts(kF16PackName, {
+        {"run", "sr must be 2", [&] { pack(2, 64, 1, lhs, 256, buf); }},
+        {"run", "k must be even", [&] { pack(2, 63, 2, lhs, 256, buf); }},
+        {"run", "lhs must not be NULL", [&] { pack(2, 64, 2, nullptr, 256, buf); }},
+        {"run", "lhs_packed must not be NULL", [&] { pack(2, 64, 2, lhs, 256, nullptr); }},
+        {"run", "lhs_stride must be at least k * sizeof(float) when m > 1", [&] { pack(2, 64, 2, lhs, 252, buf); }},
+        {"run", "mr must be non-zero", [&] { kai_run_lhs_pack_f16pmrx2_f32_neon(2, 64, 32, 0, 4, 2, 0, lhs, 256, buf); }},
+        {"get_lhs_packed_size", "k must be even", [&] { (void)kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon(2, 63, 63, 16, 1, 2); }},
+        {"get_lhs_packed_size", "k must be a multiple of bl (non-zero)", [&] { (void)kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon(2, 64, 48, 16, 4, 2); }},
+        {"get_lhs_packed_size", "mr must be non-zero", [&] { (void)kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon(2, 64, 32, 0, 4, 2); }},
+        {"get_lhs_packed_size", "k must be a multiple of kr (non-zero)", [&] { (void)kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon(2, 64, 32, 16, 3, 2); }},
+        {"get_lhs_packed_offset", "m_idx must be a multiple of mr", [&] { (void)kai_get_lhs_packed_offset_lhs_pack_f16pmrx2_f32_neon(8, 64, 32, 16, 4, 2); }},
+    });
+}
+#endif
+
+TEST(SmeF16DeathTest, SizeOverflowAborts) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);
+    ASSERT_TRUE(set_svl(64));
+    const auto& uk = f16_mopa();
+    GTEST_FLAG_SET(death_test_style, "fast");
+    const std::string re = kai_test::kai_error_regex(kai_test::kKaiCommonFile, kai_test::kSizeOverflow);
+    const size_t huge_k = SIZE_MAX - 31;
+    (void)uk.get_lhs_packed_offset(16, 64, 32);
+    EXPECT_DEATH((void)uk.get_lhs_packed_offset(16, huge_k, 32), re);
+    EXPECT_DEATH((void)uk.get_lhs_packed_offset(SIZE_MAX / 16 * 16, 64, 32), re);
+    EXPECT_DEATH((void)uk.get_rhs_packed_offset(64, huge_k, 32), re);
+    EXPECT_DEATH((void)uk.get_dst_offset(16, 64, SIZE_MAX), re);
+    EXPECT_DEATH((void)uk.get_dst_size(SIZE_MAX, 5), re);
+    EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon(SIZE_MAX, 64, 32, 16, 4, 2), re);
+    EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon(16, huge_k, 32, 16, 4, 2), re);
+    EXPECT_DEATH((void)kai_get_lhs_offset_lhs_pack_f16pmrx2_f32_neon(size_t{1} << 32, size_t{1} << 32), re);
 }
 
 }  // namespace

@@ -7,7 +7,8 @@
 #error "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot needs AArch64 with FEAT_SME2"
 #endif
 
-// dst[i][j] = min(max(acc, scalar_min), scalar_max), acc = +0 then for each block b of bl values:
+// dst[i][j] = FCLAMP(acc, scalar_min, scalar_max) = minNum(maxNum(acc, scalar_min), scalar_max) (KleidiAI's clamp: equal
+// to the NEON kernels' FMAX / FMIN except that a NaN acc gives the bound), acc = +0 then for each block b of bl values:
 //   acc = fmaf(f32(I), f32(a[i][b]) * f32(d[j][b]), acc),  I = sum_{k in b} q[i][k] * (u[j][k] - 8)
 // with q the int8 LHS, a its f16 scale, u the unsigned RHS nibble, d its f16 scale (spec §11.7, §20.4; the
 // products a * d of two f16 are exact in f32, and I is exact in f32 for bl <= 2^16).
@@ -195,7 +196,7 @@ void kai_run_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot(
         // x6 n, x7 nb, x9 chunks per block, x10 RHS block bytes, x11 scale offset, x13 LHS pointer, x14 LHS scale
         // pointer, x15 RHS data pointer, x16 RHS scale pointer, x17 block counter, x12 chunk counter, w8 = 0 (ZA
         // vector select). z0 / z1: LHS bytes 0-15 / 16-31 of a chunk in every 128-bit segment; z12-z19 RHS units;
-        // z4-z11, z20-z27 int8 weights; z12 / z13 clamp bounds at the store.
+        // z4-z11, z20-z27 int8 weights; z28 / z29 clamp bounds.
         register const struct kai_args* a __asm__("x0") = &args;
         __asm__ volatile(
             "ldp x1, x2, [x0, #0]\n"
@@ -205,8 +206,10 @@ void kai_run_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot(
             "ldp x11, x12, [x0, #64]\n"
             "smstart\n"
             "ptrue p0.b\n"
-            "ptrue pn8.b\n"
+            "ptrue pn8.h\n"
             "ldr zt0, [x12]\n"
+            "ld1rw {z28.s}, p0/z, [x0, #80]\n"
+            "ld1rw {z29.s}, p0/z, [x0, #84]\n"
             "mov w8, #0\n"
             "mov x4, #0\n"
             "whilelt pn9.s, x4, x6, vlx4\n"
@@ -271,10 +274,7 @@ void kai_run_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot(
             "b.ne 2b\n"
             // Clamp and store the tile.
             "mova {z4.d-z7.d}, za.d[w8, 1, vgx4]\n"
-            "ld1rw {z12.s}, p0/z, [x0, #80]\n"
-            "ld1rw {z13.s}, p0/z, [x0, #84]\n"
-            "fmax {z4.s-z7.s}, {z4.s-z7.s}, z12.s\n"  // FMAX / FMIN: a NaN stays NaN (FCLAMP would give the bound)
-            "fmin {z4.s-z7.s}, {z4.s-z7.s}, z13.s\n"
+            "fclamp {z4.s-z7.s}, z28.s, z29.s\n"  // min(max(acc, lo), hi) of numbers: a NaN gives the bound
             "st1w {z4.s-z7.s}, pn9, [x5]\n"
             "addvl x5, x5, #4\n"
             "add x3, x3, x10\n"

@@ -11,8 +11,10 @@
 /// scales); RHS packed by kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon (nr = 4VL, kr = 4, sr = 2:
 /// unsigned nibbles, then the f16 scales). ggml pairs this GEMV with
 /// kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa on the same packed RHS.
-/// Per output and block: acc = fmaf(sum_block(q * (u - 8)), lhs_scale * rhs_scale, acc), then max(acc, scalar_min),
-/// min(., scalar_max): bit-identical to the NEON kernels of the family on the same f32 / Q4_0 inputs. No bias.
+/// Per output and block: acc = fmaf(sum_block(q * (u - 8)), lhs_scale * rhs_scale, acc), then FCLAMP: maxNum(acc,
+/// scalar_min), minNum(., scalar_max), as KleidiAI's kernel. Bit-identical to the NEON kernels of the family on the
+/// same f32 / Q4_0 inputs, except that a NaN acc (only from NaN / infinite weight scales) gives the clamp bound here
+/// and stays NaN there. No bias.
 ///
 /// Vector length: nr, n_step and every RHS offset depend on the SVL of the calling thread (read on each call). A
 /// buffer packed at one SVL must not be used at another (query the getters and pack on the thread that runs the
