@@ -54,6 +54,7 @@ KAI_PACKER_FEEDS = [
     {"family": "qsi8d32p", "match": "_qsi4c32p8x", "packers": ["kai_lhs_quant_pack_qsi8d32p_f32", "kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0"]},
     {"family": "qsi8d32p", "match": "_i8mm", "packers": ["kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon"]},
     {"family": "qsi8d32p", "match": "_sme2_sdot", "packers": ["kai_lhs_quant_pack_qsi8d32p_f32_neon", "kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon"]},
+    {"family": "qsi8d32p", "match": "_sme_dot", "packers": ["kai_lhs_quant_pack_qsi8d32p_f32_neon", "kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon"]},
     {"family": "qsi4c32p", "match": "", "packers": ["kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon"]},
     {"family": "qsi8cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon"]},
     {"family": "f32p_f32p", "match": "", "packers": ["kai_lhs_pack_f32p2vlx1_f32_sme", "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
@@ -91,6 +92,7 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod",
     "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm",
     "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa",
+    "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot",
 ]
 
 KAI_KERNELS = [
@@ -159,6 +161,7 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod", "sve"]},
     {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["i8mm", "sve"]},
     {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["sme2"]},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["sme"]},
     # --- end qsi8d32p ---
     # --- family qsi8cxp (int8 per-channel weights; LHS from qai8dxp): docs/matmul_int8_channelwise.md ---
     {"name": "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "family": "qsi8cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Driver for docs/performance.md (section "SME2 Q4_0 kernels"): packs random f32 activations and random Q4_0
 // weights and calls one SME2 Q4_0 kernel once, so that ../shared/perf/qtrace.py can count that call's instructions.
-// Usage: perf_sme_q4_0 KERNEL M N K, KERNEL one of sme2_sdot (GEMV, M = 1), f16_sme2_mopa; bl = 32.
+// Usage: perf_sme_q4_0 KERNEL M N K, KERNEL one of sme2_sdot, sme_dot (GEMVs, M = 1), f16_sme2_mopa; bl = 32.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,8 @@
 
 #include "kai_lhs_quant_pack_qsi8d32p_f32_neon.h"
 #include "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot.h"
+#include "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot.h"
+#include "kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon.h"
 #include "kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon.h"
 #ifdef KAI_PERF_F16
 #include "kai_lhs_pack_f16pmrx2_f32_neon.h"
@@ -51,6 +53,13 @@ int main(int argc, char** argv) {
         kai_run_lhs_quant_pack_qsi8d32p_f32_neon(m, k, bl, 1, 4, 2, 0, lhs, k * 4, lp);
         kai_run_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon(1, n, k, nr, 4, 2, bl, rows, NULL, rp, 0, &params);
         kai_run_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot(m, n, k, bl, lp, rp, dst, n * 4, 4, -1e30f, 1e30f);
+    } else if (!strcmp(which, "sme_dot")) {
+        const size_t nr = kai_get_nr_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot();
+        void* lp = malloc(kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32_neon(m, k, bl, 1, 4, 2));
+        void* rp = malloc(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon(n, k, nr, 4, bl));
+        kai_run_lhs_quant_pack_qsi8d32p_f32_neon(m, k, bl, 1, 4, 2, 0, lhs, k * 4, lp);
+        kai_run_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon(1, n, k, nr, 4, 2, bl, rows, NULL, rp, 0, &params);
+        kai_run_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot(m, n, k, bl, lp, rp, dst, n * 4, 4, -1e30f, 1e30f);
 #ifdef KAI_PERF_F16
     } else if (!strcmp(which, "f16_sme2_mopa")) {
         const size_t mr = kai_get_mr_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa();

@@ -83,11 +83,12 @@ uint64_t to_cpu_bits(uint32_t f) {
 // neither selected nor named here fails the test. The SME/SME2 float families (docs/matmul_sme.md)
 // have no table yet: choosing them needs the SME bits of kai_cpu.h and getters that follow the SVL.
 const std::set<std::string> kNotSelectedYet = {"f32p_f32p", "f32_f32p", "bf16p_sme", "f32_bf16p", "f16p_qsi4c32p"};
-// Kernels of a selected family that its table leaves out: the SME2 Q4_0 GEMV reads other packed layouts than
-// the rest of qsi8d32p (kai_lhs_quant_pack_qsi8d32p_f32_neon, kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon,
-// spec §11.5 / §14.1), so kai_select_qsi8d32p() returning it would hand a caller that packs with the family's
+// Kernels of a selected family that its table leaves out: the SME / SME2 Q4_0 GEMVs read other packed layouts than
+// the rest of qsi8d32p (kai_lhs_quant_pack_qsi8d32p_f32_neon, kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon
+// or ..._ps4s0sf16_..., spec §11.5 / §14), so kai_select_qsi8d32p() returning it would hand a caller that packs with the family's
 // packers a kernel that misreads them. Choosing it needs the packers in the selection result (and the SME bits).
-const std::set<std::string> kNotSelectedKernels = {"kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot"};
+const std::set<std::string> kNotSelectedKernels = {"kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot",
+                                                   "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot"};
 
 TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
     const kai_select_entry* entries = nullptr;

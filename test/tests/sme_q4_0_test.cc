@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the SME2 GGUF Q4_0 kernels (docs/matmul_q4_0.md, spec §11, §14, §20), each at SVL 128, 512 and 2048
+// Tests of the SME / SME2 GGUF Q4_0 kernels (docs/matmul_q4_0.md, spec §11, §14, §20), each at SVL 128, 512 and 2048
 // bits (prctl(PR_SME_SET_VL) in the test: nr, n_step and the packed RHS layout change with it):
+//  - kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot, the SME twin of the GEMV below (RHS packer
+//    kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon), through the same cases, bit-exact on the rows as it sees
+//    them (scales 16 * f16(d / 16));
+//  - kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa within 2 (K + 2) 2^-24 sum |a w| of the exact sum
+//    of its f16 operands (test/reference/f16p_qsi4c32p_ref), and kai_lhs_pack_f16pmrx2_f32_neon byte-exact;
 //  - kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot (family qsi8d32p, packers
 //    kai_lhs_quant_pack_qsi8d32p_f32_neon and kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon): bit-exact
 //    against the recipe of spec §11.7 (test/reference/qsi8d32p_ref) and against the NEON 1x4 dotprod kernel of the
@@ -34,6 +39,7 @@
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
 #include "test/common/abi_call.h"
 #include "test/common/buffers.h"
@@ -189,13 +195,47 @@ void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float
     }
 }
 
-const Qsi8d32pVariant& sdot() {
+const Qsi8d32pVariant& sme_variant(const char* tag) {
     const auto& vs = kai_registry::qsi8d32p_sme_variants();
     for (const auto& v : vs) {
-        if (std::strstr(v.name, "_sme2_sdot") != nullptr) return v;
+        if (std::strstr(v.name, tag) != nullptr) return v;
     }
-    ADD_FAILURE() << "no sme2_sdot kernel in the registry";
+    ADD_FAILURE() << "no " << tag << " kernel in the registry";
     return vs.at(0);
+}
+
+// The SME2 GEMV (RHS kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon, FCLAMP) and its SME twin (RHS
+// kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon, scales d / 16; FMAX / FMIN).
+const Qsi8d32pVariant& sdot() {
+    return sme_variant("_sme2_sdot");
+}
+bool is_sme1(const Qsi8d32pVariant& v) {
+    return std::strstr(v.name, "_sme_dot") != nullptr;
+}
+const std::vector<const Qsi8d32pVariant*>& gemvs() {
+    static const std::vector<const Qsi8d32pVariant*> g = {&sme_variant("_sme2_sdot"), &sme_variant("_sme_dot")};
+    return g;
+}
+
+// The Q4_0 rows as a kernel sees them: the twin's packer stores f16(d / 16) (ties to even, lossy below 2^-10), and
+// 16 * f16(d / 16) is an f16 again, so the recipe of spec §11.7 on rows with that scale is the twin's exactly.
+std::vector<uint8_t> rows_as_seen(const Qsi8d32pVariant& v, const std::vector<uint8_t>& rows, size_t n, size_t k,
+                                  size_t bl) {
+    if (!is_sme1(v)) return rows;
+    std::vector<uint8_t> out = rows;
+    const size_t row_bytes = kai_ref::q4_0_row_bytes(k, bl), blk = bl / 2 + 2;
+    for (size_t j = 0; j < n; ++j) {
+        for (size_t b = 0; b < k / bl; ++b) {
+            uint8_t* p = &out[j * row_bytes + b * blk];
+            const uint16_t d = static_cast<uint16_t>(p[0] | (p[1] << 8));
+            const uint16_t d16 = kai_ref::f16_from_f32(kai_ref::f32_from_f16(d) * 0.0625f);
+            const float back = kai_ref::f32_from_f16(d16) * 16.0f;
+            const uint16_t h = std::isnan(back) ? d16 : kai_ref::f16_from_f32(back);
+            p[0] = static_cast<uint8_t>(h & 0xFF);
+            p[1] = static_cast<uint8_t>(h >> 8);
+        }
+    }
+    return out;
 }
 
 // The packed operands of the SME kernels, at the SVL in force.
@@ -211,9 +251,16 @@ Packed pack_sme(const Qsi8d32pVariant& v, size_t m, size_t n, size_t k, size_t b
     p.lhs = std::make_unique<GuardedBuffer>(
         KAI_ABI(kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32_neon)(m, k, bl, mr, kr, sr));
     KAI_ABI(kai_run_lhs_quant_pack_qsi8d32p_f32_neon)(m, k, bl, mr, kr, sr, 0, lhs, lhs_stride_bytes, p.lhs->data());
+    const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
+    if (is_sme1(v)) {
+        p.rhs = std::make_unique<GuardedBuffer>(
+            KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon)(n, k, nr, kr, bl));
+        KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon)(1, n, k, nr, kr, sr, bl, rows, nullptr,
+                                                                        p.rhs->data(), 0, &params);
+        return p;
+    }
     p.rhs = std::make_unique<GuardedBuffer>(
         KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon)(n, k, nr, kr, bl));
-    const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
     KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon)(1, n, k, nr, kr, sr, bl, rows, nullptr,
                                                                         p.rhs->data(), 0, &params);
     return p;
@@ -221,8 +268,9 @@ Packed pack_sme(const Qsi8d32pVariant& v, size_t m, size_t n, size_t k, size_t b
 
 // The SME kernels' FCLAMP on a result of the reference recipe (whose clamp, FMAX / FMIN as in the NEON kernels,
 // keeps NaN): a NaN becomes minNum(lo, hi), every other value is the same.
-std::vector<float> fclamp_nan(const std::vector<float>& ref, float lo, float hi) {
+std::vector<float> fclamp_nan(const std::vector<float>& ref, float lo, float hi, bool fclamp = true) {
     std::vector<float> out = ref;
+    if (!fclamp) return out;
     for (float& x : out) {
         if (std::isnan(x)) x = std::fmin(lo, hi);
     }
@@ -251,7 +299,8 @@ std::vector<float> neon_result(size_t m, size_t n, size_t k, size_t bl, const fl
 enum class Tiling { kWhole, kTiles, kOneTile };
 
 struct SdotCase {
-    size_t svl;  // bytes
+    size_t variant;  // index into gemvs()
+    size_t svl;      // bytes
     size_t m, n, k, bl;
     Clamp clamp;
     Tiling tiling;
@@ -260,6 +309,7 @@ struct SdotCase {
 std::vector<SdotCase> sdot_cases() {
     const bool reduced = kai_test::reduced_sweep();
     std::vector<SdotCase> out;
+    for (size_t vi = 0; vi < 2; ++vi)
     for (size_t svl : svls()) {
         const size_t nr = svl;  // 4VL = SVL / 8 columns
         struct Shape {
@@ -281,10 +331,10 @@ std::vector<SdotCase> sdot_cases() {
             for (Clamp c : {Clamp::kNone, Clamp::kBoth, Clamp::kLow, Clamp::kHigh, Clamp::kInverted}) {
                 if ((big || reduced) && (c == Clamp::kLow || c == Clamp::kHigh)) continue;
                 if (reduced && c == Clamp::kBoth) continue;  // the tiled run below clamps on both sides
-                out.push_back({svl, s.m, s.n, s.k, s.bl, c, Tiling::kWhole});
+                out.push_back({vi, svl, s.m, s.n, s.k, s.bl, c, Tiling::kWhole});
             }
-            out.push_back({svl, s.m, s.n, s.k, s.bl, Clamp::kBoth, Tiling::kTiles});
-            if (!big) out.push_back({svl, s.m, s.n, s.k, s.bl, Clamp::kNone, Tiling::kOneTile});
+            out.push_back({vi, svl, s.m, s.n, s.k, s.bl, Clamp::kBoth, Tiling::kTiles});
+            if (!big) out.push_back({vi, svl, s.m, s.n, s.k, s.bl, Clamp::kNone, Tiling::kOneTile});
         }
     }
     return out;
@@ -292,7 +342,7 @@ std::vector<SdotCase> sdot_cases() {
 
 std::string sdot_case_name(const testing::TestParamInfo<SdotCase>& info) {
     const SdotCase& c = info.param;
-    return "svl" + std::to_string(c.svl * 8) + "_m" + std::to_string(c.m) + "_n" + std::to_string(c.n) + "_k" +
+    return std::string(c.variant == 0 ? "sme2_sdot" : "sme_dot") + "_svl" + std::to_string(c.svl * 8) + "_m" + std::to_string(c.m) + "_n" + std::to_string(c.n) + "_k" +
            std::to_string(c.k) + "_bl" + std::to_string(c.bl) + clamp_name(c.clamp) +
            (c.tiling == Tiling::kTiles ? "_tiles" : c.tiling == Tiling::kOneTile ? "_onetile" : "");
 }
@@ -301,7 +351,7 @@ class SmeSdotTest : public testing::TestWithParam<SdotCase> {};
 
 TEST_P(SmeSdotTest, BitExactWithReferenceAndNeon) {
     const SdotCase& c = GetParam();
-    const Qsi8d32pVariant& v = sdot();
+    const Qsi8d32pVariant& v = *gemvs()[c.variant];
     KAI_TEST_SKIP_UNLESS(v.features);
     ASSERT_TRUE(set_svl(c.svl));
     const auto& uk = v.ukernel;
@@ -311,22 +361,23 @@ TEST_P(SmeSdotTest, BitExactWithReferenceAndNeon) {
     const size_t lhs_stride = k + 3;  // floats: a wider row than k (the packer honours lhs_stride)
     const std::vector<float> lhs = make_lhs(m, k, bl, lhs_stride, seed);
     const std::vector<uint8_t> rows = make_rows(n, k, bl, seed + 1);
+    const std::vector<uint8_t> seen = rows_as_seen(v, rows, n, k, bl);
 
     const kai_ref::Qsi8d32 q = kai_ref::quantize_qsi8d32(m, k, bl, lhs.data(), lhs_stride * 4, kai_ref::Q8Rounding::kTiesAway);
     float lo, hi;
-    clamp_bounds(c.clamp, kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows.data(), -FLT_MAX, FLT_MAX), &lo, &hi);
-    const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows.data(), lo, hi);
+    clamp_bounds(c.clamp, kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, seen.data(), -FLT_MAX, FLT_MAX), &lo, &hi);
+    const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, seen.data(), lo, hi);
     if ((kai_test::cpu_features() & KAI_FEATURE_DOTPROD) != 0) {
-        const std::vector<float> neon = neon_result(m, n, k, bl, lhs.data(), lhs_stride * 4, rows.data(), lo, hi);
+        const std::vector<float> neon = neon_result(m, n, k, bl, lhs.data(), lhs_stride * 4, seen.data(), lo, hi);
         ASSERT_TRUE(kai_test::f32_bits_equal(neon.data(), n * 4, ref.data(), n * 4, m, n)) << "NEON 1x4 vs reference";
     }
 
-    const std::vector<float> want_all = fclamp_nan(ref, lo, hi);
+    const std::vector<float> want_all = fclamp_nan(ref, lo, hi, !is_sme1(v));
     Packed p = pack_sme(v, m, n, k, bl, lhs.data(), lhs_stride * 4, rows.data());
     const size_t stride = (n + 5) * sizeof(float);
     DstBuffer dst(m, n + 2, sizeof(float), stride);
     const size_t ns = KAI_ABI(uk.get_n_step)();
-    EXPECT_EQ(ns, 4 * c.svl / 4);
+    EXPECT_EQ(ns, c.svl);
     auto run_tile = [&](size_t m0, size_t mh, size_t n0, size_t nw) {
         KAI_ABI(uk.run_matmul)(mh, nw, k, bl, p.lhs->data() + KAI_ABI(uk.get_lhs_packed_offset)(m0, k, bl),
                                p.rhs->data() + KAI_ABI(uk.get_rhs_packed_offset)(n0, k, bl),
@@ -366,8 +417,10 @@ INSTANTIATE_TEST_SUITE_P(Shapes, SmeSdotTest, testing::ValuesIn(sdot_cases()), s
 
 // GGUF writer blocks (spec §11.10), and RHS scales of inf and NaN (f16 0x7C00, 0xFC00, 0x7E00): IEEE arithmetic
 // as in the reference (0 * inf = NaN); a NaN result becomes the clamp bound (FCLAMP, KleidiAI's bits).
-TEST(SmeSdotSpecial, EdgeBlocksAndNonFiniteScales) {
-    const Qsi8d32pVariant& v = sdot();
+class SmeSdotSpecial : public testing::TestWithParam<size_t> {};
+
+TEST_P(SmeSdotSpecial, EdgeBlocksAndNonFiniteScales) {
+    const Qsi8d32pVariant& v = *gemvs()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
     const auto& uk = v.ukernel;
     for (size_t svl : svls()) {
@@ -393,25 +446,35 @@ TEST(SmeSdotSpecial, EdgeBlocksAndNonFiniteScales) {
             }
             const std::vector<float> lhs = make_lhs(1, k, bl, k, 11 + special);
             const auto q = kai_ref::quantize_qsi8d32(1, k, bl, lhs.data(), k * 4, kai_ref::Q8Rounding::kTiesAway);
-            const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows.data(), -FLT_MAX, FLT_MAX);
+            const std::vector<uint8_t> seen = rows_as_seen(v, rows, n, k, bl);
+            const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, seen.data(), -FLT_MAX, FLT_MAX);
             Packed p = pack_sme(v, 1, n, k, bl, lhs.data(), k * 4, rows.data());
             DstBuffer dst(1, n, 4, n * 4);
             KAI_ABI(uk.run_matmul)(1, n, k, bl, p.lhs->data(), p.rhs->data(), reinterpret_cast<float*>(dst.at(0, 0)),
                                    n * 4, 4, -FLT_MAX, FLT_MAX);
-            const std::vector<float> want = fclamp_nan(ref, -FLT_MAX, FLT_MAX);
+            const std::vector<float> want = fclamp_nan(ref, -FLT_MAX, FLT_MAX, !is_sme1(v));
             EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, want.data(), n * 4, 1, n))
                 << "case " << special;
             if (special == 1) {
                 EXPECT_TRUE(std::isnan(ref[7]));
-                EXPECT_EQ(dst.value(0, 7), -FLT_MAX);
+                if (is_sme1(v)) {
+                    EXPECT_TRUE(std::isnan(dst.value(0, 7)));  // FMAX / FMIN
+                } else {
+                    EXPECT_EQ(dst.value(0, 7), -FLT_MAX);  // FCLAMP
+                }
             }
         }
     }
 }
 
+INSTANTIATE_TEST_SUITE_P(Gemvs, SmeSdotSpecial, testing::Range(size_t{0}, size_t{2}),
+                         [](const testing::TestParamInfo<size_t>& i) { return std::string(i.param == 0 ? "sme2_sdot" : "sme_dot"); });
+
 // Getters: the spec's values at every SVL (§20.2), and m == 0 / n == 0 write nothing.
-TEST(SmeSdotGetters, FollowTheThreadsSvl) {
-    const Qsi8d32pVariant& v = sdot();
+class SmeSdotGetters : public testing::TestWithParam<size_t> {};
+
+TEST_P(SmeSdotGetters, FollowTheThreadsSvl) {
+    const Qsi8d32pVariant& v = *gemvs()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
     const auto& uk = v.ukernel;
     for (size_t svl : svls()) {
@@ -436,12 +499,17 @@ TEST(SmeSdotGetters, FollowTheThreadsSvl) {
     }
 }
 
+INSTANTIATE_TEST_SUITE_P(Gemvs, SmeSdotGetters, testing::Range(size_t{0}, size_t{2}),
+                         [](const testing::TestParamInfo<size_t>& i) { return std::string(i.param == 0 ? "sme2_sdot" : "sme_dot"); });
+
 // ------------------------------------------------------------------------------------------------
 // Calling convention.
 // ------------------------------------------------------------------------------------------------
 
-TEST(SmeSdotAbi, CalleeSavedRegistersSurviveACall) {
-    const Qsi8d32pVariant& v = sdot();
+class SmeSdotAbi : public testing::TestWithParam<size_t> {};
+
+TEST_P(SmeSdotAbi, CalleeSavedRegistersSurviveACall) {
+    const Qsi8d32pVariant& v = *gemvs()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
     for (size_t svl : svls()) {
         ASSERT_TRUE(set_svl(svl));
@@ -450,7 +518,8 @@ TEST(SmeSdotAbi, CalleeSavedRegistersSurviveACall) {
         const std::vector<float> lhs = make_lhs(m, k, bl, k, 21);
         const std::vector<uint8_t> rows = make_rows(n, k, bl, 22);
         const auto q = kai_ref::quantize_qsi8d32(m, k, bl, lhs.data(), k * 4, kai_ref::Q8Rounding::kTiesAway);
-        const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows.data(), -0.5f, 0.5f);
+        const std::vector<float> ref =
+            kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows_as_seen(v, rows, n, k, bl).data(), -0.5f, 0.5f);
         Packed p = pack_sme(v, m, n, k, bl, lhs.data(), k * 4, rows.data());
         DstBuffer dst(m, n, 4, n * 4);
         AbiFrame f = {};
@@ -474,8 +543,8 @@ TEST(SmeSdotAbi, CalleeSavedRegistersSurviveACall) {
     }
 }
 
-TEST(SmeSdotAbi, CommitsAPendingLazyZaSave) {
-    const Qsi8d32pVariant& v = sdot();
+TEST_P(SmeSdotAbi, CommitsAPendingLazyZaSave) {
+    const Qsi8d32pVariant& v = *gemvs()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
     for (size_t svl : svls()) {
         ASSERT_TRUE(set_svl(svl));
@@ -484,7 +553,8 @@ TEST(SmeSdotAbi, CommitsAPendingLazyZaSave) {
         const std::vector<float> lhs = make_lhs(1, k, bl, k, 23);
         const std::vector<uint8_t> rows = make_rows(n, k, bl, 24);
         const auto q = kai_ref::quantize_qsi8d32(1, k, bl, lhs.data(), k * 4, kai_ref::Q8Rounding::kTiesAway);
-        const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows.data(), -FLT_MAX, FLT_MAX);
+        const std::vector<float> ref =
+            kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, rows_as_seen(v, rows, n, k, bl).data(), -FLT_MAX, FLT_MAX);
         Packed p = pack_sme(v, 1, n, k, bl, lhs.data(), k * 4, rows.data());
         DstBuffer dst(1, n, 4, n * 4);
         std::vector<uint8_t> pattern(svl * svl);
@@ -506,6 +576,9 @@ TEST(SmeSdotAbi, CommitsAPendingLazyZaSave) {
         EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, ref.data(), n * 4, 1, n));
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(Gemvs, SmeSdotAbi, testing::Range(size_t{0}, size_t{2}),
+                         [](const testing::TestParamInfo<size_t>& i) { return std::string(i.param == 0 ? "sme2_sdot" : "sme_dot"); });
 
 // ------------------------------------------------------------------------------------------------
 // KleidiAI v1.30.0 vectors (SVL 512): our packers reproduce the packed buffers, the kernel the outputs.
@@ -566,8 +639,10 @@ void expect_each_aborts(const char* stem, const std::vector<Violation>& table) {
     }
 }
 
-TEST(SmeSdotDeathTest, BlockChecksAbortInEveryBuild) {
-    const Qsi8d32pVariant& v = sdot();
+class SmeSdotDeathTest : public testing::TestWithParam<size_t> {};
+
+TEST_P(SmeSdotDeathTest, BlockChecksAbortInEveryBuild) {
+    const Qsi8d32pVariant& v = *gemvs()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
     ASSERT_TRUE(set_svl(64));
     const auto& uk = v.ukernel;
@@ -586,8 +661,8 @@ TEST(SmeSdotDeathTest, BlockChecksAbortInEveryBuild) {
 }
 
 #ifndef NDEBUG
-TEST(SmeSdotDeathTest, EachViolationAbortsNamingTheParameter) {
-    const Qsi8d32pVariant& v = sdot();
+TEST_P(SmeSdotDeathTest, EachViolationAbortsNamingTheParameter) {
+    const Qsi8d32pVariant& v = *gemvs()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
     ASSERT_TRUE(set_svl(64));
     const auto& uk = v.ukernel;
@@ -611,8 +686,8 @@ TEST(SmeSdotDeathTest, EachViolationAbortsNamingTheParameter) {
 #endif
 
 // Sizes and offsets that do not fit in size_t abort in every build.
-TEST(SmeSdotDeathTest, SizeOverflowAborts) {
-    const Qsi8d32pVariant& v = sdot();
+TEST_P(SmeSdotDeathTest, SizeOverflowAborts) {
+    const Qsi8d32pVariant& v = *gemvs()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
     ASSERT_TRUE(set_svl(64));
     const auto& uk = v.ukernel;
@@ -628,6 +703,9 @@ TEST(SmeSdotDeathTest, SizeOverflowAborts) {
     EXPECT_DEATH((void)uk.get_dst_offset(0, size_t{1} << 62, 64), re);
     EXPECT_DEATH((void)uk.get_dst_size(SIZE_MAX, 5), re);
 }
+
+INSTANTIATE_TEST_SUITE_P(Gemvs, SmeSdotDeathTest, testing::Range(size_t{0}, size_t{2}),
+                         [](const testing::TestParamInfo<size_t>& i) { return std::string(i.param == 0 ? "sme2_sdot" : "sme_dot"); });
 
 // ------------------------------------------------------------------------------------------------
 // The f16 x Q4_0 MOPA and its LHS packer kai_lhs_pack_f16pmrx2_f32_neon.
