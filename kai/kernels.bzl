@@ -9,6 +9,8 @@ Keys:
   family    bf16 | bf16o | bf16f16 | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
   family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p |
             bf16_qsi4cxp | bf16_qsi4c32p
+  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
+            | f16p_qsi4c32p
   kind      matmul | lhs_packer | rhs_packer
   dir       directory of the .c/.h pair, relative to the repository root
   features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16
@@ -61,8 +63,11 @@ KAI_PACKER_FEEDS = [
     {"family": "bf16o", "match": "", "packers": ["kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon", "kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon", "kai_rhs_pack_kxn_bf16p12x4biasf32_bf16_neon", "kai_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon"]},
     {"family": "qsi4cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"]},
     {"family": "qsi4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0"]},
-    {"family": "qsi8d32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32p_f32", "kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0"]},
+    {"family": "qsi8d32p", "match": "_qsi4c32p4x", "packers": ["kai_lhs_quant_pack_qsi8d32p_f32", "kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0"]},
+    {"family": "qsi8d32p", "match": "_qsi4c32p8x", "packers": ["kai_lhs_quant_pack_qsi8d32p_f32", "kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0"]},
     {"family": "qsi8d32p", "match": "_i8mm", "packers": ["kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon"]},
+    {"family": "qsi8d32p", "match": "_sme2_sdot", "packers": ["kai_lhs_quant_pack_qsi8d32p_f32_neon", "kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon"]},
+    {"family": "qsi8d32p", "match": "_sme_dot", "packers": ["kai_lhs_quant_pack_qsi8d32p_f32_neon", "kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon"]},
     {"family": "qsi4c32p", "match": "", "packers": ["kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon"]},
     {"family": "qsi4cxpf16", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"]},
     {"family": "qsi8cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon"]},
@@ -78,6 +83,7 @@ KAI_PACKER_FEEDS = [
     {"family": "bf16f16", "match": "", "packers": ["kai_lhs_pack_bf16p8x4_f16_neon", "kai_lhs_quant_pack_bf16p8x4_f32_neon", "kai_lhs_pack_bf16p8x4_bf16_neon", "kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon", "kai_rhs_pack_nxk_bf16p12x4biasf16_f16_neon"]},
     {"family": "bf16_qsi4cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_bf16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"]},
     {"family": "bf16_qsi4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_bf16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon"]},
+    {"family": "f16p_qsi4c32p", "match": "", "packers": ["kai_lhs_pack_f16pmrx2_f32_neon", "kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -126,6 +132,8 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm",
     "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod",
     "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm",
+    "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa",
+    "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot",
 ]
 
 KAI_KERNELS = [
@@ -216,6 +224,8 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod"]},
     {"name": "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod", "sve"]},
     {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["i8mm", "sve"]},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["sme2"]},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["sme"]},
     # --- end qsi8d32p ---
     # --- family qsi8cxp (int8 per-channel weights; LHS from qai8dxp): docs/matmul_int8_channelwise.md ---
     {"name": "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "family": "qsi8cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
@@ -245,4 +255,8 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa", "family": "bf16p_sme", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p", "features": ["sme2"]},
     {"name": "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot", "family": "f32_bf16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p", "features": ["sme2"]},
     # --- end f32p_f32p / f32_f32p / bf16p_sme / f32_bf16p ---
+    # --- family f16p_qsi4c32p (f16 activations x GGUF Q4_0, SME2; RHS from qsi8d32p's ps1s0scalef16 packer): docs/matmul_q4_0.md ---
+    {"name": "kai_lhs_pack_f16pmrx2_f32_neon", "family": "f16p_qsi4c32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa", "family": "f16p_qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f16p_qsi4c32p", "features": ["sme2"]},
+    # --- end f16p_qsi4c32p ---
 ]

@@ -38,6 +38,7 @@ namespace {
 #define KAI_BF16CX_bf16f16(stem, features)
 #define KAI_BF16CX_qsi4cxpf16(stem, features)
 #define KAI_BF16CX_qsi8cxpf16(stem, features)
+#define KAI_BF16CX_f16p_qsi4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16CX_##family(stem, features)
 const Bf16CxVariant kCx[] = {
 #include "kai/kai_registry.inc"
@@ -72,6 +73,7 @@ const Bf16CxVariant kCx[] = {
 #define KAI_BF16C32_bf16f16(stem, features)
 #define KAI_BF16C32_qsi4cxpf16(stem, features)
 #define KAI_BF16C32_qsi8cxpf16(stem, features)
+#define KAI_BF16C32_f16p_qsi4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16C32_##family(stem, features)
 const Bf16C32Variant kC32[] = {
 #include "kai/kai_registry.inc"

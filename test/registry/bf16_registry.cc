@@ -52,6 +52,8 @@ namespace {
 #define KAI_BF16_MATMUL_bf16_qsi4cxp(stem, features)
 #define KAI_BF16_MATMUL_bf16_qsi4c32p(stem, features)
 
+#define KAI_BF16_MATMUL_f16p_qsi4c32p(stem, features)
+
 #define KAI_BF16_IS_bf16 KAI_BF16_KEEP
 #define KAI_BF16_IS_bf16o KAI_BF16_DROP
 #define KAI_BF16_IS_bf16f16 KAI_BF16_DROP
@@ -68,6 +70,8 @@ namespace {
 #define KAI_BF16_IS_f32_bf16p KAI_BF16_DROP
 #define KAI_BF16_IS_bf16_qsi4cxp KAI_BF16_DROP
 #define KAI_BF16_IS_bf16_qsi4c32p KAI_BF16_DROP
+
+#define KAI_BF16_IS_f16p_qsi4c32p KAI_BF16_DROP
 
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16_MATMUL_##family(stem, features)
 const Bf16Variant kVariants[] = {

@@ -49,6 +49,8 @@ namespace {
 #define KAI_C32_ENTRY_f32_bf16p(stem, features)
 #define KAI_C32_ENTRY_bf16_qsi4cxp(stem, features)
 #define KAI_C32_ENTRY_bf16_qsi4c32p(stem, features)
+
+#define KAI_C32_ENTRY_f16p_qsi4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_C32_ENTRY_##family(stem, features)
 
 const Qsi4c32pVariant kVariants[] = {
@@ -71,6 +73,8 @@ const Qsi4c32pVariant kVariants[] = {
 #undef KAI_C32_ENTRY_f32_bf16p
 #undef KAI_C32_ENTRY_bf16_qsi4cxp
 #undef KAI_C32_ENTRY_bf16_qsi4c32p
+
+#undef KAI_C32_ENTRY_f16p_qsi4c32p
 
 }  // namespace
 

@@ -45,6 +45,8 @@ namespace {
 #define KAI_CX_ENTRY_f32_bf16p(stem, features)
 #define KAI_CX_ENTRY_bf16_qsi4cxp(stem, features)
 #define KAI_CX_ENTRY_bf16_qsi4c32p(stem, features)
+
+#define KAI_CX_ENTRY_f16p_qsi4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_CX_ENTRY_##family(stem, features)
 
 const Qsi4cxpVariant kVariants[] = {
@@ -67,6 +69,8 @@ const Qsi4cxpVariant kVariants[] = {
 #undef KAI_CX_ENTRY_f32_bf16p
 #undef KAI_CX_ENTRY_bf16_qsi4cxp
 #undef KAI_CX_ENTRY_bf16_qsi4c32p
+
+#undef KAI_CX_ENTRY_f16p_qsi4c32p
 
 }  // namespace
 

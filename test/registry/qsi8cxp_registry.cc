@@ -43,6 +43,8 @@ namespace {
 #define KAI_I8CX_ENTRY_f32_bf16p(stem, features)
 #define KAI_I8CX_ENTRY_bf16_qsi4cxp(stem, features)
 #define KAI_I8CX_ENTRY_bf16_qsi4c32p(stem, features)
+
+#define KAI_I8CX_ENTRY_f16p_qsi4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_I8CX_ENTRY_##family(stem, features)
 
 const Qsi8cxpVariant kVariants[] = {
@@ -65,6 +67,8 @@ const Qsi8cxpVariant kVariants[] = {
 #undef KAI_I8CX_ENTRY_f32_bf16p
 #undef KAI_I8CX_ENTRY_bf16_qsi4cxp
 #undef KAI_I8CX_ENTRY_bf16_qsi4c32p
+
+#undef KAI_I8CX_ENTRY_f16p_qsi4c32p
 
 }  // namespace
 

@@ -14,6 +14,8 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32_neon.h"
@@ -45,6 +47,8 @@ namespace {
 #define KAI_Q40_MATMUL_f32_bf16p(stem, features)
 #define KAI_Q40_MATMUL_bf16_qsi4cxp(stem, features)
 #define KAI_Q40_MATMUL_bf16_qsi4c32p(stem, features)
+
+#define KAI_Q40_MATMUL_f16p_qsi4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_Q40_MATMUL_##family(stem, features)
 
 const Qsi8d32pVariant kVariants[] = {
@@ -69,6 +73,8 @@ const Qsi8d32pVariant kVariants[] = {
 #define KAI_Q40_LHS_f32_bf16p(stem, features)
 #define KAI_Q40_LHS_bf16_qsi4cxp(stem, features)
 #define KAI_Q40_LHS_bf16_qsi4c32p(stem, features)
+
+#define KAI_Q40_LHS_f16p_qsi4c32p(stem, features)
 #define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_Q40_LHS_##family(stem, features)
 
 const Qsi8d32pLhsPacker kLhsPackers[] = {
@@ -82,8 +88,31 @@ bool Qsi8d32pLhsPacker::accepts(size_t mr, size_t kr, size_t sr) const {
     return true;
 }
 
+// The SME kernels read the layouts of spec §11.5 / §14.1 (scales after the data, vector-length dependent nr),
+// which the NEON / SVE suite does not pack: qsi8d32p_sme_test covers them.
+static bool is_sme(const Qsi8d32pVariant& v) {
+    return std::strstr(v.name, "_sme") != nullptr;
+}
+
 const std::vector<Qsi8d32pVariant>& qsi8d32p_variants() {
-    static const std::vector<Qsi8d32pVariant> v(std::begin(kVariants), std::end(kVariants));
+    static const std::vector<Qsi8d32pVariant> v = [] {
+        std::vector<Qsi8d32pVariant> out;
+        for (const Qsi8d32pVariant& k : kVariants) {
+            if (!is_sme(k)) out.push_back(k);
+        }
+        return out;
+    }();
+    return v;
+}
+
+const std::vector<Qsi8d32pVariant>& qsi8d32p_sme_variants() {
+    static const std::vector<Qsi8d32pVariant> v = [] {
+        std::vector<Qsi8d32pVariant> out;
+        for (const Qsi8d32pVariant& k : kVariants) {
+            if (is_sme(k)) out.push_back(k);
+        }
+        return out;
+    }();
     return v;
 }
 

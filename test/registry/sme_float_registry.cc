@@ -38,6 +38,8 @@ namespace {
 #define KAI_SMEF_MATMUL_f32_bf16p(stem, features) {"kai_" #stem, (features), true, true, {}, KAI_SMEF_GEMV(stem)},
 #define KAI_SMEF_MATMUL_bf16_qsi4cxp(stem, features)
 #define KAI_SMEF_MATMUL_bf16_qsi4c32p(stem, features)
+
+#define KAI_SMEF_MATMUL_f16p_qsi4c32p(stem, features)
 #define KAI_SMEF_MATMUL_bf16(stem, features)
 #define KAI_SMEF_MATMUL_bf16o(stem, features)
 #define KAI_SMEF_MATMUL_bf16f16(stem, features)
@@ -62,6 +64,8 @@ const SmeFloatVariant kVariants[] = {
 #define KAI_SMEF_LHS_f32_bf16p(stem, features)
 #define KAI_SMEF_LHS_bf16_qsi4cxp(stem, features)
 #define KAI_SMEF_LHS_bf16_qsi4c32p(stem, features)
+
+#define KAI_SMEF_LHS_f16p_qsi4c32p(stem, features)
 #define KAI_SMEF_LHS_bf16(stem, features)
 #define KAI_SMEF_LHS_bf16o(stem, features)
 #define KAI_SMEF_LHS_bf16f16(stem, features)
@@ -87,6 +91,8 @@ const SmeFloatLhsPacker kLhsPackers[] = {
 #define KAI_SMEF_RHS_f32_bf16p(stem, features)
 #define KAI_SMEF_RHS_bf16_qsi4cxp(stem, features)
 #define KAI_SMEF_RHS_bf16_qsi4c32p(stem, features)
+
+#define KAI_SMEF_RHS_f16p_qsi4c32p(stem, features)
 #define KAI_SMEF_RHS_bf16(stem, features)
 #define KAI_SMEF_RHS_bf16o(stem, features)
 #define KAI_SMEF_RHS_bf16f16(stem, features)

@@ -87,7 +87,13 @@ uint64_t to_cpu_bits(uint32_t f) {
 // neither selected nor named here fails the test. Not selected yet: the 16-bit-output families
 // and the asymmetric int4 families (their interface structs differ from the f32 ones kai_select.h
 // returns; docs/integration.md).
-const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", "bf16f16", "qsi4cxpf16", "qsi8cxpf16"};
+const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", "bf16f16", "f16p_qsi4c32p", "qsi4cxpf16", "qsi8cxpf16"};
+// Kernels of a selected family that its table leaves out: the SME / SME2 Q4_0 GEMVs read other packed layouts than
+// the rest of qsi8d32p (kai_lhs_quant_pack_qsi8d32p_f32_neon, kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon
+// or ..._ps4s0sf16_..., spec §11.5 / §14), so kai_select_qsi8d32p() returning it would hand a caller that packs with the family's
+// packers a kernel that misreads them. Choosing it needs the packers in the selection result (and the SME bits).
+const std::set<std::string> kNotSelectedKernels = {"kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot",
+                                                   "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot"};
 
 TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
     const kai_select_entry* entries = nullptr;
@@ -106,6 +112,7 @@ TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
             continue;
         }
         auto it = by_name.find(l.name);
+        if (it == by_name.end() && kNotSelectedKernels.count(l.name)) continue;
         if (it == by_name.end()) {
             ADD_FAILURE() << l.name << " is in kai/kernels.bzl (family " << l.family << ") but not in kai/kai_select.h";
             continue;
