@@ -6,10 +6,10 @@ a Python or CMake script can read it: one dict per line, string values and strin
 
 Keys:
   name      the kernel or packer name; its files are <dir>/<name>.c and <dir>/<name>.h
-  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
+  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p | qai4c32p | f16_qai4c32p
   kind      matmul | lhs_packer | rhs_packer
   dir       directory of the .c/.h pair, relative to the repository root
-  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, sve (SVE
+  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16, sve (SVE
             kernels: vector length >= 256 bits, checked at run time), sme, sme2.
             sme / sme2 code (streaming SVE, ZA) is built by clang-19 in every configuration, the GCC build
             included (GCC 12 cannot compile SME: the toolchain wrapper hands any -march with +sme to clang);
@@ -173,4 +173,11 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa", "family": "bf16p_sme", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p", "features": ["sme2"]},
     {"name": "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot", "family": "f32_bf16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p", "features": ["sme2"]},
     # --- end f32p_f32p / f32_f32p / bf16p_sme / f32_bf16p ---
+    # --- family qai4c32p / f16_qai4c32p (asymmetric int4, f32 / f16 output): docs/matmul_int4_asymmetric.md ---
+    {"name": "kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "family": "qai4c32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "family": "qai4c32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["fp16"]},
+    {"name": "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon", "family": "qai4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon", "family": "qai4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon", "family": "qai4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    # --- end qai4c32p / f16_qai4c32p ---
 ]

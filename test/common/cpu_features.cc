@@ -9,6 +9,7 @@ namespace kai_test {
 
 namespace {
 // Linux arm64 hwcap bits (arch/arm64/include/uapi/asm/hwcap.h).
+constexpr unsigned long kHwcapAsimdhp = 1ul << 10;
 constexpr unsigned long kHwcapAsimddp = 1ul << 20;
 constexpr unsigned long kHwcapSve = 1ul << 22;
 constexpr unsigned long kHwcap2Sve2 = 1ul << 1;
@@ -29,6 +30,7 @@ constexpr Named kNames[] = {
     {KAI_FEATURE_SVE, "sve"},
     {KAI_FEATURE_SME, "sme"},
     {KAI_FEATURE_SME2, "sme2"},
+    {KAI_FEATURE_FP16, "fp16"},
 };
 }  // namespace
 
@@ -44,6 +46,7 @@ uint32_t cpu_features() {
     if (hwcap & kHwcapSve) f |= KAI_FEATURE_SVE;
     if (hwcap2 & kHwcap2Sme) f |= KAI_FEATURE_SME;
     if (hwcap2 & kHwcap2Sme2) f |= KAI_FEATURE_SME2;
+    if (hwcap & kHwcapAsimdhp) f |= KAI_FEATURE_FP16;
 #endif
     return f;
 }

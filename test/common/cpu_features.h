@@ -14,6 +14,7 @@
 #define KAI_FEATURE_SVE (1u << 4)      // FEAT_SVE
 #define KAI_FEATURE_SME (1u << 5)      // FEAT_SME: streaming mode, ZA, MOPA
 #define KAI_FEATURE_SME2 (1u << 6)     // FEAT_SME2: multi-vector instructions, ZT0
+#define KAI_FEATURE_FP16 (1u << 7)     // FEAT_FP16: half-precision vector arithmetic (HWCAP_ASIMDHP)
 
 namespace kai_test {
 

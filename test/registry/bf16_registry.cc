@@ -46,6 +46,8 @@ namespace {
 #define KAI_BF16_MATMUL_f32_f32p(stem, features)
 #define KAI_BF16_MATMUL_bf16p_sme(stem, features)
 #define KAI_BF16_MATMUL_f32_bf16p(stem, features)
+#define KAI_BF16_MATMUL_qai4c32p(stem, features)
+#define KAI_BF16_MATMUL_f16_qai4c32p(stem, features)
 
 #define KAI_BF16_IS_bf16 KAI_BF16_KEEP
 #define KAI_BF16_IS_bf16o KAI_BF16_DROP

@@ -44,6 +44,8 @@ namespace {
 #define KAI_C32_ENTRY_f32_f32p(stem, features)
 #define KAI_C32_ENTRY_bf16p_sme(stem, features)
 #define KAI_C32_ENTRY_f32_bf16p(stem, features)
+#define KAI_C32_ENTRY_qai4c32p(stem, features)
+#define KAI_C32_ENTRY_f16_qai4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_C32_ENTRY_##family(stem, features)
 
 const Qsi4c32pVariant kVariants[] = {

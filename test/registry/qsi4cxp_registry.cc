@@ -40,6 +40,8 @@ namespace {
 #define KAI_CX_ENTRY_f32_f32p(stem, features)
 #define KAI_CX_ENTRY_bf16p_sme(stem, features)
 #define KAI_CX_ENTRY_f32_bf16p(stem, features)
+#define KAI_CX_ENTRY_qai4c32p(stem, features)
+#define KAI_CX_ENTRY_f16_qai4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_CX_ENTRY_##family(stem, features)
 
 const Qsi4cxpVariant kVariants[] = {

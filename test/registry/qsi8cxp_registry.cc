@@ -34,6 +34,8 @@ namespace {
 #define KAI_I8CX_ENTRY_f32_f32p(stem, features)
 #define KAI_I8CX_ENTRY_bf16p_sme(stem, features)
 #define KAI_I8CX_ENTRY_f32_bf16p(stem, features)
+#define KAI_I8CX_ENTRY_qai4c32p(stem, features)
+#define KAI_I8CX_ENTRY_f16_qai4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_I8CX_ENTRY_##family(stem, features)
 
 const Qsi8cxpVariant kVariants[] = {

@@ -40,6 +40,8 @@ namespace {
 #define KAI_Q40_MATMUL_f32_f32p(stem, features)
 #define KAI_Q40_MATMUL_bf16p_sme(stem, features)
 #define KAI_Q40_MATMUL_f32_bf16p(stem, features)
+#define KAI_Q40_MATMUL_qai4c32p(stem, features)
+#define KAI_Q40_MATMUL_f16_qai4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_Q40_MATMUL_##family(stem, features)
 
 const Qsi8d32pVariant kVariants[] = {
@@ -59,6 +61,8 @@ const Qsi8d32pVariant kVariants[] = {
 #define KAI_Q40_LHS_f32_f32p(stem, features)
 #define KAI_Q40_LHS_bf16p_sme(stem, features)
 #define KAI_Q40_LHS_f32_bf16p(stem, features)
+#define KAI_Q40_LHS_qai4c32p(stem, features)
+#define KAI_Q40_LHS_f16_qai4c32p(stem, features)
 #define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_Q40_LHS_##family(stem, features)
 
 const Qsi8d32pLhsPacker kLhsPackers[] = {

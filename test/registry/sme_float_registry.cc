@@ -36,6 +36,8 @@ namespace {
 #define KAI_SMEF_MATMUL_f32_f32p(stem, features) {"kai_" #stem, (features), false, true, {}, KAI_SMEF_GEMV(stem)},
 // The bf16 GEMV's interface struct has the f32 GEMV's members and signatures.
 #define KAI_SMEF_MATMUL_f32_bf16p(stem, features) {"kai_" #stem, (features), true, true, {}, KAI_SMEF_GEMV(stem)},
+#define KAI_SMEF_MATMUL_qai4c32p(stem, features)
+#define KAI_SMEF_MATMUL_f16_qai4c32p(stem, features)
 #define KAI_SMEF_MATMUL_bf16(stem, features)
 #define KAI_SMEF_MATMUL_bf16o(stem, features)
 #define KAI_SMEF_MATMUL_qai8dxp(stem, features)
@@ -55,6 +57,8 @@ const SmeFloatVariant kVariants[] = {
 #define KAI_SMEF_LHS_bf16p_sme(stem, features) KAI_SMEF_LHS(stem, features, true)
 #define KAI_SMEF_LHS_f32_f32p(stem, features)
 #define KAI_SMEF_LHS_f32_bf16p(stem, features)
+#define KAI_SMEF_LHS_qai4c32p(stem, features)
+#define KAI_SMEF_LHS_f16_qai4c32p(stem, features)
 #define KAI_SMEF_LHS_bf16(stem, features)
 #define KAI_SMEF_LHS_bf16o(stem, features)
 #define KAI_SMEF_LHS_qai8dxp(stem, features)
@@ -75,6 +79,8 @@ const SmeFloatLhsPacker kLhsPackers[] = {
 #define KAI_SMEF_RHS_bf16p_sme(stem, features) KAI_SMEF_RHS(stem, features, true)
 #define KAI_SMEF_RHS_f32_f32p(stem, features)
 #define KAI_SMEF_RHS_f32_bf16p(stem, features)
+#define KAI_SMEF_RHS_qai4c32p(stem, features)
+#define KAI_SMEF_RHS_f16_qai4c32p(stem, features)
 #define KAI_SMEF_RHS_bf16(stem, features)
 #define KAI_SMEF_RHS_bf16o(stem, features)
 #define KAI_SMEF_RHS_qai8dxp(stem, features)

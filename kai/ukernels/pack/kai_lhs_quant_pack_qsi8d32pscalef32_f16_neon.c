@@ -1,0 +1,149 @@
+//
+// SPDX-FileCopyrightText: Copyright 2026 The kai authors
+// SPDX-License-Identifier: Apache-2.0
+//
+
+// Quantises f16 rows to int8 per block of bl values and packs them for the asymmetric int4 kernels
+// (AArch64 NEON with FEAT_FP16). Per row and block: a pass for amax (f16 FABS + FMAX, exact), then
+// FCVTL to f32, FMUL by 127 / amax in f32, FCVTAS (ties away from zero), two saturating narrows to int8 (the saturation never
+// acts: |x * scale| <= 127), SADDLP + SADALP for the sum and stores of kbl = kr / sr bytes to the lane's
+// groups. Layout in docs/matmul_int4_asymmetric.md.
+
+#include "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon.h"
+
+#if !defined(__aarch64__) || !defined(__ARM_FEATURE_FP16_VECTOR_ARITHMETIC)
+#error "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon needs AArch64 with FEAT_FP16"
+#endif
+
+#include <arm_neon.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kai/kai_common.h"
+
+static void kai_check_shape(size_t k, size_t bl, size_t mr, size_t kr) {
+    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_MSG(k % 2 == 0, "k must be even");
+    KAI_ASSUME_MSG(kr != 0 && k % kr == 0, "k must be a multiple of kr");
+    KAI_ASSUME_MSG(mr != 0, "mr must be non-zero");
+    KAI_UNUSED(k);
+    KAI_UNUSED(bl);
+    KAI_UNUSED(mr);
+    KAI_UNUSED(kr);
+}
+
+size_t kai_get_m_step_lhs_quant_pack_qsi8d32pscalef32_f16_neon(size_t mr) {
+    return mr;
+}
+
+size_t kai_get_lhs_offset_lhs_quant_pack_qsi8d32pscalef32_f16_neon(size_t m_idx, size_t lhs_stride) {
+    return kai_mul_size_checked(m_idx, lhs_stride);
+}
+
+size_t kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32pscalef32_f16_neon(
+    size_t m_idx, size_t k, size_t bl, size_t mr, size_t kr, size_t sr) {
+    kai_check_shape(k, bl, mr, kr);
+    KAI_ASSUME_MSG(m_idx % mr == 0, "m_idx must be a multiple of mr");
+    KAI_UNUSED(sr);
+    return kai_mul_size_checked(m_idx / mr, kai_mul_size_checked(mr * (k / bl), bl + 8));
+}
+
+size_t kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32pscalef32_f16_neon(
+    size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr) {
+    kai_check_shape(k, bl, mr, kr);
+    KAI_UNUSED(sr);
+    return kai_mul_size_checked(kai_div_ceil(m, mr), kai_mul_size_checked(mr * (k / bl), bl + 8));
+}
+
+// Quantises 16 values: q = FCVTAS(f32(x) * scale), narrowed to int8.
+static inline int8x16_t quant16(const float16_t* x, float32x4_t vs) {
+    const float16x8_t a = vld1q_f16(x);
+    const float16x8_t b = vld1q_f16(x + 8);
+    const int32x4_t q0 = vcvtaq_s32_f32(vmulq_f32(vcvt_f32_f16(vget_low_f16(a)), vs));
+    const int32x4_t q1 = vcvtaq_s32_f32(vmulq_f32(vcvt_high_f32_f16(a), vs));
+    const int32x4_t q2 = vcvtaq_s32_f32(vmulq_f32(vcvt_f32_f16(vget_low_f16(b)), vs));
+    const int32x4_t q3 = vcvtaq_s32_f32(vmulq_f32(vcvt_high_f32_f16(b), vs));
+    const int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(q0), q1);
+    const int16x8_t h1 = vqmovn_high_s32(vqmovn_s32(q2), q3);
+    return vqmovn_high_s16(vqmovn_s16(h0), h1);
+}
+
+// One row's block: bl values at x to the lane's bytes at dst (group stride gs = mr * kbl), its
+// two parameters at par (sum * recip) and par + mr (recip).
+static inline void pack_block(const float16_t* x, size_t bl, size_t kbl, size_t gs, int8_t* dst, uint8_t* par, size_t mr) {
+    float16x8_t m0 = vabsq_f16(vld1q_f16(x));
+    float16x8_t m1 = vabsq_f16(vld1q_f16(x + 8));
+    for (size_t i = 16; i < bl; i += 16) {
+        m0 = vmaxq_f16(m0, vabsq_f16(vld1q_f16(x + i)));
+        m1 = vmaxq_f16(m1, vabsq_f16(vld1q_f16(x + i + 8)));
+    }
+    const float amax = (float)vmaxvq_f16(vmaxq_f16(m0, m1));
+    const float scale = amax == 0.0F ? 0.0F : 127.0F / amax;
+    const float recip = scale != 0.0F ? 1.0F / scale : 0.0F;
+    const float32x4_t vs = vdupq_n_f32(scale);
+    int32x4_t sum = vdupq_n_s32(0);
+    if (gs == kbl) {  // mr = 1: the row's bytes are contiguous
+        for (size_t i = 0; i < bl; i += 16) {
+            const int8x16_t q = quant16(x + i, vs);
+            sum = vpadalq_s16(sum, vpaddlq_s8(q));
+            vst1q_s8(dst + i, q);
+        }
+    } else if (kbl == 8) {
+        for (size_t i = 0; i < bl; i += 16) {
+            const int8x16_t q = quant16(x + i, vs);
+            sum = vpadalq_s16(sum, vpaddlq_s8(q));
+            int8_t* d = dst + (i / 8) * gs;
+            vst1_s8(d, vget_low_s8(q));
+            vst1_s8(d + gs, vget_high_s8(q));
+        }
+    } else {  // kbl == 4
+        for (size_t i = 0; i < bl; i += 16) {
+            const int8x16_t q = quant16(x + i, vs);
+            sum = vpadalq_s16(sum, vpaddlq_s8(q));
+            int8_t* d = dst + (i / 4) * gs;
+            const int32x4_t w = vreinterpretq_s32_s8(q);
+            vst1q_lane_s32((int32_t*)(void*)d, w, 0);
+            vst1q_lane_s32((int32_t*)(void*)(d + gs), w, 1);
+            vst1q_lane_s32((int32_t*)(void*)(d + 2 * gs), w, 2);
+            vst1q_lane_s32((int32_t*)(void*)(d + 3 * gs), w, 3);
+        }
+    }
+    const float s = (float)vaddvq_s32(sum) * recip;
+    memcpy(par, &s, sizeof(float));
+    memcpy(par + mr * sizeof(float), &recip, sizeof(float));
+}
+
+void kai_run_lhs_quant_pack_qsi8d32pscalef32_f16_neon(
+    size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs,
+    size_t lhs_stride, void* lhs_packed) {
+    KAI_ASSUME_MSG(sr != 0 && kr % sr == 0, "kr must be a multiple of sr");
+    KAI_ASSUME_MSG(kr / sr == 4 || kr / sr == 8, "kr / sr must be 4 or 8");
+    KAI_ASSUME_MSG(bl % kr == 0, "bl must be a multiple of kr");
+    kai_check_shape(k, bl, mr, kr);
+    if (m == 0) {
+        return;
+    }
+    KAI_ASSUME_MSG(lhs != NULL, "lhs must not be NULL");
+    KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
+    const size_t kbl = kr / sr;
+    const size_t nb = k / bl;
+    const size_t block = mr * (bl + 8);
+    const size_t stride = nb * block;
+    const size_t gs = mr * kbl;
+    uint8_t* base = (uint8_t*)lhs_packed;
+    for (size_t r = 0; r < m; ++r) {
+        const size_t row = m_idx_start + r;
+        const size_t lane = row % mr;
+        const float16_t* x = (const float16_t*)(const void*)((const uint8_t*)lhs + row * lhs_stride);
+        for (size_t b = 0; b < nb; ++b) {
+            uint8_t* blk = base + b * block;
+            pack_block(x + b * bl, bl, kbl, gs, (int8_t*)(blk + lane * kbl),
+                       blk + mr * bl + lane * sizeof(float), mr);
+        }
+        if (lane == mr - 1) {
+            base += stride;
+        }
+    }
+}
