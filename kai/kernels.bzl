@@ -57,6 +57,8 @@ KAI_PACKER_FEEDS = [
     {"family": "f32_f32p", "match": "", "packers": ["kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "bf16p_sme", "match": "", "packers": ["kai_lhs_pack_bf16p2vlx2_f32_sme", "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
     {"family": "f32_bf16p", "match": "", "packers": ["kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme"]},
+    {"family": "qai4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
+    {"family": "f16_qai4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -86,6 +88,14 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod",
     "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod",
     "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm",
+    "kai_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod",
+    "kai_matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod",
+    "kai_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod",
+    "kai_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm",
+    "kai_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm",
 ]
 
 KAI_KERNELS = [
@@ -179,5 +189,13 @@ KAI_KERNELS = [
     {"name": "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon", "family": "qai4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon", "family": "qai4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon", "family": "qai4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "family": "qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_gemv.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f32"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "family": "qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_gemv.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f32"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "family": "qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p", "features": ["dotprod"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_dotprod_gemm.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f32"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "family": "qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p", "features": ["i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_i8mm.c.in", "qai4c32p.h.in"], "isa": "i8mm", "out": "f32"},
+    {"name": "kai_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_gemv.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_gemv.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["dotprod", "fp16"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_dotprod_gemm.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["fp16", "i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_i8mm.c.in", "qai4c32p.h.in"], "isa": "i8mm", "out": "f16"},
     # --- end qai4c32p / f16_qai4c32p ---
 ]
