@@ -33,7 +33,7 @@ extern "C" {
 /// Returns the byte offset of row n_idx in the unpacked RHS: n_idx * rhs_stride (rhs_stride = k / 2).
 /// @param[in] n_idx      Row (output channel) index.
 /// @param[in] rhs_stride Row stride in bytes.
-size_t kai_get_rhs_offset_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon(size_t n_idx, size_t rhs_stride);
+size_t kai_get_rhs_offset_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon(size_t n_idx, size_t rhs_stride);
 
 /// Returns the byte offset of the packed block holding row n_idx: (n_idx / nr) * nr * (nb * (bl / 2 + 8) + 4).
 /// @param[in] n_idx Row index; must be a multiple of nr.
@@ -41,12 +41,12 @@ size_t kai_get_rhs_offset_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_
 /// @param[in] nr    Rows per packed block; must be a non-zero multiple of 4.
 /// @param[in] kr    K values per kernel step; must be non-zero.
 /// @param[in] bl    Block length; must be a non-zero multiple of 32 and of kr.
-size_t kai_get_rhs_packed_offset_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon(
+size_t kai_get_rhs_packed_offset_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon(
     size_t n_idx, size_t k, size_t nr, size_t kr, size_t bl);
 
 /// Returns the size in bytes of the packed RHS: ceil(n / nr) * nr * (nb * (bl / 2 + 8) + 4).
-/// Parameters as kai_get_rhs_packed_offset_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon.
-size_t kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon(
+/// Parameters as kai_get_rhs_packed_offset_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon.
+size_t kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon(
     size_t n, size_t k, size_t nr, size_t kr, size_t bl);
 
 /// Packs n rows into blocks of nr rows. Per block b of a block of nr rows, at b * nr * (bl / 2 + 8):
@@ -69,7 +69,7 @@ size_t kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32
 /// @param[out] rhs_packed  Packed RHS; must not be NULL.
 /// @param[in]  extra_bytes Must be 0.
 /// @param[in]  params      Must not be NULL; lhs_zero_point must be 1 and rhs_zero_point 8.
-void kai_run_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon(
+void kai_run_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon(
     size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, const uint8_t* rhs,
     const void* zero, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes,
     const struct kai_rhs_pack_nxk_qai4c32p_params* params);
