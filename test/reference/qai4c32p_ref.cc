@@ -48,7 +48,8 @@ Qsi8d32s quantize(size_t m, size_t k, size_t bl, bool ties_even, Load load) {
             int32_t s = 0;
             for (size_t t = 0; t < bl; ++t) {
                 const float v = load(i, b * bl + t) * scale;
-                float qf = ties_even ? round_half_even(v) : round_half_away(v);
+                // NaN (0 times an infinite scale, when amax < 127 / FLT_MAX) converts to 0, as FCVT does.
+                float qf = std::isnan(v) ? 0.0f : ties_even ? round_half_even(v) : round_half_away(v);
                 qf = std::fmin(127.0f, std::fmax(-128.0f, qf));
                 const int8_t q = static_cast<int8_t>(qf);
                 r.q[i * k + b * bl + t] = q;

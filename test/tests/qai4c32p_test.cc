@@ -48,7 +48,7 @@ using kai_test::PreconditionCase;
 
 // m x k LHS values (row stride `stride` elements), f16-representable so that the same values
 // feed both packers: uniform [-2, 2) times a per-row power of two, and, when m >= 5, special
-// rows: zeros, a constant, and a tie row (one +-127 per block, so the block's scale is exactly 1,
+// rows: zeros, a constant, tiny values, and a tie row (one +-127 per block, so the block's scale is exactly 1,
 // and half-integers elsewhere: every product an exact tie).
 std::vector<float> make_lhs(size_t m, size_t k, size_t bl, size_t stride, uint64_t seed) {
     kai_test::Rng rng(seed);
@@ -63,6 +63,9 @@ std::vector<float> make_lhs(size_t m, size_t k, size_t bl, size_t stride, uint64
         for (size_t kk = 0; kk < k; ++kk) {
             x[1 * stride + kk] = 0.0f;
             x[2 * stride + kk] = -1.375f;
+            // Tiny values (f32 input only; f16 flushes them to 0): amax < 127 / FLT_MAX, so the
+            // block's scale overflows to infinity and the quantiser saturates (zeros give 0).
+            x[3 * stride + kk] = kk % 3 == 0 ? 0.0f : (kk % 2 ? -1.0e-38f : 2.5e-38f);
             x[4 * stride + kk] = kk % bl == 0 ? ((kk / bl) % 2 ? -127.0f : 127.0f)
                                               : static_cast<float>(rng.integer(-120, 120)) + 0.5f;
         }
@@ -240,6 +243,12 @@ std::vector<MatmulCase> matmul_cases() {
         shapes.insert(shapes.end(), more.begin(), more.end());
         if (ms > 1) shapes.push_back({ms - 1, 4, 64, 32});
         for (const auto& s : shapes) {
+            if (s.m * s.n * s.k > 60000) {
+                // Heavy shapes (deep K, wide tiles): once per LHS packer, bias and clamps alternating.
+                out.push_back({vi, 0, s.m, s.n, s.k, s.bl, true, Clamp::kNone, Tiling::kWhole});
+                out.push_back({vi, 1, s.m, s.n, s.k, s.bl, false, Clamp::kBite, Tiling::kTiles});
+                continue;
+            }
             for (size_t p = 0; p < 2; ++p) {
                 for (Clamp c : {Clamp::kNone, Clamp::kBite, Clamp::kInverted}) {
                     out.push_back({vi, p, s.m, s.n, s.k, s.bl, c != Clamp::kInverted, c,

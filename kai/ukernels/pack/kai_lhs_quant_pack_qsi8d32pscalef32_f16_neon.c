@@ -5,8 +5,8 @@
 
 // Quantises f16 rows to int8 per block of bl values and packs them for the asymmetric int4 kernels
 // (AArch64 NEON with FEAT_FP16). Per row and block: a pass for amax (f16 FABS + FMAX, exact), then
-// FCVTL to f32, FMUL by 127 / amax in f32, FCVTAS (ties away from zero), two saturating narrows to int8 (the saturation never
-// acts: |x * scale| <= 127), SADDLP + SADALP for the sum and stores of kbl = kr / sr bytes to the lane's
+// FCVTL to f32, FMUL by 127 / amax in f32, FCVTAS (ties away from zero), UZP1 narrowing to int8 (exact: |x * scale| <= 127), SADALP into
+// 16-bit lanes for the sum (flushed every 2048 values) and stores of kbl = kr / sr bytes to the lane's
 // groups. Layout in docs/matmul_int4_asymmetric.md.
 
 #include "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon.h"
@@ -57,17 +57,31 @@ size_t kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32pscalef32_f16_neon(
     return kai_mul_size_checked(kai_div_ceil(m, mr), kai_mul_size_checked(mr * (k / bl), bl + 8));
 }
 
+// The int8 of 16 int32 values in [-127, 127] (|x * scale| <= 127, so the low bytes are the
+// values): two UZP1 of 16-bit, one of 8-bit elements.
+static inline int8x16_t narrow16(int32x4_t q0, int32x4_t q1, int32x4_t q2, int32x4_t q3) {
+    const int16x8_t h0 = vuzp1q_s16(vreinterpretq_s16_s32(q0), vreinterpretq_s16_s32(q1));
+    const int16x8_t h1 = vuzp1q_s16(vreinterpretq_s16_s32(q2), vreinterpretq_s16_s32(q3));
+    return vuzp1q_s8(vreinterpretq_s8_s16(h0), vreinterpretq_s8_s16(h1));
+}
+
+// The same with saturation, for blocks whose scale overflowed to infinity (amax below 127 / FLT_MAX):
+// x * scale is then infinite and FCVT saturates, and the int8 must saturate too.
+static inline int8x16_t narrow16_sat(int32x4_t q0, int32x4_t q1, int32x4_t q2, int32x4_t q3) {
+    const int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(q0), q1);
+    const int16x8_t h1 = vqmovn_high_s32(vqmovn_s32(q2), q3);
+    return vqmovn_high_s16(vqmovn_s16(h0), h1);
+}
+
 // Quantises 16 values: q = FCVTAS(f32(x) * scale), narrowed to int8.
-static inline int8x16_t quant16(const float16_t* x, float32x4_t vs) {
+static inline int8x16_t quant16(const float16_t* x, float32x4_t vs, int sat) {
     const float16x8_t a = vld1q_f16(x);
     const float16x8_t b = vld1q_f16(x + 8);
     const int32x4_t q0 = vcvtaq_s32_f32(vmulq_f32(vcvt_f32_f16(vget_low_f16(a)), vs));
     const int32x4_t q1 = vcvtaq_s32_f32(vmulq_f32(vcvt_high_f32_f16(a), vs));
     const int32x4_t q2 = vcvtaq_s32_f32(vmulq_f32(vcvt_f32_f16(vget_low_f16(b)), vs));
     const int32x4_t q3 = vcvtaq_s32_f32(vmulq_f32(vcvt_high_f32_f16(b), vs));
-    const int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(q0), q1);
-    const int16x8_t h1 = vqmovn_high_s32(vqmovn_s32(q2), q3);
-    return vqmovn_high_s16(vqmovn_s16(h0), h1);
+    return sat ? narrow16_sat(q0, q1, q2, q3) : narrow16(q0, q1, q2, q3);
 }
 
 // One row's block: bl values at x to the lane's bytes at dst (group stride gs = mr * kbl), its
@@ -83,25 +97,39 @@ static inline void pack_block(const float16_t* x, size_t bl, size_t kbl, size_t 
     const float scale = amax == 0.0F ? 0.0F : 127.0F / amax;
     const float recip = scale != 0.0F ? 1.0F / scale : 0.0F;
     const float32x4_t vs = vdupq_n_f32(scale);
-    int32x4_t sum = vdupq_n_s32(0);
+    const int sat = scale > 3.4e38F;  // +inf
+    int32_t total = 0;
+    int16x8_t sum = vdupq_n_s16(0);
     if (gs == kbl) {  // mr = 1: the row's bytes are contiguous
         for (size_t i = 0; i < bl; i += 16) {
-            const int8x16_t q = quant16(x + i, vs);
-            sum = vpadalq_s16(sum, vpaddlq_s8(q));
+            const int8x16_t q = quant16(x + i, vs, sat);
+            sum = vpadalq_s8(sum, q);
+            if ((i + 16) % 2048 == 0) {
+                total += vaddlvq_s16(sum);
+                sum = vdupq_n_s16(0);
+            }
             vst1q_s8(dst + i, q);
         }
     } else if (kbl == 8) {
         for (size_t i = 0; i < bl; i += 16) {
-            const int8x16_t q = quant16(x + i, vs);
-            sum = vpadalq_s16(sum, vpaddlq_s8(q));
+            const int8x16_t q = quant16(x + i, vs, sat);
+            sum = vpadalq_s8(sum, q);
+            if ((i + 16) % 2048 == 0) {
+                total += vaddlvq_s16(sum);
+                sum = vdupq_n_s16(0);
+            }
             int8_t* d = dst + (i / 8) * gs;
             vst1_s8(d, vget_low_s8(q));
             vst1_s8(d + gs, vget_high_s8(q));
         }
     } else {  // kbl == 4
         for (size_t i = 0; i < bl; i += 16) {
-            const int8x16_t q = quant16(x + i, vs);
-            sum = vpadalq_s16(sum, vpaddlq_s8(q));
+            const int8x16_t q = quant16(x + i, vs, sat);
+            sum = vpadalq_s8(sum, q);
+            if ((i + 16) % 2048 == 0) {
+                total += vaddlvq_s16(sum);
+                sum = vdupq_n_s16(0);
+            }
             int8_t* d = dst + (i / 4) * gs;
             const int32x4_t w = vreinterpretq_s32_s8(q);
             vst1q_lane_s32((int32_t*)(void*)d, w, 0);
@@ -110,7 +138,7 @@ static inline void pack_block(const float16_t* x, size_t bl, size_t kbl, size_t 
             vst1q_lane_s32((int32_t*)(void*)(d + 3 * gs), w, 3);
         }
     }
-    const float s = (float)vaddvq_s32(sum) * recip;
+    const float s = (float)(total + vaddlvq_s16(sum)) * recip;
     memcpy(par, &s, sizeof(float));
     memcpy(par + mr * sizeof(float), &recip, sizeof(float));
 }

@@ -21,7 +21,7 @@
 // A row runs over 16 columns (four 4-column blocks) at a time, then 4 at a time, so that several
 // independent SDOT chains are in flight; the nibbles are decoded as byte << 4 and byte & 0xF0 (16 w).
 // SDOT by element: segment s's low nibbles times lane s of LHS values 0-15, its high nibbles times
-// lane s of values 16-31; one accumulator each for the low and the high half of every column block.
+// lane s of values 16-31, into one accumulator per column block (four chains for 16 columns).
 
 #include "kai_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod.h"
 
@@ -118,9 +118,8 @@ static inline __attribute__((always_inline)) void gemv_cols(
     const int8_t* pa = lhs;
     const int8_t* pr = (const int8_t*)rhs;
     for (size_t b = 0; b < nb; ++b) {
-        int32x4_t acc_lo[NC_MAX];
-        int32x4_t acc_hi[NC_MAX];
-        for (size_t c = 0; c < NC_MAX; ++c) acc_lo[c] = acc_hi[c] = vdupq_n_s32(0);
+        int32x4_t acc[NC_MAX];
+        for (size_t c = 0; c < NC_MAX; ++c) acc[c] = vdupq_n_s32(0);
         for (size_t t = 0; t < bl / 32; ++t) {
             const int8x16_t a_lo = vld1q_s8(pa + 32 * t);       // values 0-15 (groups 0-3)
             const int8x16_t a_hi = vld1q_s8(pa + 32 * t + 16);  // values 16-31 (groups 4-7)
@@ -130,14 +129,14 @@ static inline __attribute__((always_inline)) void gemv_cols(
                 const int8x16_t raw1 = vld1q_s8(r + 16);
                 const int8x16_t raw2 = vld1q_s8(r + 32);
                 const int8x16_t raw3 = vld1q_s8(r + 48);
-                acc_lo[c] = vdotq_laneq_s32(acc_lo[c], vshlq_n_s8(raw0, 4), a_lo, 0);
-                acc_hi[c] = vdotq_laneq_s32(acc_hi[c], vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw0), high_mask)), a_hi, 0);
-                acc_lo[c] = vdotq_laneq_s32(acc_lo[c], vshlq_n_s8(raw1, 4), a_lo, 1);
-                acc_hi[c] = vdotq_laneq_s32(acc_hi[c], vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw1), high_mask)), a_hi, 1);
-                acc_lo[c] = vdotq_laneq_s32(acc_lo[c], vshlq_n_s8(raw2, 4), a_lo, 2);
-                acc_hi[c] = vdotq_laneq_s32(acc_hi[c], vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw2), high_mask)), a_hi, 2);
-                acc_lo[c] = vdotq_laneq_s32(acc_lo[c], vshlq_n_s8(raw3, 4), a_lo, 3);
-                acc_hi[c] = vdotq_laneq_s32(acc_hi[c], vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw3), high_mask)), a_hi, 3);
+                acc[c] = vdotq_laneq_s32(acc[c], vshlq_n_s8(raw0, 4), a_lo, 0);
+                acc[c] = vdotq_laneq_s32(acc[c], vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw0), high_mask)), a_hi, 0);
+                acc[c] = vdotq_laneq_s32(acc[c], vshlq_n_s8(raw1, 4), a_lo, 1);
+                acc[c] = vdotq_laneq_s32(acc[c], vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw1), high_mask)), a_hi, 1);
+                acc[c] = vdotq_laneq_s32(acc[c], vshlq_n_s8(raw2, 4), a_lo, 2);
+                acc[c] = vdotq_laneq_s32(acc[c], vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw2), high_mask)), a_hi, 2);
+                acc[c] = vdotq_laneq_s32(acc[c], vshlq_n_s8(raw3, 4), a_lo, 3);
+                acc[c] = vdotq_laneq_s32(acc[c], vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw3), high_mask)), a_hi, 3);
             }
         }
         float s_sum;
@@ -148,7 +147,7 @@ static inline __attribute__((always_inline)) void gemv_cols(
             const int8_t* r = pr + c * rhs_stride;
             const float32x4_t z = vld1q_f32((const float*)(const void*)(r + 2 * bl));
             const float32x4_t d = vld1q_f32((const float*)(const void*)(r + 2 * bl + 16));
-            const int32x4_t i = vaddq_s32(acc_lo[c], acc_hi[c]);
+            const int32x4_t i = acc[c];
             f[c] = vfmaq_n_f32(f[c], z, s_sum);
             f[c] = vfmaq_f32(f[c], vcvtq_f32_s32(i), vmulq_n_f32(d, s_recip));
         }

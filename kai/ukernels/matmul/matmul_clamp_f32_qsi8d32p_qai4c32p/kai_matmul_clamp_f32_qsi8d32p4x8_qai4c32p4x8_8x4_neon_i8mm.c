@@ -17,10 +17,11 @@
 // per group), then 4 f32 S, then 4 f32 recip. Packed RHS (nr = 4, kbl = 8): per 4 columns and block,
 // for each 32-value chunk 64 bytes: 8 bytes of each column for values 0-7 (low nibbles) and 16-23
 // (high), then for 8-15 and 24-31; then 4 f32 zero, 4 f32 scale / 16; after all blocks 4 f32 bias.
-// Tile: 8 rows (two 4-row LHS blocks) x 4 columns. SMMLA(acc, rhs, lhs) gives transposed 2x2
-// blocks, acc_c01_r01 = [c0r0, c0r1, c1r0, c1r1]; the nibbles are decoded as byte << 4 and
-// byte & 0xF0 (16 w). The LHS parameter vectors in that order (S_r01 = [S0, S1, S0, S1], ...) are
-// built once per 8-row tile for all its column blocks; rows are un-transposed (UZP) at the store.
+// Tile: 8 rows (two 4-row LHS blocks) x 4 columns. SMMLA(acc, lhs, rhs) gives 2x2 blocks,
+// acc_c01_r01 = [r0c0, r0c1, r1c0, r1c1]; the nibbles are decoded as byte << 4 and byte & 0xF0
+// (16 w). The RHS parameters in that order ([z0, z1, z0, z1]) are one LD1R of 64 bits each; the LHS
+// ones (S_r01 = [S0, S0, S1, S1], ...) are built once per 8-row tile for all its column blocks. Rows
+// are separated (ZIP of 64-bit halves) only at the store.
 
 #include "kai_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm.h"
 
@@ -109,21 +110,21 @@ static inline void store_row(uint8_t* d, float32x4_t v, size_t cols) {
 enum { KAI_PARAM_VECTOR_BLOCKS = 256 };
 
 // Writes the 8 parameter vectors of block b of an 8-row tile at out[8 b]: S_r01, S_r23, S_r45,
-// S_r67, recip_r01, recip_r23, recip_r45, recip_r67 (r01 = [r0, r1, r0, r1], the transposed-MMLA
-// order). pa, pb: the parameters (4 S then 4 recip) of the two 4-row blocks.
+// S_r67, recip_r01, recip_r23, recip_r45, recip_r67 (r01 = [r0, r0, r1, r1], the MMLA order).
+// pa, pb: the parameters (4 S then 4 recip) of the two 4-row blocks.
 static inline void lhs_param_vectors(const uint8_t* pa, const uint8_t* pb, float32x4_t* out) {
-    const float64x2_t sa = vreinterpretq_f64_f32(vld1q_f32((const float*)(const void*)pa));
-    const float64x2_t ra = vreinterpretq_f64_f32(vld1q_f32((const float*)(const void*)(pa + 16)));
-    const float64x2_t sb = vreinterpretq_f64_f32(vld1q_f32((const float*)(const void*)pb));
-    const float64x2_t rb = vreinterpretq_f64_f32(vld1q_f32((const float*)(const void*)(pb + 16)));
-    out[0] = vreinterpretq_f32_f64(vdupq_laneq_f64(sa, 0));
-    out[1] = vreinterpretq_f32_f64(vdupq_laneq_f64(sa, 1));
-    out[2] = vreinterpretq_f32_f64(vdupq_laneq_f64(sb, 0));
-    out[3] = vreinterpretq_f32_f64(vdupq_laneq_f64(sb, 1));
-    out[4] = vreinterpretq_f32_f64(vdupq_laneq_f64(ra, 0));
-    out[5] = vreinterpretq_f32_f64(vdupq_laneq_f64(ra, 1));
-    out[6] = vreinterpretq_f32_f64(vdupq_laneq_f64(rb, 0));
-    out[7] = vreinterpretq_f32_f64(vdupq_laneq_f64(rb, 1));
+    const float32x4_t sa = vld1q_f32((const float*)(const void*)pa);
+    const float32x4_t ra = vld1q_f32((const float*)(const void*)(pa + 16));
+    const float32x4_t sb = vld1q_f32((const float*)(const void*)pb);
+    const float32x4_t rb = vld1q_f32((const float*)(const void*)(pb + 16));
+    out[0] = vzip1q_f32(sa, sa);
+    out[1] = vzip2q_f32(sa, sa);
+    out[2] = vzip1q_f32(sb, sb);
+    out[3] = vzip2q_f32(sb, sb);
+    out[4] = vzip1q_f32(ra, ra);
+    out[5] = vzip2q_f32(ra, ra);
+    out[6] = vzip1q_f32(rb, rb);
+    out[7] = vzip2q_f32(rb, rb);
 }
 
 // One tile of 4 or 8 rows (two_blocks) x 4 columns over all k. lhs: the first 4-row block; rhs: the
@@ -177,39 +178,38 @@ static inline __attribute__((always_inline)) void tile(
                 const int8x16_t alo_r23 = vld1q_s8(a + 32 * s + 16);
                 const int8x16_t ahi_r01 = vld1q_s8(a + 64 + 32 * s);
                 const int8x16_t ahi_r23 = vld1q_s8(a + 64 + 32 * s + 16);
-                i_c01_r01 = vmmlaq_s32(i_c01_r01, lo_c01, alo_r01);
-                i_c23_r01 = vmmlaq_s32(i_c23_r01, lo_c23, alo_r01);
-                i_c01_r23 = vmmlaq_s32(i_c01_r23, lo_c01, alo_r23);
-                i_c23_r23 = vmmlaq_s32(i_c23_r23, lo_c23, alo_r23);
-                i_c01_r01 = vmmlaq_s32(i_c01_r01, hi_c01, ahi_r01);
-                i_c23_r01 = vmmlaq_s32(i_c23_r01, hi_c23, ahi_r01);
-                i_c01_r23 = vmmlaq_s32(i_c01_r23, hi_c01, ahi_r23);
-                i_c23_r23 = vmmlaq_s32(i_c23_r23, hi_c23, ahi_r23);
+                i_c01_r01 = vmmlaq_s32(i_c01_r01, alo_r01, lo_c01);
+                i_c23_r01 = vmmlaq_s32(i_c23_r01, alo_r01, lo_c23);
+                i_c01_r23 = vmmlaq_s32(i_c01_r23, alo_r23, lo_c01);
+                i_c23_r23 = vmmlaq_s32(i_c23_r23, alo_r23, lo_c23);
+                i_c01_r01 = vmmlaq_s32(i_c01_r01, ahi_r01, hi_c01);
+                i_c23_r01 = vmmlaq_s32(i_c23_r01, ahi_r01, hi_c23);
+                i_c01_r23 = vmmlaq_s32(i_c01_r23, ahi_r23, hi_c01);
+                i_c23_r23 = vmmlaq_s32(i_c23_r23, ahi_r23, hi_c23);
                 if (two_blocks) {
                     const int8x16_t blo_r45 = vld1q_s8(e + 32 * s);
                     const int8x16_t blo_r67 = vld1q_s8(e + 32 * s + 16);
                     const int8x16_t bhi_r45 = vld1q_s8(e + 64 + 32 * s);
                     const int8x16_t bhi_r67 = vld1q_s8(e + 64 + 32 * s + 16);
-                    i_c01_r45 = vmmlaq_s32(i_c01_r45, lo_c01, blo_r45);
-                    i_c23_r45 = vmmlaq_s32(i_c23_r45, lo_c23, blo_r45);
-                    i_c01_r67 = vmmlaq_s32(i_c01_r67, lo_c01, blo_r67);
-                    i_c23_r67 = vmmlaq_s32(i_c23_r67, lo_c23, blo_r67);
-                    i_c01_r45 = vmmlaq_s32(i_c01_r45, hi_c01, bhi_r45);
-                    i_c23_r45 = vmmlaq_s32(i_c23_r45, hi_c23, bhi_r45);
-                    i_c01_r67 = vmmlaq_s32(i_c01_r67, hi_c01, bhi_r67);
-                    i_c23_r67 = vmmlaq_s32(i_c23_r67, hi_c23, bhi_r67);
+                    i_c01_r45 = vmmlaq_s32(i_c01_r45, blo_r45, lo_c01);
+                    i_c23_r45 = vmmlaq_s32(i_c23_r45, blo_r45, lo_c23);
+                    i_c01_r67 = vmmlaq_s32(i_c01_r67, blo_r67, lo_c01);
+                    i_c23_r67 = vmmlaq_s32(i_c23_r67, blo_r67, lo_c23);
+                    i_c01_r45 = vmmlaq_s32(i_c01_r45, bhi_r45, hi_c01);
+                    i_c23_r45 = vmmlaq_s32(i_c23_r45, bhi_r45, hi_c23);
+                    i_c01_r67 = vmmlaq_s32(i_c01_r67, bhi_r67, hi_c01);
+                    i_c23_r67 = vmmlaq_s32(i_c23_r67, bhi_r67, hi_c23);
                 }
             }
         }
 
-        // Block parameters: zero_c01 = [z0, z0, z1, z1], scale_c01 likewise (RHS); S and recip in
-        // the r01 order (LHS).
-        const float32x4_t z = vld1q_f32((const float*)(const void*)(pr + 2 * bl));
-        const float32x4_t d = vld1q_f32((const float*)(const void*)(pr + 2 * bl + 16));
-        const float32x4_t z_c01 = vzip1q_f32(z, z);
-        const float32x4_t z_c23 = vzip2q_f32(z, z);
-        const float32x4_t d_c01 = vzip1q_f32(d, d);
-        const float32x4_t d_c23 = vzip2q_f32(d, d);
+        // Block parameters: zero_c01 = [z0, z1, z0, z1], scale_c01 likewise (RHS, one LD1R each); S
+        // and recip in the r01 order (LHS).
+        const float* zd = (const float*)(const void*)(pr + 2 * bl);
+        const float32x4_t z_c01 = vreinterpretq_f32_f64(vld1q_dup_f64((const double*)(const void*)zd));
+        const float32x4_t z_c23 = vreinterpretq_f32_f64(vld1q_dup_f64((const double*)(const void*)(zd + 2)));
+        const float32x4_t d_c01 = vreinterpretq_f32_f64(vld1q_dup_f64((const double*)(const void*)(zd + 4)));
+        const float32x4_t d_c23 = vreinterpretq_f32_f64(vld1q_dup_f64((const double*)(const void*)(zd + 6)));
         float32x4_t v[8];
         const float32x4_t* p = pv != NULL ? pv + 8 * b : v;
         if (pv == NULL) {
@@ -238,19 +238,19 @@ static inline __attribute__((always_inline)) void tile(
         pr += rhs_block;
     }
 
-    // Bias (after the last block), un-transpose (row 0 = even lanes of (c01_r01, c23_r01), row 1 =
-    // odd lanes), clamp max then min.
+    // Bias (after the last block), rows (row 0 = the low halves of (c01_r01, c23_r01), row 1 = the
+    // high halves), clamp max then min.
     const float32x4_t bias = vld1q_f32((const float*)(const void*)pr);
     float32x4_t r[8];
-    r[0] = vminq_f32(vmaxq_f32(vaddq_f32(vuzp1q_f32(f_c01_r01, f_c23_r01), bias), vmin), vmax);
-    r[1] = vminq_f32(vmaxq_f32(vaddq_f32(vuzp2q_f32(f_c01_r01, f_c23_r01), bias), vmin), vmax);
-    r[2] = vminq_f32(vmaxq_f32(vaddq_f32(vuzp1q_f32(f_c01_r23, f_c23_r23), bias), vmin), vmax);
-    r[3] = vminq_f32(vmaxq_f32(vaddq_f32(vuzp2q_f32(f_c01_r23, f_c23_r23), bias), vmin), vmax);
+    r[0] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(f_c01_r01), vreinterpretq_f64_f32(f_c23_r01))), bias), vmin), vmax);
+    r[1] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(f_c01_r01), vreinterpretq_f64_f32(f_c23_r01))), bias), vmin), vmax);
+    r[2] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(f_c01_r23), vreinterpretq_f64_f32(f_c23_r23))), bias), vmin), vmax);
+    r[3] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(f_c01_r23), vreinterpretq_f64_f32(f_c23_r23))), bias), vmin), vmax);
     if (two_blocks) {
-        r[4] = vminq_f32(vmaxq_f32(vaddq_f32(vuzp1q_f32(f_c01_r45, f_c23_r45), bias), vmin), vmax);
-        r[5] = vminq_f32(vmaxq_f32(vaddq_f32(vuzp2q_f32(f_c01_r45, f_c23_r45), bias), vmin), vmax);
-        r[6] = vminq_f32(vmaxq_f32(vaddq_f32(vuzp1q_f32(f_c01_r67, f_c23_r67), bias), vmin), vmax);
-        r[7] = vminq_f32(vmaxq_f32(vaddq_f32(vuzp2q_f32(f_c01_r67, f_c23_r67), bias), vmin), vmax);
+        r[4] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(f_c01_r45), vreinterpretq_f64_f32(f_c23_r45))), bias), vmin), vmax);
+        r[5] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(f_c01_r45), vreinterpretq_f64_f32(f_c23_r45))), bias), vmin), vmax);
+        r[6] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(f_c01_r67), vreinterpretq_f64_f32(f_c23_r67))), bias), vmin), vmax);
+        r[7] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(f_c01_r67), vreinterpretq_f64_f32(f_c23_r67))), bias), vmin), vmax);
     } else {
         r[4] = r[5] = r[6] = r[7] = vmin;  // not stored (rows <= 4)
     }
