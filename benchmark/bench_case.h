@@ -64,6 +64,7 @@ void add_qsi8d32p_cases(const Options& opt, std::vector<BenchCase>& out);
 void add_int4_pack_cases(const Options& opt, std::vector<BenchCase>& out);  // issue 15 packers
 void add_qsi8cxp_cases(const Options& opt, std::vector<BenchCase>& out);
 void add_sme_float_cases(const Options& opt, std::vector<BenchCase>& out);
+void add_qai4c32p_cases(const Options& opt, std::vector<BenchCase>& out);  // qai4c32p, f16_qai4c32p
 
 // Splits [0, total) into T contiguous chunks whose boundaries are multiples of step; returns
 // thread t's chunk as [begin, end) (empty when there is not enough work).

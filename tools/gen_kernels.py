@@ -43,6 +43,7 @@ DOCS = {
     "qsi4c32p": "matmul_int4_blockwise.md", "qsi8d32p": "matmul_q4_0.md",
     "qsi8cxp": "matmul_int8_channelwise.md",
     "f32p_f32p": "matmul_sme.md", "f32_f32p": "matmul_sme.md", "bf16p_sme": "matmul_sme.md", "f32_bf16p": "matmul_sme.md",
+    "qai4c32p": "matmul_int4_asymmetric.md", "f16_qai4c32p": "matmul_int4_asymmetric.md",
 }
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
 CONDITION = re.compile(r"@([a-z][a-z0-9_]*)=([^@\s]+)@")

@@ -60,6 +60,8 @@ namespace {
 #define KAI_BF16_IS_f32_f32p KAI_BF16_DROP
 #define KAI_BF16_IS_bf16p_sme KAI_BF16_DROP
 #define KAI_BF16_IS_f32_bf16p KAI_BF16_DROP
+#define KAI_BF16_IS_qai4c32p KAI_BF16_DROP
+#define KAI_BF16_IS_f16_qai4c32p KAI_BF16_DROP
 
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16_MATMUL_##family(stem, features)
 const Bf16Variant kVariants[] = {
