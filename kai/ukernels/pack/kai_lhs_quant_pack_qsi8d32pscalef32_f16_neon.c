@@ -84,6 +84,59 @@ static inline int8x16_t quant16(const float16_t* x, float32x4_t vs, int sat) {
     return sat ? narrow16_sat(q0, q1, q2, q3) : narrow16(q0, q1, q2, q3);
 }
 
+// A block of exactly 32 values (the common bl), held in registers: one load of the data, no loops.
+// Returns 0 (nothing written) for a block whose scale overflows, which pack_block handles.
+static inline int pack_block32(const float16_t* x, size_t kbl, size_t gs, int8_t* dst, uint8_t* par, size_t mr) {
+    const float16x8_t h0 = vld1q_f16(x);
+    const float16x8_t h1 = vld1q_f16(x + 8);
+    const float16x8_t h2 = vld1q_f16(x + 16);
+    const float16x8_t h3 = vld1q_f16(x + 24);
+    const float16x8_t hm = vmaxq_f16(vmaxq_f16(vabsq_f16(h0), vabsq_f16(h1)), vmaxq_f16(vabsq_f16(h2), vabsq_f16(h3)));
+    const float amax = (float)vmaxvq_f16(hm);
+    const float scale = amax == 0.0F ? 0.0F : 127.0F / amax;
+    if (scale > 3.4e38F) {
+        return 0;
+    }
+    const float recip = scale != 0.0F ? 1.0F / scale : 0.0F;
+    const float32x4_t vs = vdupq_n_f32(scale);
+    const float32x4_t v0 = vcvt_f32_f16(vget_low_f16(h0));
+    const float32x4_t v1 = vcvt_high_f32_f16(h0);
+    const float32x4_t v2 = vcvt_f32_f16(vget_low_f16(h1));
+    const float32x4_t v3 = vcvt_high_f32_f16(h1);
+    const float32x4_t v4 = vcvt_f32_f16(vget_low_f16(h2));
+    const float32x4_t v5 = vcvt_high_f32_f16(h2);
+    const float32x4_t v6 = vcvt_f32_f16(vget_low_f16(h3));
+    const float32x4_t v7 = vcvt_high_f32_f16(h3);
+    const int8x16_t a = narrow16(vcvtaq_s32_f32(vmulq_f32(v0, vs)), vcvtaq_s32_f32(vmulq_f32(v1, vs)), vcvtaq_s32_f32(vmulq_f32(v2, vs)),
+                                 vcvtaq_s32_f32(vmulq_f32(v3, vs)));
+    const int8x16_t b = narrow16(vcvtaq_s32_f32(vmulq_f32(v4, vs)), vcvtaq_s32_f32(vmulq_f32(v5, vs)), vcvtaq_s32_f32(vmulq_f32(v6, vs)),
+                                 vcvtaq_s32_f32(vmulq_f32(v7, vs)));
+    const float s = (float)vaddlvq_s16(vpadalq_s8(vpaddlq_s8(a), b)) * recip;
+    if (gs == kbl) {
+        vst1q_s8(dst, a);
+        vst1q_s8(dst + 16, b);
+    } else if (kbl == 8) {
+        vst1_s8(dst, vget_low_s8(a));
+        vst1_s8(dst + gs, vget_high_s8(a));
+        vst1_s8(dst + 2 * gs, vget_low_s8(b));
+        vst1_s8(dst + 3 * gs, vget_high_s8(b));
+    } else {
+        const int32x4_t wa = vreinterpretq_s32_s8(a);
+        const int32x4_t wb = vreinterpretq_s32_s8(b);
+        vst1q_lane_s32((int32_t*)(void*)dst, wa, 0);
+        vst1q_lane_s32((int32_t*)(void*)(dst + gs), wa, 1);
+        vst1q_lane_s32((int32_t*)(void*)(dst + 2 * gs), wa, 2);
+        vst1q_lane_s32((int32_t*)(void*)(dst + 3 * gs), wa, 3);
+        vst1q_lane_s32((int32_t*)(void*)(dst + 4 * gs), wb, 0);
+        vst1q_lane_s32((int32_t*)(void*)(dst + 5 * gs), wb, 1);
+        vst1q_lane_s32((int32_t*)(void*)(dst + 6 * gs), wb, 2);
+        vst1q_lane_s32((int32_t*)(void*)(dst + 7 * gs), wb, 3);
+    }
+    memcpy(par, &s, sizeof(float));
+    memcpy(par + mr * sizeof(float), &recip, sizeof(float));
+    return 1;
+}
+
 // One row's block: bl values at x to the lane's bytes at dst (group stride gs = mr * kbl), its
 // two parameters at par (sum * recip) and par + mr (recip).
 static inline void pack_block(const float16_t* x, size_t bl, size_t kbl, size_t gs, int8_t* dst, uint8_t* par, size_t mr) {
@@ -167,8 +220,11 @@ void kai_run_lhs_quant_pack_qsi8d32pscalef32_f16_neon(
         const float16_t* x = (const float16_t*)(const void*)((const uint8_t*)lhs + row * lhs_stride);
         for (size_t b = 0; b < nb; ++b) {
             uint8_t* blk = base + b * block;
-            pack_block(x + b * bl, bl, kbl, gs, (int8_t*)(blk + lane * kbl),
-                       blk + mr * bl + lane * sizeof(float), mr);
+            int8_t* d = (int8_t*)(blk + lane * kbl);
+            uint8_t* par = blk + mr * bl + lane * sizeof(float);
+            if (bl != 32 || !pack_block32(x + b * bl, kbl, gs, d, par, mr)) {
+                pack_block(x + b * bl, bl, kbl, gs, d, par, mr);
+            }
         }
         if (lane == mr - 1) {
             base += stride;
