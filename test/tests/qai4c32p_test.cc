@@ -614,10 +614,13 @@ TEST(Qai4c32pAccuracy, AwqGroupsAgainstF64) {
 // ---------------------------------------------------------------------------------------------
 
 TEST(Qai4c32pCompat, Packers) {
-    size_t files = 0;
+    size_t files = 0, not_run = 0;
     const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
     for (const Qai4c32pLhsPacker& p : kai_registry::qai4c32p_lhs_packers()) {
-        if (!kai_test::missing_features(p.features).empty()) continue;
+        if (!kai_test::missing_features(p.features).empty()) {
+            not_run += kai_test::list_compat_vectors(std::string(p.name) + "__").size();
+            continue;
+        }
         for (const std::string& path : kai_test::list_compat_vectors(std::string(p.name) + "__")) {
             SCOPED_TRACE(path);
             const kai_test::CompatVector v = kai_test::load_compat_vector(path);
@@ -672,7 +675,10 @@ TEST(Qai4c32pCompat, Packers) {
             ++files;
         }
     }
-    EXPECT_EQ(files, 30u);
+    EXPECT_EQ(files + not_run, 30u);
+    if (not_run != 0) {
+        GTEST_SKIP() << "replayed " << files << " of 30 vectors; the CPU lacks FEAT_FP16 for the f16 LHS packer";
+    }
 }
 
 TEST(Qai4c32pCompat, Kernels) {
