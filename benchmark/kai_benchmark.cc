@@ -497,6 +497,7 @@ int main(int argc, char** argv) {
     add_qsi4cxp_cases(cli.opt, cases);
     add_qsi4c32p_cases(cli.opt, cases);
     add_qsi8d32p_cases(cli.opt, cases);
+    add_qai4c32p_cases(cli.opt, cases);
     add_int4_pack_cases(cli.opt, cases);
     add_qsi8cxp_cases(cli.opt, cases);
     add_sme_float_cases(cli.opt, cases);

@@ -31,7 +31,7 @@ KAI_KERNEL_COPTS = [
 ]
 
 def kai_march(features):
-    """Returns the -march flag for a list of CPU features (dotprod, i8mm, bf16, sme, sme2)."""
+    """Returns the -march flag for a list of CPU features (dotprod, i8mm, bf16, fp16, sme, sme2)."""
     if "sme2" in features:
         return "-march=armv9-a+sme2"
     if "sme" in features:

@@ -20,6 +20,10 @@ Keys:
   dir       directory of the .c/.h pair, relative to the repository root
   features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16 (FP16
             arithmetic), sve (SVE
+  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p | qai4c32p | f16_qai4c32p
+  kind      matmul | lhs_packer | rhs_packer
+  dir       directory of the .c/.h pair, relative to the repository root
+  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16, sve (SVE
             kernels: vector length >= 256 bits, checked at run time), sme, sme2.
             sme / sme2 code (streaming SVE, ZA) is built by clang-19 in every configuration, the GCC build
             included (GCC 12 cannot compile SME: the toolchain wrapper hands any -march with +sme to clang);
@@ -84,6 +88,8 @@ KAI_PACKER_FEEDS = [
     {"family": "bf16_qsi4cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_bf16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"]},
     {"family": "bf16_qsi4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_bf16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon"]},
     {"family": "f16p_qsi4c32p", "match": "", "packers": ["kai_lhs_pack_f16pmrx2_f32_neon", "kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon"]},
+    {"family": "qai4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
+    {"family": "f16_qai4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -134,6 +140,14 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm",
     "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa",
     "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot",
+    "kai_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod",
+    "kai_matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod",
+    "kai_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod",
+    "kai_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm",
+    "kai_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod",
+    "kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm",
 ]
 
 KAI_KERNELS = [
@@ -259,4 +273,19 @@ KAI_KERNELS = [
     {"name": "kai_lhs_pack_f16pmrx2_f32_neon", "family": "f16p_qsi4c32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa", "family": "f16p_qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f16p_qsi4c32p", "features": ["sme2"]},
     # --- end f16p_qsi4c32p ---
+    # --- family qai4c32p / f16_qai4c32p (asymmetric int4, f32 / f16 output): docs/matmul_int4_asymmetric.md ---
+    {"name": "kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "family": "qai4c32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "family": "qai4c32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["fp16"]},
+    {"name": "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon", "family": "qai4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon", "family": "qai4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon", "family": "qai4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "family": "qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_gemv.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f32"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "family": "qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_gemv.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f32"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "family": "qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p", "features": ["dotprod"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_dotprod_gemm.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f32"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "family": "qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p", "features": ["i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_i8mm.c.in", "qai4c32p.h.in"], "isa": "i8mm", "out": "f32"},
+    {"name": "kai_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_gemv.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_gemv.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["dotprod", "fp16"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_dotprod_gemm.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f16"},
+    {"name": "kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["fp16", "i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_i8mm.c.in", "qai4c32p.h.in"], "isa": "i8mm", "out": "f16"},
+    # --- end qai4c32p / f16_qai4c32p ---
 ]

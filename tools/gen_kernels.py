@@ -46,6 +46,7 @@ DOCS = {
     "bf16_qsi4cxp": "matmul_int4_channelwise.md", "bf16_qsi4c32p": "matmul_int4_blockwise.md",
     "f32p_f32p": "matmul_sme.md", "f32_f32p": "matmul_sme.md", "bf16p_sme": "matmul_sme.md", "f32_bf16p": "matmul_sme.md",
     "f16p_qsi4c32p": "matmul_q4_0.md",
+    "qai4c32p": "matmul_int4_asymmetric.md", "f16_qai4c32p": "matmul_int4_asymmetric.md",
 }
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
 CONDITION = re.compile(r"@([a-z][a-z0-9_]*)=([^@\s]+)@")

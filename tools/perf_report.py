@@ -8,7 +8,7 @@ instruction profile it leaves behind for the MMLA/DOT counts, and writes one tab
 the reference library's published figures beside ours. It then runs the targets files of
 ../shared/tools/targets/ and records whether every bound holds.
 
-Usage: python3 tools/perf_report.py [--shared DIR] [--family bf16|cx|c32|q40|i8cx]... [--no-targets]
+Usage: python3 tools/perf_report.py [--shared DIR] [--family bf16|cx|c32|q40|i8cx|a4|f16a4]... [--no-targets]
 Needs what tools/setup.sh installs (cross compiler, qemu, llvm-19); the chart needs
 python3-matplotlib, which this script installs with apt-get when it is missing (or skips the chart
 when it cannot).
@@ -53,6 +53,12 @@ FAMILIES = {
     "bf16c32": {"dir": "matmul_clamp_bf16_qai8dxp_qsi4c32p", "title": "INT4 block-wise, bf16 output (issue 17)",
                 "gemm": [128, 1024, 1024, 32], "gemv": [1, 4096, 4096, 32], "extra_gemm": [128, 1024, 1024, 128],
                 "extra_gemv": [1, 4096, 4096, 128], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "a4": {"dir": "matmul_clamp_f32_qsi8d32p_qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f32 output)",
+           "gemm": [128, 1024, 1024, 32], "gemv": [1, 4096, 4096, 32], "extra_gemm": [128, 1024, 1024, 128],
+           "extra_gemv": [1, 4096, 4096, 128], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
+    "f16a4": {"dir": "matmul_clamp_f16_qsi8d32p_qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f16 output)",
+              "gemm": [128, 1024, 1024, 32], "gemv": [1, 4096, 4096, 32], "extra_gemm": [128, 1024, 1024, 128],
+              "extra_gemv": [1, 4096, 4096, 128], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
 }
 
 # The reference library's figures, as quoted in the family issues (same tools, same shapes):
@@ -113,6 +119,22 @@ REFERENCE = {
     ("bf16c32", "qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2341, None, (29, 21, 32)),  # issue 17
     ("bf16c32", "qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024x32"): (0.1095, None, (40, 40, 39)),  # issue 17
     ("bf16c32", "qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024x128"): (0.0721, None, (65, 64, 64)),  # issue 17
+    ("a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x32"): (0.3215, None, (33, 24, 32)),  # issue 18
+    ("a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x128"): (0.2336, None, (15, 11, 21)),  # issue 18
+    ("a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x32"): (0.3449, None, (26, 24, 26)),  # issue 18
+    ("a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2453, None, (27, 19, 29)),  # issue 18
+    ("a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x32"): (0.1494, None, (52, 52, 52)),  # issue 18
+    ("a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x128"): (0.1099, None, (74, 74, 74)),  # issue 18
+    ("a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x32"): (0.126, None, (32, 32, 32)),  # issue 18
+    ("a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x128"): (0.0806, None, (57, 49, 57)),  # issue 18
+    ("f16a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x32"): (0.3215, None, (33, 24, 32)),  # issue 18
+    ("f16a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x128"): (0.2336, None, (15, 11, 21)),  # issue 18
+    ("f16a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x32"): (0.345, None, (26, 24, 26)),  # issue 18
+    ("f16a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2454, None, (27, 19, 29)),  # issue 18
+    ("f16a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x32"): (0.1496, None, (52, 52, 52)),  # issue 18
+    ("f16a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x128"): (0.1101, None, (74, 74, 74)),  # issue 18
+    ("f16a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x32"): (0.1262, None, (32, 32, 32)),  # issue 18
+    ("f16a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x128"): (0.0808, None, (57, 49, 56)),  # issue 18
 }
 REFERENCE_PACKERS = [
     ("kai_lhs_quant_pack_bf16p8x4_f32_neon", "256x256", "1.04 / element"),
@@ -139,8 +161,14 @@ REFERENCE_PACKERS = [
     ("kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon", "1024x1024", "1.09 / weight"),
     ("kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon", "1024x1024", "1.09 / weight"),
     ("kai_lhs_quant_pack_qai8dxp_bf16_neon", "128x1024", "2.86 / element"),  # issue 17
+    # issue 18
+    ("kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "128x1024, bl 32", "5.31 / element"),
+    ("kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "128x1024, bl 32", "19.06 / element"),
+    ("kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon", "1024x1024, bl 32", "18.49 / weight"),
+    ("kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon", "1024x1024, bl 32", "1.14 / weight"),
+    ("kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon", "1024x1024, bl 32", "0.95 / weight"),
 ]
-TARGETS = ["bf16", "int4cx", "int4c32", "q4_0", "int8cx", "bf16f16", "out16"]
+TARGETS = ["bf16", "int4cx", "int4c32", "q4_0", "int8cx", "bf16f16", "out16", "asym4"]
 
 ROW = re.compile(r"^(?P<case>\S+)\s+(?P<shape>\S+)\s+ipm (?P<ipm>[0-9.]+)\s+%peak (?P<peak>\S+)\s+call (?P<call>\S+)"
                  r"(?: lhs (?P<lhs>[0-9.]+)/el)?(?: rhs (?P<rhs>[0-9.]+)/w)?")

@@ -9,9 +9,9 @@ namespace kai_test {
 
 namespace {
 // Linux arm64 hwcap bits (arch/arm64/include/uapi/asm/hwcap.h).
+constexpr unsigned long kHwcapAsimdhp = 1ul << 10;
 constexpr unsigned long kHwcapAsimddp = 1ul << 20;
 constexpr unsigned long kHwcapSve = 1ul << 22;
-constexpr unsigned long kHwcapAsimdhp = 1ul << 10;
 constexpr unsigned long kHwcap2Sve2 = 1ul << 1;
 constexpr unsigned long kHwcap2I8mm = 1ul << 13;
 constexpr unsigned long kHwcap2Bf16 = 1ul << 14;

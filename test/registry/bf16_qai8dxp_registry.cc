@@ -39,6 +39,8 @@ namespace {
 #define KAI_BF16CX_qsi4cxpf16(stem, features)
 #define KAI_BF16CX_qsi8cxpf16(stem, features)
 #define KAI_BF16CX_f16p_qsi4c32p(stem, features)
+#define KAI_BF16CX_f16_qai4c32p(stem, features)
+#define KAI_BF16CX_qai4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16CX_##family(stem, features)
 const Bf16CxVariant kCx[] = {
 #include "kai/kai_registry.inc"
@@ -74,6 +76,8 @@ const Bf16CxVariant kCx[] = {
 #define KAI_BF16C32_qsi4cxpf16(stem, features)
 #define KAI_BF16C32_qsi8cxpf16(stem, features)
 #define KAI_BF16C32_f16p_qsi4c32p(stem, features)
+#define KAI_BF16C32_f16_qai4c32p(stem, features)
+#define KAI_BF16C32_qai4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16C32_##family(stem, features)
 const Bf16C32Variant kC32[] = {
 #include "kai/kai_registry.inc"

@@ -53,6 +53,8 @@ namespace {
 #define KAI_BF16_MATMUL_bf16_qsi4c32p(stem, features)
 
 #define KAI_BF16_MATMUL_f16p_qsi4c32p(stem, features)
+#define KAI_BF16_MATMUL_qai4c32p(stem, features)
+#define KAI_BF16_MATMUL_f16_qai4c32p(stem, features)
 
 #define KAI_BF16_IS_bf16 KAI_BF16_KEEP
 #define KAI_BF16_IS_bf16o KAI_BF16_DROP
@@ -72,6 +74,8 @@ namespace {
 #define KAI_BF16_IS_bf16_qsi4c32p KAI_BF16_DROP
 
 #define KAI_BF16_IS_f16p_qsi4c32p KAI_BF16_DROP
+#define KAI_BF16_IS_qai4c32p KAI_BF16_DROP
+#define KAI_BF16_IS_f16_qai4c32p KAI_BF16_DROP
 
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16_MATMUL_##family(stem, features)
 const Bf16Variant kVariants[] = {

@@ -40,6 +40,8 @@ namespace {
 #define KAI_BF16F16_IS_bf16_qsi4c32p KAI_BF16F16_DROP
 #define KAI_BF16F16_IS_bf16_qsi4cxp KAI_BF16F16_DROP
 #define KAI_BF16F16_IS_f16p_qsi4c32p KAI_BF16F16_DROP
+#define KAI_BF16F16_IS_f16_qai4c32p KAI_BF16F16_DROP
+#define KAI_BF16F16_IS_qai4c32p KAI_BF16F16_DROP
 
 #define KAI_REGISTRY_MATMUL(family, stem, features)                                                          \
     KAI_BF16F16_IS_##family({"kai_" #stem, (features),                                                      \

@@ -47,6 +47,8 @@ namespace {
 #define KAI_CX_ENTRY_bf16_qsi4c32p(stem, features)
 
 #define KAI_CX_ENTRY_f16p_qsi4c32p(stem, features)
+#define KAI_CX_ENTRY_qai4c32p(stem, features)
+#define KAI_CX_ENTRY_f16_qai4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_CX_ENTRY_##family(stem, features)
 
 const Qsi4cxpVariant kVariants[] = {

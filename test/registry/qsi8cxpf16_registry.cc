@@ -36,6 +36,8 @@ namespace {
 #define KAI_I8H_ENTRY_bf16_qsi4c32p(stem, features)
 #define KAI_I8H_ENTRY_bf16_qsi4cxp(stem, features)
 #define KAI_I8H_ENTRY_f16p_qsi4c32p(stem, features)
+#define KAI_I8H_ENTRY_f16_qai4c32p(stem, features)
+#define KAI_I8H_ENTRY_qai4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_I8H_ENTRY_##family(stem, features)
 
 const Qsi8cxpF16Variant kVariants[] = {

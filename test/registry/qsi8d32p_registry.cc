@@ -49,6 +49,8 @@ namespace {
 #define KAI_Q40_MATMUL_bf16_qsi4c32p(stem, features)
 
 #define KAI_Q40_MATMUL_f16p_qsi4c32p(stem, features)
+#define KAI_Q40_MATMUL_qai4c32p(stem, features)
+#define KAI_Q40_MATMUL_f16_qai4c32p(stem, features)
 #define KAI_REGISTRY_MATMUL(family, stem, features) KAI_Q40_MATMUL_##family(stem, features)
 
 const Qsi8d32pVariant kVariants[] = {
@@ -75,6 +77,8 @@ const Qsi8d32pVariant kVariants[] = {
 #define KAI_Q40_LHS_bf16_qsi4c32p(stem, features)
 
 #define KAI_Q40_LHS_f16p_qsi4c32p(stem, features)
+#define KAI_Q40_LHS_qai4c32p(stem, features)
+#define KAI_Q40_LHS_f16_qai4c32p(stem, features)
 #define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_Q40_LHS_##family(stem, features)
 
 const Qsi8d32pLhsPacker kLhsPackers[] = {

@@ -40,6 +40,8 @@ namespace {
 #define KAI_SMEF_MATMUL_bf16_qsi4c32p(stem, features)
 
 #define KAI_SMEF_MATMUL_f16p_qsi4c32p(stem, features)
+#define KAI_SMEF_MATMUL_qai4c32p(stem, features)
+#define KAI_SMEF_MATMUL_f16_qai4c32p(stem, features)
 #define KAI_SMEF_MATMUL_bf16(stem, features)
 #define KAI_SMEF_MATMUL_bf16o(stem, features)
 #define KAI_SMEF_MATMUL_bf16f16(stem, features)
@@ -66,6 +68,8 @@ const SmeFloatVariant kVariants[] = {
 #define KAI_SMEF_LHS_bf16_qsi4c32p(stem, features)
 
 #define KAI_SMEF_LHS_f16p_qsi4c32p(stem, features)
+#define KAI_SMEF_LHS_qai4c32p(stem, features)
+#define KAI_SMEF_LHS_f16_qai4c32p(stem, features)
 #define KAI_SMEF_LHS_bf16(stem, features)
 #define KAI_SMEF_LHS_bf16o(stem, features)
 #define KAI_SMEF_LHS_bf16f16(stem, features)
@@ -93,6 +97,8 @@ const SmeFloatLhsPacker kLhsPackers[] = {
 #define KAI_SMEF_RHS_bf16_qsi4c32p(stem, features)
 
 #define KAI_SMEF_RHS_f16p_qsi4c32p(stem, features)
+#define KAI_SMEF_RHS_qai4c32p(stem, features)
+#define KAI_SMEF_RHS_f16_qai4c32p(stem, features)
 #define KAI_SMEF_RHS_bf16(stem, features)
 #define KAI_SMEF_RHS_bf16o(stem, features)
 #define KAI_SMEF_RHS_bf16f16(stem, features)

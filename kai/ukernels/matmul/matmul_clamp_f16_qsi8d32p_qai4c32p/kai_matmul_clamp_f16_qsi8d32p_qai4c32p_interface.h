@@ -1,0 +1,54 @@
+//
+// SPDX-FileCopyrightText: Copyright 2026 The kai authors
+// SPDX-License-Identifier: Apache-2.0
+//
+
+/// @file
+/// Interface of the asymmetric int4 family matmul_clamp_f16_qsi8d32p_qai4c32p: f16 (IEEE binary16, rounded to nearest even from the clamped f32 result) output of
+/// per-block symmetric int8 activations (f32 scales) times per-block asymmetric int4 weights (f32
+/// scale and zero offset), plus bias, clamped. Member order and signatures follow KleidiAI v1.30.0
+/// (docs/matmul_int4_asymmetric.md).
+
+#ifndef KAI_MATMUL_CLAMP_F16_QSI8D32P_QAI4C32P_INTERFACE_H
+#define KAI_MATMUL_CLAMP_F16_QSI8D32P_QAI4C32P_INTERFACE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef size_t (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_m_step_func_t)(void);
+typedef size_t (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_n_step_func_t)(void);
+typedef size_t (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_mr_func_t)(void);
+typedef size_t (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_nr_func_t)(void);
+typedef size_t (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_kr_func_t)(void);
+typedef size_t (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_sr_func_t)(void);
+typedef size_t (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_lhs_packed_offset_func_t)(size_t m_idx, size_t k, size_t bl);
+typedef size_t (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_rhs_packed_offset_func_t)(size_t n_idx, size_t k, size_t bl);
+typedef size_t (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_dst_offset_func_t)(size_t m_idx, size_t n_idx, size_t dst_stride);
+typedef size_t (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_dst_size_func_t)(size_t m, size_t n);
+typedef void (*kai_matmul_clamp_f16_qsi8d32p_qai4c32p_run_matmul_func_t)(
+    size_t m, size_t n, size_t k, size_t bl, const void* lhs_p, const void* rhs_p, void* dst, size_t dst_stride_row,
+    size_t dst_stride_col, float scalar_min, float scalar_max);
+
+/// The functions of one kernel variant, in KleidiAI's member order.
+struct kai_matmul_clamp_f16_qsi8d32p_qai4c32p_ukernel {
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_m_step_func_t get_m_step;
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_n_step_func_t get_n_step;
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_mr_func_t get_mr;
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_nr_func_t get_nr;
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_kr_func_t get_kr;
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_sr_func_t get_sr;
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_lhs_packed_offset_func_t get_lhs_packed_offset;
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_rhs_packed_offset_func_t get_rhs_packed_offset;
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_dst_offset_func_t get_dst_offset;
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_get_dst_size_func_t get_dst_size;
+    kai_matmul_clamp_f16_qsi8d32p_qai4c32p_run_matmul_func_t run_matmul;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // KAI_MATMUL_CLAMP_F16_QSI8D32P_QAI4C32P_INTERFACE_H

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "test/registry/qai4c32p_registry.h"
+
+#include <iterator>
+
+#include "test/common/cpu_features.h"
+
+// The families' headers (explicit, so that other families' code is not needed to build this).
+#include "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p/kai_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p/kai_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p/kai_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p/kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon.h"
+
+namespace kai_registry {
+
+namespace {
+
+#define KAI_A4_GETTERS(stem)                                                                                 \
+    kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
+        kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,              \
+        kai_get_dst_offset_##stem, kai_get_dst_size_##stem
+#define KAI_A4_MATMUL_qai4c32p(stem, features) \
+    {"kai_" #stem, (features), false, {KAI_A4_GETTERS(stem), kai_run_##stem}, {KAI_A4_GETTERS(stem), nullptr}},
+#define KAI_A4_MATMUL_f16_qai4c32p(stem, features) \
+    {"kai_" #stem, (features), true, {KAI_A4_GETTERS(stem), nullptr}, {KAI_A4_GETTERS(stem), kai_run_##stem}},
+#define KAI_A4_MATMUL_bf16(stem, features)
+#define KAI_A4_MATMUL_bf16o(stem, features)
+#define KAI_A4_MATMUL_qai8dxp(stem, features)
+#define KAI_A4_MATMUL_qsi4cxp(stem, features)
+#define KAI_A4_MATMUL_qsi4c32p(stem, features)
+#define KAI_A4_MATMUL_qsi8d32p(stem, features)
+#define KAI_A4_MATMUL_qsi8cxp(stem, features)
+#define KAI_A4_MATMUL_f32p_f32p(stem, features)
+#define KAI_A4_MATMUL_f32_f32p(stem, features)
+#define KAI_A4_MATMUL_bf16p_sme(stem, features)
+#define KAI_A4_MATMUL_f32_bf16p(stem, features)
+#define KAI_A4_MATMUL_bf16_qsi4c32p(stem, features)
+#define KAI_A4_MATMUL_bf16_qsi4cxp(stem, features)
+#define KAI_A4_MATMUL_bf16f16(stem, features)
+#define KAI_A4_MATMUL_f16p_qsi4c32p(stem, features)
+#define KAI_A4_MATMUL_qsi4cxpf16(stem, features)
+#define KAI_A4_MATMUL_qsi8cxpf16(stem, features)
+#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_A4_MATMUL_##family(stem, features)
+
+const Qai4c32pVariant kVariants[] = {
+#include "kai/kai_registry.inc"
+};
+
+const Qai4c32pLhsPacker kLhsPackers[] = {
+    {"kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", 0, false,
+     kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32pscalef32_f32_neon,
+     kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32pscalef32_f32_neon},
+    {"kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", KAI_FEATURE_FP16, true,
+     kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32pscalef32_f16_neon,
+     kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32pscalef32_f16_neon},
+};
+
+}  // namespace
+
+const std::vector<Qai4c32pVariant>& qai4c32p_variants() {
+    static const std::vector<Qai4c32pVariant> v(std::begin(kVariants), std::end(kVariants));
+    return v;
+}
+
+const std::vector<Qai4c32pLhsPacker>& qai4c32p_lhs_packers() {
+    static const std::vector<Qai4c32pLhsPacker> v(std::begin(kLhsPackers), std::end(kLhsPackers));
+    return v;
+}
+
+}  // namespace kai_registry
