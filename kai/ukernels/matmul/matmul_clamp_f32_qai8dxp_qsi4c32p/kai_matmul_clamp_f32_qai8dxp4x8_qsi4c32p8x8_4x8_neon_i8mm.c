@@ -286,178 +286,190 @@ static inline void kai_c32_4x8_tile(
 // v25/v26 the block's scales [d0 d1 d0 d1] / [d2 d3 d2 d3].
 // One 32-K chunk: nibble group 0 (RHS bytes 0-31 of these columns, LHS bytes 0-31 and 64-95 of
 // each block), then group 1 (RHS 64-95, LHS 32-63 and 96-127); pointers advance by 128.
-#define KAI_C32_HALF_CHUNK                      \
-    "ldp q27, q28, [%[b]], #128\n"              \
-    "ldp q8, q9, [%[a0]], #128\n"               \
-    "ldp q10, q11, [%[a1]], #128\n"             \
-    "shl v29.16b, v27.16b, #4\n"                \
-    "shl v30.16b, v28.16b, #4\n"                \
-    "ldp q12, q13, [%[a0], #-64]\n"             \
-    "ldp q14, q15, [%[a1], #-64]\n"             \
-    "and v27.16b, v27.16b, v24.16b\n"           \
-    "and v28.16b, v28.16b, v24.16b\n"           \
-    "smmla v0.4s, v8.16b, v29.16b\n"            \
-    "smmla v1.4s, v8.16b, v30.16b\n"            \
-    "smmla v2.4s, v9.16b, v29.16b\n"            \
-    "smmla v3.4s, v9.16b, v30.16b\n"            \
-    "smmla v4.4s, v10.16b, v29.16b\n"           \
-    "smmla v5.4s, v10.16b, v30.16b\n"           \
-    "smmla v6.4s, v11.16b, v29.16b\n"           \
-    "smmla v7.4s, v11.16b, v30.16b\n"           \
-    "ldp q8, q9, [%[a0], #-96]\n"               \
-    "ldp q10, q11, [%[a1], #-96]\n"             \
-    "smmla v0.4s, v12.16b, v27.16b\n"           \
-    "smmla v1.4s, v12.16b, v28.16b\n"           \
-    "smmla v2.4s, v13.16b, v27.16b\n"           \
-    "smmla v3.4s, v13.16b, v28.16b\n"           \
-    "smmla v4.4s, v14.16b, v27.16b\n"           \
-    "smmla v5.4s, v14.16b, v28.16b\n"           \
-    "smmla v6.4s, v15.16b, v27.16b\n"           \
-    "smmla v7.4s, v15.16b, v28.16b\n"           \
-    "ldp q27, q28, [%[b], #-64]\n"              \
-    "ldp q12, q13, [%[a0], #-32]\n"             \
-    "ldp q14, q15, [%[a1], #-32]\n"             \
-    "shl v29.16b, v27.16b, #4\n"                \
-    "shl v30.16b, v28.16b, #4\n"                \
-    "and v27.16b, v27.16b, v24.16b\n"           \
-    "and v28.16b, v28.16b, v24.16b\n"           \
-    "smmla v0.4s, v8.16b, v29.16b\n"            \
-    "smmla v1.4s, v8.16b, v30.16b\n"            \
-    "smmla v2.4s, v9.16b, v29.16b\n"            \
-    "smmla v3.4s, v9.16b, v30.16b\n"            \
-    "smmla v4.4s, v10.16b, v29.16b\n"           \
-    "smmla v5.4s, v10.16b, v30.16b\n"           \
-    "smmla v6.4s, v11.16b, v29.16b\n"           \
-    "smmla v7.4s, v11.16b, v30.16b\n"           \
-    "smmla v0.4s, v12.16b, v27.16b\n"           \
-    "smmla v1.4s, v12.16b, v28.16b\n"           \
-    "smmla v2.4s, v13.16b, v27.16b\n"           \
-    "smmla v3.4s, v13.16b, v28.16b\n"           \
-    "smmla v4.4s, v14.16b, v27.16b\n"           \
-    "smmla v5.4s, v14.16b, v28.16b\n"           \
-    "smmla v6.4s, v15.16b, v27.16b\n"           \
+__asm__(
+    ".macro kai_c32_half_chunk b, a0, a1, so, zero\n"
+    "ldp q27, q28, [\\b], #128\n"
+    "ldp q8, q9, [\\a0], #128\n"
+    "ldp q10, q11, [\\a1], #128\n"
+    "shl v29.16b, v27.16b, #4\n"
+    "shl v30.16b, v28.16b, #4\n"
+    "ldp q12, q13, [\\a0, #-64]\n"
+    "ldp q14, q15, [\\a1, #-64]\n"
+    "and v27.16b, v27.16b, v24.16b\n"
+    "and v28.16b, v28.16b, v24.16b\n"
+    "smmla v0.4s, v8.16b, v29.16b\n"
+    "smmla v1.4s, v8.16b, v30.16b\n"
+    "smmla v2.4s, v9.16b, v29.16b\n"
+    "smmla v3.4s, v9.16b, v30.16b\n"
+    "smmla v4.4s, v10.16b, v29.16b\n"
+    "smmla v5.4s, v10.16b, v30.16b\n"
+    "smmla v6.4s, v11.16b, v29.16b\n"
+    "smmla v7.4s, v11.16b, v30.16b\n"
+    "ldp q8, q9, [\\a0, #-96]\n"
+    "ldp q10, q11, [\\a1, #-96]\n"
+    "smmla v0.4s, v12.16b, v27.16b\n"
+    "smmla v1.4s, v12.16b, v28.16b\n"
+    "smmla v2.4s, v13.16b, v27.16b\n"
+    "smmla v3.4s, v13.16b, v28.16b\n"
+    "smmla v4.4s, v14.16b, v27.16b\n"
+    "smmla v5.4s, v14.16b, v28.16b\n"
+    "smmla v6.4s, v15.16b, v27.16b\n"
     "smmla v7.4s, v15.16b, v28.16b\n"
+    "ldp q27, q28, [\\b, #-64]\n"
+    "ldp q12, q13, [\\a0, #-32]\n"
+    "ldp q14, q15, [\\a1, #-32]\n"
+    "shl v29.16b, v27.16b, #4\n"
+    "shl v30.16b, v28.16b, #4\n"
+    "and v27.16b, v27.16b, v24.16b\n"
+    "and v28.16b, v28.16b, v24.16b\n"
+    "smmla v0.4s, v8.16b, v29.16b\n"
+    "smmla v1.4s, v8.16b, v30.16b\n"
+    "smmla v2.4s, v9.16b, v29.16b\n"
+    "smmla v3.4s, v9.16b, v30.16b\n"
+    "smmla v4.4s, v10.16b, v29.16b\n"
+    "smmla v5.4s, v10.16b, v30.16b\n"
+    "smmla v6.4s, v11.16b, v29.16b\n"
+    "smmla v7.4s, v11.16b, v30.16b\n"
+    "smmla v0.4s, v12.16b, v27.16b\n"
+    "smmla v1.4s, v12.16b, v28.16b\n"
+    "smmla v2.4s, v13.16b, v27.16b\n"
+    "smmla v3.4s, v13.16b, v28.16b\n"
+    "smmla v4.4s, v14.16b, v27.16b\n"
+    "smmla v5.4s, v14.16b, v28.16b\n"
+    "smmla v6.4s, v15.16b, v27.16b\n"
+    "smmla v7.4s, v15.16b, v28.16b\n"
+    ".endm\n");
+#define KAI_C32_HALF_CHUNK "kai_c32_half_chunk %[b], %[a0], %[a1], %[so], %[zero]\n"
 // The block end: the 4 bf16 scales of these columns (at b + so), widened and arranged; SCVTF #4
 // and FMLA into the f32 accumulators; the integer accumulators reloaded with zeros.
-#define KAI_C32_HALF_BLOCK_END                  \
-    "ldr d25, [%[b], %[so]]\n"                  \
-    "add %[b], %[b], #16\n"                     \
-    "shll v25.4s, v25.4h, #16\n"                \
-    "scvtf v0.4s, v0.4s, #4\n"                  \
-    "scvtf v1.4s, v1.4s, #4\n"                  \
-    "scvtf v2.4s, v2.4s, #4\n"                  \
-    "scvtf v3.4s, v3.4s, #4\n"                  \
-    "dup v26.2d, v25.d[1]\n"                    \
-    "dup v25.2d, v25.d[0]\n"                    \
-    "scvtf v4.4s, v4.4s, #4\n"                  \
-    "scvtf v5.4s, v5.4s, #4\n"                  \
-    "scvtf v6.4s, v6.4s, #4\n"                  \
-    "scvtf v7.4s, v7.4s, #4\n"                  \
-    "fmla v16.4s, v0.4s, v25.4s\n"              \
-    "fmla v17.4s, v1.4s, v26.4s\n"              \
-    "fmla v18.4s, v2.4s, v25.4s\n"              \
-    "fmla v19.4s, v3.4s, v26.4s\n"              \
-    "fmla v20.4s, v4.4s, v25.4s\n"              \
-    "fmla v21.4s, v5.4s, v26.4s\n"              \
-    "fmla v22.4s, v6.4s, v25.4s\n"              \
-    "fmla v23.4s, v7.4s, v26.4s\n"              \
-    "ldp q0, q1, [%[zero]]\n"                   \
-    "ldp q2, q3, [%[zero]]\n"                   \
-    "ldp q4, q5, [%[zero]]\n"                   \
-    "ldp q6, q7, [%[zero]]\n"
+__asm__(
+    ".macro kai_c32_half_block_end b, a0, a1, so, zero\n"
+    "ldr d25, [\\b, \\so]\n"
+    "add \\b, \\b, #16\n"
+    "shll v25.4s, v25.4h, #16\n"
+    "scvtf v0.4s, v0.4s, #4\n"
+    "scvtf v1.4s, v1.4s, #4\n"
+    "scvtf v2.4s, v2.4s, #4\n"
+    "scvtf v3.4s, v3.4s, #4\n"
+    "dup v26.2d, v25.d[1]\n"
+    "dup v25.2d, v25.d[0]\n"
+    "scvtf v4.4s, v4.4s, #4\n"
+    "scvtf v5.4s, v5.4s, #4\n"
+    "scvtf v6.4s, v6.4s, #4\n"
+    "scvtf v7.4s, v7.4s, #4\n"
+    "fmla v16.4s, v0.4s, v25.4s\n"
+    "fmla v17.4s, v1.4s, v26.4s\n"
+    "fmla v18.4s, v2.4s, v25.4s\n"
+    "fmla v19.4s, v3.4s, v26.4s\n"
+    "fmla v20.4s, v4.4s, v25.4s\n"
+    "fmla v21.4s, v5.4s, v26.4s\n"
+    "fmla v22.4s, v6.4s, v25.4s\n"
+    "fmla v23.4s, v7.4s, v26.4s\n"
+    "ldp q0, q1, [\\zero]\n"
+    "ldp q2, q3, [\\zero]\n"
+    "ldp q4, q5, [\\zero]\n"
+    "ldp q6, q7, [\\zero]\n"
+    ".endm\n");
+#define KAI_C32_HALF_BLOCK_END "kai_c32_half_block_end %[b], %[a0], %[a1], %[so], %[zero]\n"
 // With bl >= 64 the chunks of a block run in a loop, and 8 accumulators would make it a chain of
 // 4 dependent SMMLA per accumulator and chunk (the latency bound on Neoverse V1). There nibble
 // group 1 accumulates into a second integer set, v8-v15, added to the first (exact) at the
 // block end; the LHS row pairs stream through v25/v26 and the scales use v25/v26 at the block end.
-#define KAI_C32_HALF_CHUNK2            \
-    "ldp q27, q28, [%[b]], #128\n"     \
-    "shl v29.16b, v27.16b, #4\n"       \
-    "shl v30.16b, v28.16b, #4\n"       \
-    "and v27.16b, v27.16b, v24.16b\n"  \
-    "and v28.16b, v28.16b, v24.16b\n"  \
-    "ldp q25, q26, [%[a0]], #128\n"    \
-    "smmla v0.4s, v25.16b, v29.16b\n"  \
-    "smmla v1.4s, v25.16b, v30.16b\n"  \
-    "smmla v2.4s, v26.16b, v29.16b\n"  \
-    "smmla v3.4s, v26.16b, v30.16b\n"  \
-    "ldp q25, q26, [%[a1]], #128\n"    \
-    "smmla v4.4s, v25.16b, v29.16b\n"  \
-    "smmla v5.4s, v25.16b, v30.16b\n"  \
-    "smmla v6.4s, v26.16b, v29.16b\n"  \
-    "smmla v7.4s, v26.16b, v30.16b\n"  \
-    "ldp q25, q26, [%[a0], #-64]\n"    \
-    "smmla v0.4s, v25.16b, v27.16b\n"  \
-    "smmla v1.4s, v25.16b, v28.16b\n"  \
-    "smmla v2.4s, v26.16b, v27.16b\n"  \
-    "smmla v3.4s, v26.16b, v28.16b\n"  \
-    "ldp q25, q26, [%[a1], #-64]\n"    \
-    "smmla v4.4s, v25.16b, v27.16b\n"  \
-    "smmla v5.4s, v25.16b, v28.16b\n"  \
-    "smmla v6.4s, v26.16b, v27.16b\n"  \
-    "smmla v7.4s, v26.16b, v28.16b\n"  \
-    "ldp q27, q28, [%[b], #-64]\n"     \
-    "shl v29.16b, v27.16b, #4\n"       \
-    "shl v30.16b, v28.16b, #4\n"       \
-    "and v27.16b, v27.16b, v24.16b\n"  \
-    "and v28.16b, v28.16b, v24.16b\n"  \
-    "ldp q25, q26, [%[a0], #-96]\n"    \
-    "smmla v8.4s, v25.16b, v29.16b\n"  \
-    "smmla v9.4s, v25.16b, v30.16b\n"  \
-    "smmla v10.4s, v26.16b, v29.16b\n" \
-    "smmla v11.4s, v26.16b, v30.16b\n" \
-    "ldp q25, q26, [%[a1], #-96]\n"    \
-    "smmla v12.4s, v25.16b, v29.16b\n" \
-    "smmla v13.4s, v25.16b, v30.16b\n" \
-    "smmla v14.4s, v26.16b, v29.16b\n" \
-    "smmla v15.4s, v26.16b, v30.16b\n" \
-    "ldp q25, q26, [%[a0], #-32]\n"    \
-    "smmla v8.4s, v25.16b, v27.16b\n"  \
-    "smmla v9.4s, v25.16b, v28.16b\n"  \
-    "smmla v10.4s, v26.16b, v27.16b\n" \
-    "smmla v11.4s, v26.16b, v28.16b\n" \
-    "ldp q25, q26, [%[a1], #-32]\n"    \
-    "smmla v12.4s, v25.16b, v27.16b\n" \
-    "smmla v13.4s, v25.16b, v28.16b\n" \
-    "smmla v14.4s, v26.16b, v27.16b\n" \
+__asm__(
+    ".macro kai_c32_half_chunk2 b, a0, a1, so, zero\n"
+    "ldp q27, q28, [\\b], #128\n"
+    "shl v29.16b, v27.16b, #4\n"
+    "shl v30.16b, v28.16b, #4\n"
+    "and v27.16b, v27.16b, v24.16b\n"
+    "and v28.16b, v28.16b, v24.16b\n"
+    "ldp q25, q26, [\\a0], #128\n"
+    "smmla v0.4s, v25.16b, v29.16b\n"
+    "smmla v1.4s, v25.16b, v30.16b\n"
+    "smmla v2.4s, v26.16b, v29.16b\n"
+    "smmla v3.4s, v26.16b, v30.16b\n"
+    "ldp q25, q26, [\\a1], #128\n"
+    "smmla v4.4s, v25.16b, v29.16b\n"
+    "smmla v5.4s, v25.16b, v30.16b\n"
+    "smmla v6.4s, v26.16b, v29.16b\n"
+    "smmla v7.4s, v26.16b, v30.16b\n"
+    "ldp q25, q26, [\\a0, #-64]\n"
+    "smmla v0.4s, v25.16b, v27.16b\n"
+    "smmla v1.4s, v25.16b, v28.16b\n"
+    "smmla v2.4s, v26.16b, v27.16b\n"
+    "smmla v3.4s, v26.16b, v28.16b\n"
+    "ldp q25, q26, [\\a1, #-64]\n"
+    "smmla v4.4s, v25.16b, v27.16b\n"
+    "smmla v5.4s, v25.16b, v28.16b\n"
+    "smmla v6.4s, v26.16b, v27.16b\n"
+    "smmla v7.4s, v26.16b, v28.16b\n"
+    "ldp q27, q28, [\\b, #-64]\n"
+    "shl v29.16b, v27.16b, #4\n"
+    "shl v30.16b, v28.16b, #4\n"
+    "and v27.16b, v27.16b, v24.16b\n"
+    "and v28.16b, v28.16b, v24.16b\n"
+    "ldp q25, q26, [\\a0, #-96]\n"
+    "smmla v8.4s, v25.16b, v29.16b\n"
+    "smmla v9.4s, v25.16b, v30.16b\n"
+    "smmla v10.4s, v26.16b, v29.16b\n"
+    "smmla v11.4s, v26.16b, v30.16b\n"
+    "ldp q25, q26, [\\a1, #-96]\n"
+    "smmla v12.4s, v25.16b, v29.16b\n"
+    "smmla v13.4s, v25.16b, v30.16b\n"
+    "smmla v14.4s, v26.16b, v29.16b\n"
+    "smmla v15.4s, v26.16b, v30.16b\n"
+    "ldp q25, q26, [\\a0, #-32]\n"
+    "smmla v8.4s, v25.16b, v27.16b\n"
+    "smmla v9.4s, v25.16b, v28.16b\n"
+    "smmla v10.4s, v26.16b, v27.16b\n"
+    "smmla v11.4s, v26.16b, v28.16b\n"
+    "ldp q25, q26, [\\a1, #-32]\n"
+    "smmla v12.4s, v25.16b, v27.16b\n"
+    "smmla v13.4s, v25.16b, v28.16b\n"
+    "smmla v14.4s, v26.16b, v27.16b\n"
     "smmla v15.4s, v26.16b, v28.16b\n"
-#define KAI_C32_HALF_BLOCK_END2    \
-    "ldr d25, [%[b], %[so]]\n"     \
-    "add %[b], %[b], #16\n"        \
-    "shll v25.4s, v25.4h, #16\n"   \
-    "add v0.4s, v0.4s, v8.4s\n"    \
-    "add v1.4s, v1.4s, v9.4s\n"    \
-    "add v2.4s, v2.4s, v10.4s\n"   \
-    "add v3.4s, v3.4s, v11.4s\n"   \
-    "add v4.4s, v4.4s, v12.4s\n"   \
-    "add v5.4s, v5.4s, v13.4s\n"   \
-    "add v6.4s, v6.4s, v14.4s\n"   \
-    "add v7.4s, v7.4s, v15.4s\n"   \
-    "dup v26.2d, v25.d[1]\n"       \
-    "dup v25.2d, v25.d[0]\n"       \
-    "scvtf v0.4s, v0.4s, #4\n"     \
-    "scvtf v1.4s, v1.4s, #4\n"     \
-    "scvtf v2.4s, v2.4s, #4\n"     \
-    "scvtf v3.4s, v3.4s, #4\n"     \
-    "scvtf v4.4s, v4.4s, #4\n"     \
-    "scvtf v5.4s, v5.4s, #4\n"     \
-    "scvtf v6.4s, v6.4s, #4\n"     \
-    "scvtf v7.4s, v7.4s, #4\n"     \
-    "fmla v16.4s, v0.4s, v25.4s\n" \
-    "fmla v17.4s, v1.4s, v26.4s\n" \
-    "fmla v18.4s, v2.4s, v25.4s\n" \
-    "fmla v19.4s, v3.4s, v26.4s\n" \
-    "fmla v20.4s, v4.4s, v25.4s\n" \
-    "fmla v21.4s, v5.4s, v26.4s\n" \
-    "fmla v22.4s, v6.4s, v25.4s\n" \
-    "fmla v23.4s, v7.4s, v26.4s\n" \
-    "ldp q0, q1, [%[zero]]\n"      \
-    "ldp q2, q3, [%[zero]]\n"      \
-    "ldp q4, q5, [%[zero]]\n"      \
-    "ldp q6, q7, [%[zero]]\n"      \
-    "ldp q8, q9, [%[zero]]\n"      \
-    "ldp q10, q11, [%[zero]]\n"    \
-    "ldp q12, q13, [%[zero]]\n"    \
-    "ldp q14, q15, [%[zero]]\n"
+    ".endm\n");
+#define KAI_C32_HALF_CHUNK2 "kai_c32_half_chunk2 %[b], %[a0], %[a1], %[so], %[zero]\n"
+__asm__(
+    ".macro kai_c32_half_block_end2 b, a0, a1, so, zero\n"
+    "ldr d25, [\\b, \\so]\n"
+    "add \\b, \\b, #16\n"
+    "shll v25.4s, v25.4h, #16\n"
+    "add v0.4s, v0.4s, v8.4s\n"
+    "add v1.4s, v1.4s, v9.4s\n"
+    "add v2.4s, v2.4s, v10.4s\n"
+    "add v3.4s, v3.4s, v11.4s\n"
+    "add v4.4s, v4.4s, v12.4s\n"
+    "add v5.4s, v5.4s, v13.4s\n"
+    "add v6.4s, v6.4s, v14.4s\n"
+    "add v7.4s, v7.4s, v15.4s\n"
+    "dup v26.2d, v25.d[1]\n"
+    "dup v25.2d, v25.d[0]\n"
+    "scvtf v0.4s, v0.4s, #4\n"
+    "scvtf v1.4s, v1.4s, #4\n"
+    "scvtf v2.4s, v2.4s, #4\n"
+    "scvtf v3.4s, v3.4s, #4\n"
+    "scvtf v4.4s, v4.4s, #4\n"
+    "scvtf v5.4s, v5.4s, #4\n"
+    "scvtf v6.4s, v6.4s, #4\n"
+    "scvtf v7.4s, v7.4s, #4\n"
+    "fmla v16.4s, v0.4s, v25.4s\n"
+    "fmla v17.4s, v1.4s, v26.4s\n"
+    "fmla v18.4s, v2.4s, v25.4s\n"
+    "fmla v19.4s, v3.4s, v26.4s\n"
+    "fmla v20.4s, v4.4s, v25.4s\n"
+    "fmla v21.4s, v5.4s, v26.4s\n"
+    "fmla v22.4s, v6.4s, v25.4s\n"
+    "fmla v23.4s, v7.4s, v26.4s\n"
+    "ldp q0, q1, [\\zero]\n"
+    "ldp q2, q3, [\\zero]\n"
+    "ldp q4, q5, [\\zero]\n"
+    "ldp q6, q7, [\\zero]\n"
+    "ldp q8, q9, [\\zero]\n"
+    "ldp q10, q11, [\\zero]\n"
+    "ldp q12, q13, [\\zero]\n"
+    "ldp q14, q15, [\\zero]\n"
+    ".endm\n");
+#define KAI_C32_HALF_BLOCK_END2 "kai_c32_half_block_end2 %[b], %[a0], %[a1], %[so], %[zero]\n"
 #define KAI_C32_HALF_ASM 1
 #endif
 
