@@ -140,6 +140,21 @@ static inline void kai_c32_4x8_store_row(float32x4_t lo, float32x4_t hi, uint8_t
         kai_c32_4x8_store_row(lo, hi, dst + (r) * dst_stride_row, cols);                                  \
     } while (0)
 
+// Zeroes two int32 accumulators at a block start. The block loop is bound by the vector pipes
+// (SMMLA, the nibble decode, SCVTF and FMLA all issue there) while the load pipes have room, so
+// the assembly form loads the zeros (LDP from a zero constant) instead of MOVI, which the
+// compiler would otherwise make of a zero load; the intrinsics twin (-DKAI_QSI4C32P_NO_ASM, or
+// "form": "intrinsics") is the plain zero.
+#if defined(__GNUC__) && !defined(KAI_QSI4C32P_NO_ASM)
+static const int32_t kai_c32_4x8_zeros[8] __attribute__((aligned(16))) = {0, 0, 0, 0, 0, 0, 0, 0};
+#define KAI_C32_ZERO2(a, b)                                                                                 \
+    __asm__ volatile("ldp %q0, %q1, [%2]"                                                                   \
+                     : "=w"(a), "=w"(b)                                                                     \
+                     : "r"(kai_c32_4x8_zeros), "m"(*(const int32_t(*)[8])kai_c32_4x8_zeros))
+#else
+#define KAI_C32_ZERO2(a, b) ((a) = vdupq_n_s32(0), (b) = (a))
+#endif
+
 /// Computes the tile of rows (1..4) x cols (1..8) whose LHS block starts at lhs and whose RHS
 /// block starts at rhs, and stores it at dst.
 static inline void kai_c32_4x8_tile(
@@ -155,14 +170,18 @@ static inline void kai_c32_4x8_tile(
     float32x4_t acc_r23_c45 = vdupq_n_f32(0.0F);
     float32x4_t acc_r23_c67 = vdupq_n_f32(0.0F);
     for (size_t b = 0; b < nb; ++b) {
-        int32x4_t iacc_r01_c01 = vdupq_n_s32(0);
-        int32x4_t iacc_r01_c23 = vdupq_n_s32(0);
-        int32x4_t iacc_r01_c45 = vdupq_n_s32(0);
-        int32x4_t iacc_r01_c67 = vdupq_n_s32(0);
-        int32x4_t iacc_r23_c01 = vdupq_n_s32(0);
-        int32x4_t iacc_r23_c23 = vdupq_n_s32(0);
-        int32x4_t iacc_r23_c45 = vdupq_n_s32(0);
-        int32x4_t iacc_r23_c67 = vdupq_n_s32(0);
+        int32x4_t iacc_r01_c01;
+        int32x4_t iacc_r01_c23;
+        int32x4_t iacc_r01_c45;
+        int32x4_t iacc_r01_c67;
+        int32x4_t iacc_r23_c01;
+        int32x4_t iacc_r23_c23;
+        int32x4_t iacc_r23_c45;
+        int32x4_t iacc_r23_c67;
+        KAI_C32_ZERO2(iacc_r01_c01, iacc_r01_c23);
+        KAI_C32_ZERO2(iacc_r01_c45, iacc_r01_c67);
+        KAI_C32_ZERO2(iacc_r23_c01, iacc_r23_c23);
+        KAI_C32_ZERO2(iacc_r23_c45, iacc_r23_c67);
         size_t chunks = bl / 32;
         do {
             // Nibble group s (0: K 0-7 low / 16-23 high, 1: K 8-15 / 24-31) of the chunk; the LHS
@@ -246,6 +265,403 @@ static inline void kai_c32_4x8_tile(
 
 #undef KAI_C32_ROW
 
+/// One output row r (0..3) of a 4-row LHS block in the 8 x 4 half tile: the SMMLA accumulators of
+/// its row pair (even r: low 64-bit halves, odd r: high), then the same epilogue as KAI_C32_ROW.
+#define KAI_C32_HALF_ROW(r, c01, c23, zip, offset, lhs_scale, out)                                            \
+    do {                                                                                                      \
+        float32x4_t v = vreinterpretq_f32_f64(zip(vreinterpretq_f64_f32(c01), vreinterpretq_f64_f32(c23)));  \
+        v = vfmaq_laneq_f32(v, row_sum, offset, r);                                                           \
+        v = vmulq_laneq_f32(v, lhs_scale, r);                                                                 \
+        v = vaddq_f32(v, bias);                                                                               \
+        out = vminq_f32(vmaxq_f32(v, clamp_min), clamp_max);                                                  \
+    } while (0)
+
+#if defined(__GNUC__) && !defined(KAI_QSI4C32P_NO_ASM)
+// The half tile's K loop in inline assembly (the intrinsics twin below it is built with
+// -DKAI_QSI4C32P_NO_ASM): compiled from intrinsics it spilled LHS registers to the stack inside
+// the chunk loop and copied the pointers per block. Register map: v0-v7 the integer
+// accumulators (rows 01, 23, 45, 67 x columns 01, 23), v16-v23 the f32 ones in the same order,
+// v24 the 0xF0 mask, v27/v28 the raw RHS bytes of columns 01/23 (then their high nibbles),
+// v29/v30 their low nibbles, v8-v11 / v12-v15 the LHS row pairs of the low / high nibbles,
+// v25/v26 the block's scales [d0 d1 d0 d1] / [d2 d3 d2 d3].
+// One 32-K chunk: nibble group 0 (RHS bytes 0-31 of these columns, LHS bytes 0-31 and 64-95 of
+// each block), then group 1 (RHS 64-95, LHS 32-63 and 96-127); pointers advance by 128.
+__asm__(
+    ".macro kai_c32_half_chunk b, a0, a1, so, zero\n"
+    "ldp q27, q28, [\\b], #128\n"
+    "ldp q8, q9, [\\a0], #128\n"
+    "ldp q10, q11, [\\a1], #128\n"
+    "shl v29.16b, v27.16b, #4\n"
+    "shl v30.16b, v28.16b, #4\n"
+    "ldp q12, q13, [\\a0, #-64]\n"
+    "ldp q14, q15, [\\a1, #-64]\n"
+    "and v27.16b, v27.16b, v24.16b\n"
+    "and v28.16b, v28.16b, v24.16b\n"
+    "smmla v0.4s, v8.16b, v29.16b\n"
+    "smmla v1.4s, v8.16b, v30.16b\n"
+    "smmla v2.4s, v9.16b, v29.16b\n"
+    "smmla v3.4s, v9.16b, v30.16b\n"
+    "smmla v4.4s, v10.16b, v29.16b\n"
+    "smmla v5.4s, v10.16b, v30.16b\n"
+    "smmla v6.4s, v11.16b, v29.16b\n"
+    "smmla v7.4s, v11.16b, v30.16b\n"
+    "ldp q8, q9, [\\a0, #-96]\n"
+    "ldp q10, q11, [\\a1, #-96]\n"
+    "smmla v0.4s, v12.16b, v27.16b\n"
+    "smmla v1.4s, v12.16b, v28.16b\n"
+    "smmla v2.4s, v13.16b, v27.16b\n"
+    "smmla v3.4s, v13.16b, v28.16b\n"
+    "smmla v4.4s, v14.16b, v27.16b\n"
+    "smmla v5.4s, v14.16b, v28.16b\n"
+    "smmla v6.4s, v15.16b, v27.16b\n"
+    "smmla v7.4s, v15.16b, v28.16b\n"
+    "ldp q27, q28, [\\b, #-64]\n"
+    "ldp q12, q13, [\\a0, #-32]\n"
+    "ldp q14, q15, [\\a1, #-32]\n"
+    "shl v29.16b, v27.16b, #4\n"
+    "shl v30.16b, v28.16b, #4\n"
+    "and v27.16b, v27.16b, v24.16b\n"
+    "and v28.16b, v28.16b, v24.16b\n"
+    "smmla v0.4s, v8.16b, v29.16b\n"
+    "smmla v1.4s, v8.16b, v30.16b\n"
+    "smmla v2.4s, v9.16b, v29.16b\n"
+    "smmla v3.4s, v9.16b, v30.16b\n"
+    "smmla v4.4s, v10.16b, v29.16b\n"
+    "smmla v5.4s, v10.16b, v30.16b\n"
+    "smmla v6.4s, v11.16b, v29.16b\n"
+    "smmla v7.4s, v11.16b, v30.16b\n"
+    "smmla v0.4s, v12.16b, v27.16b\n"
+    "smmla v1.4s, v12.16b, v28.16b\n"
+    "smmla v2.4s, v13.16b, v27.16b\n"
+    "smmla v3.4s, v13.16b, v28.16b\n"
+    "smmla v4.4s, v14.16b, v27.16b\n"
+    "smmla v5.4s, v14.16b, v28.16b\n"
+    "smmla v6.4s, v15.16b, v27.16b\n"
+    "smmla v7.4s, v15.16b, v28.16b\n"
+    ".endm\n");
+#define KAI_C32_HALF_CHUNK "kai_c32_half_chunk %[b], %[a0], %[a1], %[so], %[zero]\n"
+// The block end: the 4 bf16 scales of these columns (at b + so), widened and arranged; SCVTF #4
+// and FMLA into the f32 accumulators; the integer accumulators reloaded with zeros.
+__asm__(
+    ".macro kai_c32_half_block_end b, a0, a1, so, zero\n"
+    "ldr d25, [\\b, \\so]\n"
+    "add \\b, \\b, #16\n"
+    "shll v25.4s, v25.4h, #16\n"
+    "scvtf v0.4s, v0.4s, #4\n"
+    "scvtf v1.4s, v1.4s, #4\n"
+    "scvtf v2.4s, v2.4s, #4\n"
+    "scvtf v3.4s, v3.4s, #4\n"
+    "dup v26.2d, v25.d[1]\n"
+    "dup v25.2d, v25.d[0]\n"
+    "scvtf v4.4s, v4.4s, #4\n"
+    "scvtf v5.4s, v5.4s, #4\n"
+    "scvtf v6.4s, v6.4s, #4\n"
+    "scvtf v7.4s, v7.4s, #4\n"
+    "fmla v16.4s, v0.4s, v25.4s\n"
+    "fmla v17.4s, v1.4s, v26.4s\n"
+    "fmla v18.4s, v2.4s, v25.4s\n"
+    "fmla v19.4s, v3.4s, v26.4s\n"
+    "fmla v20.4s, v4.4s, v25.4s\n"
+    "fmla v21.4s, v5.4s, v26.4s\n"
+    "fmla v22.4s, v6.4s, v25.4s\n"
+    "fmla v23.4s, v7.4s, v26.4s\n"
+    "ldp q0, q1, [\\zero]\n"
+    "ldp q2, q3, [\\zero]\n"
+    "ldp q4, q5, [\\zero]\n"
+    "ldp q6, q7, [\\zero]\n"
+    ".endm\n");
+#define KAI_C32_HALF_BLOCK_END "kai_c32_half_block_end %[b], %[a0], %[a1], %[so], %[zero]\n"
+// With bl >= 64 the chunks of a block run in a loop, and 8 accumulators would make it a chain of
+// 4 dependent SMMLA per accumulator and chunk (the latency bound on Neoverse V1). There nibble
+// group 1 accumulates into a second integer set, v8-v15, added to the first (exact) at the
+// block end; the LHS row pairs stream through v25/v26 and the scales use v25/v26 at the block end.
+__asm__(
+    ".macro kai_c32_half_chunk2 b, a0, a1, so, zero\n"
+    "ldp q27, q28, [\\b], #128\n"
+    "shl v29.16b, v27.16b, #4\n"
+    "shl v30.16b, v28.16b, #4\n"
+    "and v27.16b, v27.16b, v24.16b\n"
+    "and v28.16b, v28.16b, v24.16b\n"
+    "ldp q25, q26, [\\a0], #128\n"
+    "smmla v0.4s, v25.16b, v29.16b\n"
+    "smmla v1.4s, v25.16b, v30.16b\n"
+    "smmla v2.4s, v26.16b, v29.16b\n"
+    "smmla v3.4s, v26.16b, v30.16b\n"
+    "ldp q25, q26, [\\a1], #128\n"
+    "smmla v4.4s, v25.16b, v29.16b\n"
+    "smmla v5.4s, v25.16b, v30.16b\n"
+    "smmla v6.4s, v26.16b, v29.16b\n"
+    "smmla v7.4s, v26.16b, v30.16b\n"
+    "ldp q25, q26, [\\a0, #-64]\n"
+    "smmla v0.4s, v25.16b, v27.16b\n"
+    "smmla v1.4s, v25.16b, v28.16b\n"
+    "smmla v2.4s, v26.16b, v27.16b\n"
+    "smmla v3.4s, v26.16b, v28.16b\n"
+    "ldp q25, q26, [\\a1, #-64]\n"
+    "smmla v4.4s, v25.16b, v27.16b\n"
+    "smmla v5.4s, v25.16b, v28.16b\n"
+    "smmla v6.4s, v26.16b, v27.16b\n"
+    "smmla v7.4s, v26.16b, v28.16b\n"
+    "ldp q27, q28, [\\b, #-64]\n"
+    "shl v29.16b, v27.16b, #4\n"
+    "shl v30.16b, v28.16b, #4\n"
+    "and v27.16b, v27.16b, v24.16b\n"
+    "and v28.16b, v28.16b, v24.16b\n"
+    "ldp q25, q26, [\\a0, #-96]\n"
+    "smmla v8.4s, v25.16b, v29.16b\n"
+    "smmla v9.4s, v25.16b, v30.16b\n"
+    "smmla v10.4s, v26.16b, v29.16b\n"
+    "smmla v11.4s, v26.16b, v30.16b\n"
+    "ldp q25, q26, [\\a1, #-96]\n"
+    "smmla v12.4s, v25.16b, v29.16b\n"
+    "smmla v13.4s, v25.16b, v30.16b\n"
+    "smmla v14.4s, v26.16b, v29.16b\n"
+    "smmla v15.4s, v26.16b, v30.16b\n"
+    "ldp q25, q26, [\\a0, #-32]\n"
+    "smmla v8.4s, v25.16b, v27.16b\n"
+    "smmla v9.4s, v25.16b, v28.16b\n"
+    "smmla v10.4s, v26.16b, v27.16b\n"
+    "smmla v11.4s, v26.16b, v28.16b\n"
+    "ldp q25, q26, [\\a1, #-32]\n"
+    "smmla v12.4s, v25.16b, v27.16b\n"
+    "smmla v13.4s, v25.16b, v28.16b\n"
+    "smmla v14.4s, v26.16b, v27.16b\n"
+    "smmla v15.4s, v26.16b, v28.16b\n"
+    ".endm\n");
+#define KAI_C32_HALF_CHUNK2 "kai_c32_half_chunk2 %[b], %[a0], %[a1], %[so], %[zero]\n"
+__asm__(
+    ".macro kai_c32_half_block_end2 b, a0, a1, so, zero\n"
+    "ldr d25, [\\b, \\so]\n"
+    "add \\b, \\b, #16\n"
+    "shll v25.4s, v25.4h, #16\n"
+    "add v0.4s, v0.4s, v8.4s\n"
+    "add v1.4s, v1.4s, v9.4s\n"
+    "add v2.4s, v2.4s, v10.4s\n"
+    "add v3.4s, v3.4s, v11.4s\n"
+    "add v4.4s, v4.4s, v12.4s\n"
+    "add v5.4s, v5.4s, v13.4s\n"
+    "add v6.4s, v6.4s, v14.4s\n"
+    "add v7.4s, v7.4s, v15.4s\n"
+    "dup v26.2d, v25.d[1]\n"
+    "dup v25.2d, v25.d[0]\n"
+    "scvtf v0.4s, v0.4s, #4\n"
+    "scvtf v1.4s, v1.4s, #4\n"
+    "scvtf v2.4s, v2.4s, #4\n"
+    "scvtf v3.4s, v3.4s, #4\n"
+    "scvtf v4.4s, v4.4s, #4\n"
+    "scvtf v5.4s, v5.4s, #4\n"
+    "scvtf v6.4s, v6.4s, #4\n"
+    "scvtf v7.4s, v7.4s, #4\n"
+    "fmla v16.4s, v0.4s, v25.4s\n"
+    "fmla v17.4s, v1.4s, v26.4s\n"
+    "fmla v18.4s, v2.4s, v25.4s\n"
+    "fmla v19.4s, v3.4s, v26.4s\n"
+    "fmla v20.4s, v4.4s, v25.4s\n"
+    "fmla v21.4s, v5.4s, v26.4s\n"
+    "fmla v22.4s, v6.4s, v25.4s\n"
+    "fmla v23.4s, v7.4s, v26.4s\n"
+    "ldp q0, q1, [\\zero]\n"
+    "ldp q2, q3, [\\zero]\n"
+    "ldp q4, q5, [\\zero]\n"
+    "ldp q6, q7, [\\zero]\n"
+    "ldp q8, q9, [\\zero]\n"
+    "ldp q10, q11, [\\zero]\n"
+    "ldp q12, q13, [\\zero]\n"
+    "ldp q14, q15, [\\zero]\n"
+    ".endm\n");
+#define KAI_C32_HALF_BLOCK_END2 "kai_c32_half_block_end2 %[b], %[a0], %[a1], %[so], %[zero]\n"
+#define KAI_C32_HALF_ASM 1
+#endif
+
+/// Computes 8 rows (two LHS blocks, lhs_0 and lhs_1) x columns 4h .. 4h + 3 (h = 0, 1) of one RHS
+/// block, and stores the first cols (1..4) of them at dst. Same arithmetic, in the same order, as
+/// the 4 x 8 tile: only the tiling differs. Each unpacked RHS register feeds 4 SMMLA instead of
+/// 2, so the nibble decode per SMMLA halves.
+static inline __attribute__((always_inline)) void kai_c32_4x8_half_tile(
+    const int8_t* lhs_0, const int8_t* lhs_1, const uint8_t* rhs, size_t h, size_t nb, size_t bl, size_t cols,
+    uint8_t* dst, size_t dst_stride_row, float32x4_t clamp_min, float32x4_t clamp_max) {
+    rhs += 32 * h;
+#if defined(KAI_C32_HALF_ASM)
+    float acc[32];
+    {
+        const int64_t so = -24 * (int64_t)h;
+        size_t c = 0;
+        __asm__ __volatile__(
+            "ldp q0, q1, [%[zero]]\n"
+            "ldp q2, q3, [%[zero]]\n"
+            "ldp q4, q5, [%[zero]]\n"
+            "ldp q6, q7, [%[zero]]\n"
+            "movi v16.4s, #0\n"
+            "movi v17.4s, #0\n"
+            "movi v18.4s, #0\n"
+            "movi v19.4s, #0\n"
+            "movi v20.4s, #0\n"
+            "movi v21.4s, #0\n"
+            "movi v22.4s, #0\n"
+            "movi v23.4s, #0\n"
+            "movi v24.16b, #0xf0\n"
+            "cmp %[chunks], #1\n"
+            "b.ne 3f\n"
+            "1:\n" KAI_C32_HALF_CHUNK KAI_C32_HALF_BLOCK_END
+            "subs %[nb], %[nb], #1\n"
+            "b.ne 1b\n"
+            "b 5f\n"
+            "3:\n"
+            "ldp q8, q9, [%[zero]]\n"
+            "ldp q10, q11, [%[zero]]\n"
+            "ldp q12, q13, [%[zero]]\n"
+            "ldp q14, q15, [%[zero]]\n"
+            "4:\n"
+            "mov %[c], %[chunks]\n"
+            "7:\n" KAI_C32_HALF_CHUNK2
+            "subs %[c], %[c], #1\n"
+            "b.ne 7b\n" KAI_C32_HALF_BLOCK_END2
+            "subs %[nb], %[nb], #1\n"
+            "b.ne 4b\n"
+            "5:\n"
+            "stp q16, q17, [%[out], #0]\n"
+            "stp q18, q19, [%[out], #32]\n"
+            "stp q20, q21, [%[out], #64]\n"
+            "stp q22, q23, [%[out], #96]\n"
+            : [a0] "+r"(lhs_0), [a1] "+r"(lhs_1), [b] "+r"(rhs), [nb] "+r"(nb), [c] "+r"(c)
+            : [chunks] "r"(bl / 32), [so] "r"(so), [zero] "r"(kai_c32_4x8_zeros), [out] "r"(acc)
+            : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13",
+              "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28",
+              "v29", "v30");
+    }
+    const float32x4_t acc_r01_c01 = vld1q_f32(acc + 0);
+    const float32x4_t acc_r01_c23 = vld1q_f32(acc + 4);
+    const float32x4_t acc_r23_c01 = vld1q_f32(acc + 8);
+    const float32x4_t acc_r23_c23 = vld1q_f32(acc + 12);
+    const float32x4_t acc_r45_c01 = vld1q_f32(acc + 16);
+    const float32x4_t acc_r45_c23 = vld1q_f32(acc + 20);
+    const float32x4_t acc_r67_c01 = vld1q_f32(acc + 24);
+    const float32x4_t acc_r67_c23 = vld1q_f32(acc + 28);
+#else
+    const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
+    float32x4_t acc_r01_c01 = vdupq_n_f32(0.0F);
+    float32x4_t acc_r01_c23 = vdupq_n_f32(0.0F);
+    float32x4_t acc_r23_c01 = vdupq_n_f32(0.0F);
+    float32x4_t acc_r23_c23 = vdupq_n_f32(0.0F);
+    float32x4_t acc_r45_c01 = vdupq_n_f32(0.0F);
+    float32x4_t acc_r45_c23 = vdupq_n_f32(0.0F);
+    float32x4_t acc_r67_c01 = vdupq_n_f32(0.0F);
+    float32x4_t acc_r67_c23 = vdupq_n_f32(0.0F);
+    for (size_t b = 0; b < nb; ++b) {
+        int32x4_t iacc_r01_c01;
+        int32x4_t iacc_r01_c23;
+        int32x4_t iacc_r23_c01;
+        int32x4_t iacc_r23_c23;
+        int32x4_t iacc_r45_c01;
+        int32x4_t iacc_r45_c23;
+        int32x4_t iacc_r67_c01;
+        int32x4_t iacc_r67_c23;
+        KAI_C32_ZERO2(iacc_r01_c01, iacc_r01_c23);
+        KAI_C32_ZERO2(iacc_r23_c01, iacc_r23_c23);
+        KAI_C32_ZERO2(iacc_r45_c01, iacc_r45_c23);
+        KAI_C32_ZERO2(iacc_r67_c01, iacc_r67_c23);
+        size_t chunks = bl / 32;
+        do {
+            // As in the 4 x 8 tile: nibble group s of the chunk, columns 4h .. 4h + 3 at 64 s + 32 h.
+            for (size_t s = 0; s < 2; ++s) {
+                const int8x16_t raw_c01 = vld1q_s8((const int8_t*)rhs + 64 * s);
+                const int8x16_t raw_c23 = vld1q_s8((const int8_t*)rhs + 64 * s + 16);
+                const int8x16_t w_c01_lo = vshlq_n_s8(raw_c01, 4);
+                const int8x16_t w_c23_lo = vshlq_n_s8(raw_c23, 4);
+                const int8x16_t a_r01_lo = vld1q_s8(lhs_0 + 32 * s);
+                const int8x16_t a_r23_lo = vld1q_s8(lhs_0 + 32 * s + 16);
+                const int8x16_t a_r45_lo = vld1q_s8(lhs_1 + 32 * s);
+                const int8x16_t a_r67_lo = vld1q_s8(lhs_1 + 32 * s + 16);
+                iacc_r01_c01 = vmmlaq_s32(iacc_r01_c01, a_r01_lo, w_c01_lo);
+                iacc_r01_c23 = vmmlaq_s32(iacc_r01_c23, a_r01_lo, w_c23_lo);
+                iacc_r23_c01 = vmmlaq_s32(iacc_r23_c01, a_r23_lo, w_c01_lo);
+                iacc_r23_c23 = vmmlaq_s32(iacc_r23_c23, a_r23_lo, w_c23_lo);
+                iacc_r45_c01 = vmmlaq_s32(iacc_r45_c01, a_r45_lo, w_c01_lo);
+                iacc_r45_c23 = vmmlaq_s32(iacc_r45_c23, a_r45_lo, w_c23_lo);
+                iacc_r67_c01 = vmmlaq_s32(iacc_r67_c01, a_r67_lo, w_c01_lo);
+                iacc_r67_c23 = vmmlaq_s32(iacc_r67_c23, a_r67_lo, w_c23_lo);
+                const int8x16_t w_c01_hi = vandq_s8(raw_c01, high_mask);
+                const int8x16_t w_c23_hi = vandq_s8(raw_c23, high_mask);
+                const int8x16_t a_r01_hi = vld1q_s8(lhs_0 + 32 * s + 64);
+                const int8x16_t a_r23_hi = vld1q_s8(lhs_0 + 32 * s + 80);
+                const int8x16_t a_r45_hi = vld1q_s8(lhs_1 + 32 * s + 64);
+                const int8x16_t a_r67_hi = vld1q_s8(lhs_1 + 32 * s + 80);
+                iacc_r01_c01 = vmmlaq_s32(iacc_r01_c01, a_r01_hi, w_c01_hi);
+                iacc_r01_c23 = vmmlaq_s32(iacc_r01_c23, a_r01_hi, w_c23_hi);
+                iacc_r23_c01 = vmmlaq_s32(iacc_r23_c01, a_r23_hi, w_c01_hi);
+                iacc_r23_c23 = vmmlaq_s32(iacc_r23_c23, a_r23_hi, w_c23_hi);
+                iacc_r45_c01 = vmmlaq_s32(iacc_r45_c01, a_r45_hi, w_c01_hi);
+                iacc_r45_c23 = vmmlaq_s32(iacc_r45_c23, a_r45_hi, w_c23_hi);
+                iacc_r67_c01 = vmmlaq_s32(iacc_r67_c01, a_r67_hi, w_c01_hi);
+                iacc_r67_c23 = vmmlaq_s32(iacc_r67_c23, a_r67_hi, w_c23_hi);
+            }
+            rhs += 128;
+            lhs_0 += 4 * 32;
+            lhs_1 += 4 * 32;
+        } while (--chunks != 0);
+        // The 4 bf16 scales of these columns (of the block's 8), widened and in SMMLA lane order.
+        const float64x2_t scale_0123 =
+            vreinterpretq_f64_u32(vshll_n_u16(vld1_u16((const uint16_t*)(const void*)(rhs - 32 * h) + 4 * h), 16));
+        rhs += 16;
+        const float32x4_t scale_c01 = vreinterpretq_f32_f64(vdupq_laneq_f64(scale_0123, 0));
+        const float32x4_t scale_c23 = vreinterpretq_f32_f64(vdupq_laneq_f64(scale_0123, 1));
+        acc_r01_c01 = vfmaq_f32(acc_r01_c01, vcvtq_n_f32_s32(iacc_r01_c01, 4), scale_c01);
+        acc_r01_c23 = vfmaq_f32(acc_r01_c23, vcvtq_n_f32_s32(iacc_r01_c23, 4), scale_c23);
+        acc_r23_c01 = vfmaq_f32(acc_r23_c01, vcvtq_n_f32_s32(iacc_r23_c01, 4), scale_c01);
+        acc_r23_c23 = vfmaq_f32(acc_r23_c23, vcvtq_n_f32_s32(iacc_r23_c23, 4), scale_c23);
+        acc_r45_c01 = vfmaq_f32(acc_r45_c01, vcvtq_n_f32_s32(iacc_r45_c01, 4), scale_c01);
+        acc_r45_c23 = vfmaq_f32(acc_r45_c23, vcvtq_n_f32_s32(iacc_r45_c23, 4), scale_c23);
+        acc_r67_c01 = vfmaq_f32(acc_r67_c01, vcvtq_n_f32_s32(iacc_r67_c01, 4), scale_c01);
+        acc_r67_c23 = vfmaq_f32(acc_r67_c23, vcvtq_n_f32_s32(iacc_r67_c23, 4), scale_c23);
+    }
+#endif
+    // lhs_0 / lhs_1 now point at their blocks' offsets and scales; rhs - 32 h at the row sums
+    // (8 f32) and biases (8 f32) of the RHS block.
+    rhs -= 32 * h;
+    const float32x4_t row_sum = vld1q_f32((const float*)(const void*)rhs + 4 * h);
+    const float32x4_t bias = vld1q_f32((const float*)(const void*)rhs + 8 + 4 * h);
+    const float32x4_t offset_0 = vcvtq_n_f32_s32(vshlq_n_s32(vld1q_s32((const int32_t*)(const void*)lhs_0), 1), 1);
+    const float32x4_t lhs_scale_0 = vld1q_f32((const float*)(const void*)(lhs_0 + 16));
+    const float32x4_t offset_1 = vcvtq_n_f32_s32(vshlq_n_s32(vld1q_s32((const int32_t*)(const void*)lhs_1), 1), 1);
+    const float32x4_t lhs_scale_1 = vld1q_f32((const float*)(const void*)(lhs_1 + 16));
+    float32x4_t out[8];
+    KAI_C32_HALF_ROW(0, acc_r01_c01, acc_r01_c23, vzip1q_f64, offset_0, lhs_scale_0, out[0]);
+    KAI_C32_HALF_ROW(1, acc_r01_c01, acc_r01_c23, vzip2q_f64, offset_0, lhs_scale_0, out[1]);
+    KAI_C32_HALF_ROW(2, acc_r23_c01, acc_r23_c23, vzip1q_f64, offset_0, lhs_scale_0, out[2]);
+    KAI_C32_HALF_ROW(3, acc_r23_c01, acc_r23_c23, vzip2q_f64, offset_0, lhs_scale_0, out[3]);
+    KAI_C32_HALF_ROW(0, acc_r45_c01, acc_r45_c23, vzip1q_f64, offset_1, lhs_scale_1, out[4]);
+    KAI_C32_HALF_ROW(1, acc_r45_c01, acc_r45_c23, vzip2q_f64, offset_1, lhs_scale_1, out[5]);
+    KAI_C32_HALF_ROW(2, acc_r67_c01, acc_r67_c23, vzip1q_f64, offset_1, lhs_scale_1, out[6]);
+    KAI_C32_HALF_ROW(3, acc_r67_c01, acc_r67_c23, vzip2q_f64, offset_1, lhs_scale_1, out[7]);
+    if (cols == 4) {
+        for (size_t r = 0; r < 8; ++r) {
+            vst1q_f32((float*)(void*)(dst + r * dst_stride_row), out[r]);
+        }
+    } else {
+        for (size_t r = 0; r < 8; ++r) {
+            float t[4];
+            vst1q_f32(t, out[r]);
+            memcpy(dst + r * dst_stride_row, t, cols * sizeof(float));
+        }
+    }
+}
+
+#undef KAI_C32_HALF_ROW
+
+/// Rows m0 .. m0 + 7 (two whole LHS blocks) x all n columns, as two 8 x 4 half tiles per RHS
+/// block. Not inlined: the K loop stays in a small function of its own.
+__attribute__((noinline)) static void kai_c32_4x8_rows8(
+    const int8_t* lhs_0, const int8_t* lhs_1, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb,
+    size_t bl, uint8_t* dst, size_t dst_stride_row, float32x4_t clamp_min, float32x4_t clamp_max) {
+    // One loop over the 4-column halves (one copy of the half tile's code, so the profilers see
+    // its K loop as the innermost loop of this function).
+    for (size_t q = 0; q < n; q += 4) {
+        const uint8_t* rhs = rhs_packed + (q / kai_nr) * rhs_stride;
+        kai_c32_4x8_half_tile(lhs_0, lhs_1, rhs, (q / 4) % 2, nb, bl, KAI_MIN(4, n - q), dst + q * sizeof(float),
+                                 dst_stride_row, clamp_min, clamp_max);
+    }
+}
+
 void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm(
     size_t m, size_t n, size_t k, size_t bl, const void* lhs_packed, const void* rhs_packed, float* dst,
     size_t dst_stride_row, size_t dst_stride_col, float scalar_min, float scalar_max) {
@@ -265,7 +681,13 @@ void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm(
     const size_t rhs_stride = kai_c32_4x8_rhs_block_stride(k, bl);
     const float32x4_t clamp_min = vdupq_n_f32(scalar_min);
     const float32x4_t clamp_max = vdupq_n_f32(scalar_max);
-    for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
+    size_t m0 = 0;
+    for (; m0 + 2 * kai_mr <= m; m0 += 2 * kai_mr) {
+        const int8_t* lhs = (const int8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
+        kai_c32_4x8_rows8(lhs, lhs + lhs_stride, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl,
+                             (uint8_t*)dst + m0 * dst_stride_row, dst_stride_row, clamp_min, clamp_max);
+    }
+    for (; m0 < m; m0 += kai_m_step) {
         const int8_t* lhs = (const int8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
         const size_t rows = KAI_MIN(kai_m_step, m - m0);
         for (size_t n0 = 0; n0 < n; n0 += kai_nr) {

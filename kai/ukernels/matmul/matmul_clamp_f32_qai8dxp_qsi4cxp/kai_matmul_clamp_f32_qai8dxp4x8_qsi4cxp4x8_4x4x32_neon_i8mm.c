@@ -137,6 +137,71 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm(
         }                                                                                                  \
     } while (0)
 
+#if defined(__GNUC__) && !defined(KAI_QSI4CXP_NO_ASM)
+// The K loop of the 8-row tile (two LHS blocks) in inline assembly; the C loop in kai_cxm_tile is
+// its twin (-DKAI_QSI4CXP_NO_ASM, and the 4-row tiles). Compiled from intrinsics, the 8-row loop
+// spilled registers to the stack and copied accumulators with MOVs, vector-pipe work next to the
+// SMMLAs. Register map: v(4 / 2 * p + c) the accumulator of row pair p (0-1: first LHS block,
+// 2-3: second) and column pair c; v16 the 0xF0 mask; v17.. the raw RHS bytes of the column pairs
+// (then their high nibbles), v21.. their low nibbles; v25-v28 the LHS row pairs of one nibble half.
+// One 32-K chunk per KAI_CXM_CHUNK: half s = 0 (RHS bytes 0..8 nr - 1, LHS bytes 0-31 / 64-95 of
+// each block), then s = 1 (RHS 8 nr.., LHS 32-63 / 96-127); the pointers advance by a chunk.
+
+#define KAI_CXM_CHUNK                 \
+    "ldp q17, q18, [%[b]], #64\n"     \
+    "shl v21.16b, v17.16b, #4\n"      \
+    "shl v22.16b, v18.16b, #4\n"      \
+    "and v17.16b, v17.16b, v16.16b\n" \
+    "and v18.16b, v18.16b, v16.16b\n" \
+    "ldp q25, q26, [%[a0]], #128\n"   \
+    "ldp q27, q28, [%[a1]], #128\n"   \
+    "smmla v0.4s, v25.16b, v21.16b\n" \
+    "smmla v1.4s, v25.16b, v22.16b\n" \
+    "smmla v2.4s, v26.16b, v21.16b\n" \
+    "smmla v3.4s, v26.16b, v22.16b\n" \
+    "smmla v4.4s, v27.16b, v21.16b\n" \
+    "smmla v5.4s, v27.16b, v22.16b\n" \
+    "smmla v6.4s, v28.16b, v21.16b\n" \
+    "smmla v7.4s, v28.16b, v22.16b\n" \
+    "ldp q25, q26, [%[a0], #-64]\n"   \
+    "ldp q27, q28, [%[a1], #-64]\n"   \
+    "smmla v0.4s, v25.16b, v17.16b\n" \
+    "smmla v1.4s, v25.16b, v18.16b\n" \
+    "smmla v2.4s, v26.16b, v17.16b\n" \
+    "smmla v3.4s, v26.16b, v18.16b\n" \
+    "smmla v4.4s, v27.16b, v17.16b\n" \
+    "smmla v5.4s, v27.16b, v18.16b\n" \
+    "smmla v6.4s, v28.16b, v17.16b\n" \
+    "smmla v7.4s, v28.16b, v18.16b\n" \
+    "ldp q17, q18, [%[b], #-32]\n"    \
+    "shl v21.16b, v17.16b, #4\n"      \
+    "shl v22.16b, v18.16b, #4\n"      \
+    "and v17.16b, v17.16b, v16.16b\n" \
+    "and v18.16b, v18.16b, v16.16b\n" \
+    "ldp q25, q26, [%[a0], #-96]\n"   \
+    "ldp q27, q28, [%[a1], #-96]\n"   \
+    "smmla v0.4s, v25.16b, v21.16b\n" \
+    "smmla v1.4s, v25.16b, v22.16b\n" \
+    "smmla v2.4s, v26.16b, v21.16b\n" \
+    "smmla v3.4s, v26.16b, v22.16b\n" \
+    "smmla v4.4s, v27.16b, v21.16b\n" \
+    "smmla v5.4s, v27.16b, v22.16b\n" \
+    "smmla v6.4s, v28.16b, v21.16b\n" \
+    "smmla v7.4s, v28.16b, v22.16b\n" \
+    "ldp q25, q26, [%[a0], #-32]\n"   \
+    "ldp q27, q28, [%[a1], #-32]\n"   \
+    "smmla v0.4s, v25.16b, v17.16b\n" \
+    "smmla v1.4s, v25.16b, v18.16b\n" \
+    "smmla v2.4s, v26.16b, v17.16b\n" \
+    "smmla v3.4s, v26.16b, v18.16b\n" \
+    "smmla v4.4s, v27.16b, v17.16b\n" \
+    "smmla v5.4s, v27.16b, v18.16b\n" \
+    "smmla v6.4s, v28.16b, v17.16b\n" \
+    "smmla v7.4s, v28.16b, v18.16b\n"
+
+#define KAI_CXM_ASM 1
+#endif
+
 /// Computes the tile of rows (1..4 rb) x cols (1..4) whose rb (1 or 2, a constant after
 /// inlining) LHS blocks start at lhs[0..rb-1] and whose RHS block starts at rhs (chunks = Kp / 32),
 /// and stores it at dst. Two LHS blocks share each unpacked RHS register between twice as many
@@ -147,6 +212,43 @@ static inline __attribute__((always_inline)) void kai_cxm_tile(
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
     const int8_t* lhs[2] = {lhs_blocks[0], lhs_blocks[rb - 1]};
     int32x4_t acc[4][KAI_PAIRS];  // [row pair][column pair]
+#if defined(KAI_CXM_ASM)
+    if (rb == 2) {
+        int32_t out[4 * KAI_PAIRS * 4];
+        const int8_t* a0 = lhs[0];
+        const int8_t* a1 = lhs[1];
+        size_t c = chunks;
+        __asm__ __volatile__(
+            "movi v16.16b, #0xf0\n"
+            "movi v0.4s, #0\n"
+            "movi v1.4s, #0\n"
+            "movi v2.4s, #0\n"
+            "movi v3.4s, #0\n"
+            "movi v4.4s, #0\n"
+            "movi v5.4s, #0\n"
+            "movi v6.4s, #0\n"
+            "movi v7.4s, #0\n"
+            "1:\n" KAI_CXM_CHUNK
+            "subs %[c], %[c], #1\n"
+            "b.ne 1b\n"
+            "stp q0, q1, [%[out], #0]\n"
+            "stp q2, q3, [%[out], #32]\n"
+            "stp q4, q5, [%[out], #64]\n"
+            "stp q6, q7, [%[out], #96]\n"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [b] "+r"(rhs), [c] "+r"(c)
+            : [out] "r"(out)
+            : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13",
+              "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28");
+        lhs[0] = a0;
+        lhs[1] = a1;
+        KAI_UNROLL for (size_t p = 0; p < 4; ++p) {
+            KAI_UNROLL for (size_t cc = 0; cc < KAI_PAIRS; ++cc) {
+                acc[p][cc] = vld1q_s32(out + 4 * (KAI_PAIRS * p + cc));
+            }
+        }
+    } else
+#endif
+    {
     KAI_UNROLL for (size_t p = 0; p < 2 * rb; ++p) {
         KAI_UNROLL for (size_t c = 0; c < KAI_PAIRS; ++c) {
             acc[p][c] = vdupq_n_s32(0);
@@ -172,6 +274,7 @@ static inline __attribute__((always_inline)) void kai_cxm_tile(
             lhs[b] += 128;
         }
         rhs += 16 * 4;
+    }
     }
     // lhs[b] now point at the offsets and scales of their blocks, rhs at the sums, scales, biases.
     int32x4_t rhs_sum16[4 / 4];

@@ -107,11 +107,41 @@ static void store_rows(float* dst, size_t dst_stride, const float32x4_t* r, size
     }
 }
 
+// The block loop is bound by the vector pipes (SDOT, the nibble decode and the per-block scaling
+// all issue there); the load pipes have room. So the per-block work that only moves data goes to
+// them: the int32 accumulators are zeroed by LDP from a zero constant (inline assembly: the
+// compiler turns a zero load back into MOVI or register moves; -DKAI_QSI8D32P_NO_ASM gives the
+// plain zero), and the f32 LHS scales of an 8-row tile are converted once into a stack buffer
+// shared by all its 4-column tiles instead of by an FCVTL per block and tile.
+#if defined(__GNUC__) && !defined(KAI_QSI8D32P_NO_ASM)
+static const int32_t kai_q40_zeros[8] __attribute__((aligned(16))) = {0, 0, 0, 0, 0, 0, 0, 0};
+#define KAI_Q40_ZERO2(a, b) \
+    __asm__ volatile("ldp %q0, %q1, [%2]" : "=w"(a), "=w"(b) : "r"(kai_q40_zeros), "m"(*(const int32_t(*)[8])kai_q40_zeros))
+#else
+#define KAI_Q40_ZERO2(a, b) ((a) = vdupq_n_s32(0), (b) = (a))
+#endif
+
+// LHS scales of up to this many blocks are converted per 8-row tile (8 KiB of stack); deeper k
+// converts them in the block loop instead.
+enum { KAI_SCALE_VECTOR_BLOCKS = 256 };
+
+// Writes the f32 LHS scales of an 8-row tile, 2 vectors per block: rows 0-3 (la), rows 4-7 (lb).
+static void lhs_scale_vectors(const uint8_t* la, const uint8_t* lb, size_t nb, size_t lhs_block, float32x4_t* out) {
+    for (size_t b = 0; b < nb; ++b) {
+        out[2 * b + 0] = vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(la)));
+        out[2 * b + 1] = vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(lb)));
+        la += lhs_block;
+        lb += lhs_block;
+    }
+}
+
 // One tile of 4 or 8 rows (two_blocks) x 4 columns over all k. lhs: the first 4-row block;
-// rhs: the 4-column block; both at quantisation block 0.
+// rhs: the 4-column block; both at quantisation block 0. scale_vectors: the output of
+// lhs_scale_vectors for this tile, or NULL to convert the scales here.
 static inline __attribute__((always_inline)) void tile(
-    const uint8_t* lhs, size_t lhs_stride, int two_blocks, const uint8_t* rhs, size_t nb, size_t bl, float* dst,
-    size_t dst_stride, size_t rows, size_t cols, float32x4_t vmin, float32x4_t vmax) {
+    const uint8_t* lhs, size_t lhs_stride, int two_blocks, const uint8_t* rhs, size_t nb, size_t bl,
+    const float32x4_t* scale_vectors, float* dst, size_t dst_stride, size_t rows, size_t cols, float32x4_t vmin,
+    float32x4_t vmax) {
     const size_t lhs_block = kai_mr * (bl + 2);
     const size_t rhs_block = kai_nr * (bl / 2 + 2);
     const uint8x16_t high_mask = vdupq_n_u8(0xF0);
@@ -130,14 +160,20 @@ static inline __attribute__((always_inline)) void tile(
     const int8_t* pb = (const int8_t*)(lhs + lhs_stride + 2 * kai_mr);
     const int8_t* pr = (const int8_t*)(rhs + 2 * kai_nr);
     for (size_t b = 0; b < nb; ++b) {
-        int32x4_t i_r0 = vdupq_n_s32(0);
-        int32x4_t i_r1 = i_r0;
-        int32x4_t i_r2 = i_r0;
-        int32x4_t i_r3 = i_r0;
-        int32x4_t i_r4 = i_r0;
-        int32x4_t i_r5 = i_r0;
-        int32x4_t i_r6 = i_r0;
-        int32x4_t i_r7 = i_r0;
+        int32x4_t i_r0;
+        int32x4_t i_r1;
+        int32x4_t i_r2;
+        int32x4_t i_r3;
+        int32x4_t i_r4 = vdupq_n_s32(0);
+        int32x4_t i_r5 = i_r4;
+        int32x4_t i_r6 = i_r4;
+        int32x4_t i_r7 = i_r4;
+        KAI_Q40_ZERO2(i_r0, i_r1);
+        KAI_Q40_ZERO2(i_r2, i_r3);
+        if (two_blocks) {
+            KAI_Q40_ZERO2(i_r4, i_r5);
+            KAI_Q40_ZERO2(i_r6, i_r7);
+        }
 
         // Segment t: low nibbles are K group t, high nibbles K group bl/8 + t (2 * bl bytes on).
         for (size_t t = 0; t < bl / 8; ++t) {
@@ -170,13 +206,15 @@ static inline __attribute__((always_inline)) void tile(
 
         // d * a[r] is exact in f32 (two f16 significands), so the FMLA is the recipe's single rounding.
         const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_s8(vld1_s8(pr - 2 * kai_nr)));
-        const float32x4_t a = vcvt_f32_f16(vreinterpret_f16_s8(vld1_s8(pa - 2 * kai_mr)));
+        const float32x4_t a = scale_vectors != NULL ? scale_vectors[2 * b]
+                                                    : vcvt_f32_f16(vreinterpret_f16_s8(vld1_s8(pa - 2 * kai_mr)));
         f_r0 = vfmaq_f32(f_r0, vcvtq_n_f32_s32(i_r0, 4), vmulq_laneq_f32(d, a, 0));
         f_r1 = vfmaq_f32(f_r1, vcvtq_n_f32_s32(i_r1, 4), vmulq_laneq_f32(d, a, 1));
         f_r2 = vfmaq_f32(f_r2, vcvtq_n_f32_s32(i_r2, 4), vmulq_laneq_f32(d, a, 2));
         f_r3 = vfmaq_f32(f_r3, vcvtq_n_f32_s32(i_r3, 4), vmulq_laneq_f32(d, a, 3));
         if (two_blocks) {
-            const float32x4_t e = vcvt_f32_f16(vreinterpret_f16_s8(vld1_s8(pb - 2 * kai_mr)));
+            const float32x4_t e = scale_vectors != NULL ? scale_vectors[2 * b + 1]
+                                                        : vcvt_f32_f16(vreinterpret_f16_s8(vld1_s8(pb - 2 * kai_mr)));
             f_r4 = vfmaq_f32(f_r4, vcvtq_n_f32_s32(i_r4, 4), vmulq_laneq_f32(d, e, 0));
             f_r5 = vfmaq_f32(f_r5, vcvtq_n_f32_s32(i_r5, 4), vmulq_laneq_f32(d, e, 1));
             f_r6 = vfmaq_f32(f_r6, vcvtq_n_f32_s32(i_r6, 4), vmulq_laneq_f32(d, e, 2));
@@ -208,29 +246,30 @@ static inline __attribute__((always_inline)) void tile(
 // hot loop in a small function of its own.
 static inline __attribute__((always_inline)) void tile_row(
     const uint8_t* lhs, size_t lhs_stride, int two_blocks, const uint8_t* rhs_packed, size_t rhs_stride, size_t n,
-    size_t nb, size_t bl, float* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
+    size_t nb, size_t bl, const float32x4_t* scale_vectors, float* dst, size_t dst_stride, size_t rows,
+    float32x4_t vmin, float32x4_t vmax) {
     for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
-        tile(lhs, lhs_stride, two_blocks, rhs_packed + (n0 / kai_nr) * rhs_stride, nb, bl, dst + n0, dst_stride, rows,
-             KAI_MIN(n - n0, kai_nr), vmin, vmax);
+        tile(lhs, lhs_stride, two_blocks, rhs_packed + (n0 / kai_nr) * rhs_stride, nb, bl, scale_vectors, dst + n0,
+             dst_stride, rows, KAI_MIN(n - n0, kai_nr), vmin, vmax);
     }
 }
 
 static __attribute__((noinline)) void dot16x4_rows8_bl32(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb,
-    float* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
-    tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, 32, dst, dst_stride, rows, vmin, vmax);
+    const float32x4_t* scale_vectors, float* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
+    tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, 32, scale_vectors, dst, dst_stride, rows, vmin, vmax);
 }
 
 static __attribute__((noinline)) void dot16x4_rows8(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
-    float* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
-    tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, bl, dst, dst_stride, rows, vmin, vmax);
+    const float32x4_t* scale_vectors, float* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
+    tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, bl, scale_vectors, dst, dst_stride, rows, vmin, vmax);
 }
 
 static __attribute__((noinline)) void dot16x4_rows4(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
-    float* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
-    tile_row(lhs, lhs_stride, 0, rhs_packed, rhs_stride, n, nb, bl, dst, dst_stride, rows, vmin, vmax);
+    const float32x4_t* scale_vectors, float* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
+    tile_row(lhs, lhs_stride, 0, rhs_packed, rhs_stride, n, nb, bl, scale_vectors, dst, dst_stride, rows, vmin, vmax);
 }
 
 void kai_run_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod(
@@ -252,18 +291,23 @@ void kai_run_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod(
     const size_t rhs_stride = kai_nr * nb * (bl / 2 + 2);
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
+    float32x4_t scale_vectors[2 * KAI_SCALE_VECTOR_BLOCKS];
+    const float32x4_t* sv = nb <= KAI_SCALE_VECTOR_BLOCKS ? scale_vectors : NULL;
 
     for (size_t m0 = 0; m0 < m; m0 += 8) {
         const size_t rows = KAI_MIN(m - m0, 8);
         const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
         float* dst_row = (float*)(void*)((uint8_t*)dst + m0 * dst_stride_row);
+        if (sv != NULL) {
+            lhs_scale_vectors(lhs, rows > 4 ? lhs + lhs_stride : lhs, nb, kai_mr * (bl + 2), scale_vectors);
+        }
         const uint8_t* rhs = (const uint8_t*)rhs_packed;
         if (rows > 4 && bl == 32) {
-            dot16x4_rows8_bl32(lhs, lhs_stride, rhs, rhs_stride, n, nb, dst_row, dst_stride_row, rows, vmin, vmax);
+            dot16x4_rows8_bl32(lhs, lhs_stride, rhs, rhs_stride, n, nb, sv, dst_row, dst_stride_row, rows, vmin, vmax);
         } else if (rows > 4) {
-            dot16x4_rows8(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, dst_row, dst_stride_row, rows, vmin, vmax);
+            dot16x4_rows8(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, sv, dst_row, dst_stride_row, rows, vmin, vmax);
         } else {
-            dot16x4_rows4(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, dst_row, dst_stride_row, rows, vmin, vmax);
+            dot16x4_rows4(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, sv, dst_row, dst_stride_row, rows, vmin, vmax);
         }
     }
 }

@@ -129,6 +129,19 @@ static void lhs_scale_vectors(const uint8_t* la, const uint8_t* lb, size_t nb, s
     }
 }
 
+// Zeroes two int32 accumulators at the start of a block. Vector pipes are the bottleneck of the
+// block loop (SMMLA, the nibble decode and the per-block scaling all issue there) while the load
+// pipes have room, so the assembly form loads the zeros (LDP from a zero constant) instead of
+// MOVI; the compiler would turn a zero load back into MOVI or register moves. The intrinsics
+// twin (-DKAI_QSI8D32P_NO_ASM, or "form": "intrinsics") is the plain zero.
+#if defined(__GNUC__) && !defined(KAI_QSI8D32P_NO_ASM)
+static const int32_t kai_q40_zeros[8] __attribute__((aligned(16))) = {0, 0, 0, 0, 0, 0, 0, 0};
+#define KAI_Q40_ZERO2(a, b) \
+    __asm__ volatile("ldp %q0, %q1, [%2]" : "=w"(a), "=w"(b) : "r"(kai_q40_zeros), "m"(*(const int32_t(*)[8])kai_q40_zeros))
+#else
+#define KAI_Q40_ZERO2(a, b) ((a) = vdupq_n_s32(0), (b) = (a))
+#endif
+
 // One tile of 4 or 8 rows (two_blocks) x 4 columns over all k. lhs: the first 4-row block;
 // rhs: the 4-column block; both at quantisation block 0. scale_vectors: the output of
 // lhs_scale_vectors for this tile, or NULL to compute them here. Inlined with constant
@@ -155,14 +168,20 @@ static inline __attribute__((always_inline)) void tile(
     const int8_t* pb = (const int8_t*)(lhs + lhs_stride + 2 * kai_mr);
     const int8_t* pr = (const int8_t*)(rhs + 2 * kai_nr);
     for (size_t b = 0; b < nb; ++b) {
-        int32x4_t i_c01_r01 = vdupq_n_s32(0);
-        int32x4_t i_c23_r01 = i_c01_r01;
-        int32x4_t i_c01_r23 = i_c01_r01;
-        int32x4_t i_c23_r23 = i_c01_r01;
-        int32x4_t i_c01_r45 = i_c01_r01;
-        int32x4_t i_c23_r45 = i_c01_r01;
-        int32x4_t i_c01_r67 = i_c01_r01;
-        int32x4_t i_c23_r67 = i_c01_r01;
+        int32x4_t i_c01_r01;
+        int32x4_t i_c23_r01;
+        int32x4_t i_c01_r23;
+        int32x4_t i_c23_r23;
+        int32x4_t i_c01_r45 = vdupq_n_s32(0);
+        int32x4_t i_c23_r45 = i_c01_r45;
+        int32x4_t i_c01_r67 = i_c01_r45;
+        int32x4_t i_c23_r67 = i_c01_r45;
+        KAI_Q40_ZERO2(i_c01_r01, i_c23_r01);
+        KAI_Q40_ZERO2(i_c01_r23, i_c23_r23);
+        if (two_blocks) {
+            KAI_Q40_ZERO2(i_c01_r45, i_c23_r45);
+            KAI_Q40_ZERO2(i_c01_r67, i_c23_r67);
+        }
 
         // Segment t: low nibbles are K group t, high nibbles K group bl/16 + t (2 * bl bytes on).
         for (size_t t = 0; t < bl / 16; ++t) {
