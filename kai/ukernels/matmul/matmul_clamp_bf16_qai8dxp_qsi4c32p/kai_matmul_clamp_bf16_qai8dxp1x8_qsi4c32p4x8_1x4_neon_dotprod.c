@@ -127,6 +127,11 @@ static inline void kai_c32_1x4_store_cols(float32x4_t v, float* p, size_t cols) 
     }
 }
 
+/// Zeros the K loops load into the integer accumulators at each block start (LDP): the vector
+/// pipes bound the loop, MOVI would add one vector operation per accumulator and block, and the
+/// load pipes have room.
+static const int32_t kai_c32_1x4_zeros[8] __attribute__((aligned(16))) = {0, 0, 0, 0, 0, 0, 0, 0};
+
 /// The K loop of a 16-column pass (4 RHS blocks): for every K block, the SDOT block sums of
 /// the 16 columns, converted (SCVTF #4) and accumulated with their bf16 scales (FMLA) into
 /// acc[0..15] (column order). Advances *lhs and *rhs_* past the blocks. nb >= 1, chunks = bl / 32.
@@ -252,28 +257,20 @@ __attribute__((noinline)) static void kai_c32_1x4_kloop_16(const int8_t** lhs_p,
         "cmp %[chunks], #1\n"
         "b.ne 3f\n"
         "1:\n"
-        "movi v0.4s, #0\n"
-        "movi v1.4s, #0\n"
-        "movi v2.4s, #0\n"
-        "movi v3.4s, #0\n"
-        "movi v4.4s, #0\n"
-        "movi v5.4s, #0\n"
-        "movi v6.4s, #0\n"
-        "movi v7.4s, #0\n"
+        "ldp q0, q1, [%[zero]]\n"
+        "ldp q2, q3, [%[zero]]\n"
+        "ldp q4, q5, [%[zero]]\n"
+        "ldp q6, q7, [%[zero]]\n"
         "kai_c32_gemv_chunk\n"
         "kai_c32_gemv_block_end\n"
         "subs %[nb], %[nb], #1\n"
         "b.ne 1b\n"
         "b 5f\n"
         "3:\n"
-        "movi v0.4s, #0\n"
-        "movi v1.4s, #0\n"
-        "movi v2.4s, #0\n"
-        "movi v3.4s, #0\n"
-        "movi v4.4s, #0\n"
-        "movi v5.4s, #0\n"
-        "movi v6.4s, #0\n"
-        "movi v7.4s, #0\n"
+        "ldp q0, q1, [%[zero]]\n"
+        "ldp q2, q3, [%[zero]]\n"
+        "ldp q4, q5, [%[zero]]\n"
+        "ldp q6, q7, [%[zero]]\n"
         "mov %[c], %[chunks]\n"
         "4:\n"
         "kai_c32_gemv_chunk\n"
@@ -287,7 +284,7 @@ __attribute__((noinline)) static void kai_c32_1x4_kloop_16(const int8_t** lhs_p,
         ".purgem kai_c32_gemv_chunk\n"
         ".purgem kai_c32_gemv_block_end\n"
         : [lhs] "+r"(lhs), [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3), [nb] "+r"(nb), [c] "+r"(c)
-        : [chunks] "r"(chunks), [out] "r"(acc)
+        : [chunks] "r"(chunks), [out] "r"(acc), [zero] "r"(kai_c32_1x4_zeros)
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
     *lhs_p = lhs;
     *rhs_0 = r0;
