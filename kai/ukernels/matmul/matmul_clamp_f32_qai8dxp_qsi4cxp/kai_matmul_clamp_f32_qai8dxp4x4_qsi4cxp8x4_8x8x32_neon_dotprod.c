@@ -147,60 +147,65 @@ __asm__(
     "sdot v\\c31\\().4s, v\\w11\\().16b, v\\y\\().4b[3]\n"
     ".endm\n");
 
+__asm__(
+    ".macro kai_cx_kloop8 a0, a1, rhs, chunks\n"
+    "movi v31.16b, #0xf0\n"
+    "movi v0.4s, #0\n"
+    "movi v1.4s, #0\n"
+    "movi v2.4s, #0\n"
+    "movi v3.4s, #0\n"
+    "movi v4.4s, #0\n"
+    "movi v5.4s, #0\n"
+    "movi v6.4s, #0\n"
+    "movi v7.4s, #0\n"
+    "movi v8.4s, #0\n"
+    "movi v9.4s, #0\n"
+    "movi v10.4s, #0\n"
+    "movi v11.4s, #0\n"
+    "movi v12.4s, #0\n"
+    "movi v13.4s, #0\n"
+    "movi v14.4s, #0\n"
+    "movi v15.4s, #0\n"
+    "1:\n"
+    "ldp q16, q17, [\\rhs], #32\n"
+    "ldp q18, q19, [\\rhs], #32\n"
+    "shl v20.16b, v16.16b, #4\n"
+    "shl v21.16b, v17.16b, #4\n"
+    "shl v22.16b, v18.16b, #4\n"
+    "shl v23.16b, v19.16b, #4\n"
+    "and v16.16b, v16.16b, v31.16b\n"
+    "and v17.16b, v17.16b, v31.16b\n"
+    "and v18.16b, v18.16b, v31.16b\n"
+    "and v19.16b, v19.16b, v31.16b\n"
+    "kai_cx_step8 \\a0, 0, 24, 25, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7\n"
+    "kai_cx_step8 \\a0, 64, 26, 27, 16, 17, 18, 19, 0, 1, 2, 3, 4, 5, 6, 7\n"
+    "kai_cx_step8 \\a1, 0, 28, 29, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15\n"
+    "kai_cx_step8 \\a1, 64, 24, 25, 16, 17, 18, 19, 8, 9, 10, 11, 12, 13, 14, 15\n"
+    "ldp q16, q17, [\\rhs], #32\n"
+    "ldp q18, q19, [\\rhs], #32\n"
+    "shl v20.16b, v16.16b, #4\n"
+    "shl v21.16b, v17.16b, #4\n"
+    "shl v22.16b, v18.16b, #4\n"
+    "shl v23.16b, v19.16b, #4\n"
+    "and v16.16b, v16.16b, v31.16b\n"
+    "and v17.16b, v17.16b, v31.16b\n"
+    "and v18.16b, v18.16b, v31.16b\n"
+    "and v19.16b, v19.16b, v31.16b\n"
+    "kai_cx_step8 \\a0, 32, 26, 27, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7\n"
+    "kai_cx_step8 \\a0, 96, 28, 29, 16, 17, 18, 19, 0, 1, 2, 3, 4, 5, 6, 7\n"
+    "kai_cx_step8 \\a1, 32, 24, 25, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15\n"
+    "kai_cx_step8 \\a1, 96, 26, 27, 16, 17, 18, 19, 8, 9, 10, 11, 12, 13, 14, 15\n"
+    "add \\a0, \\a0, #128\n"
+    "add \\a1, \\a1, #128\n"
+    "subs \\chunks, \\chunks, #1\n"
+    "bne 1b\n"
+    ".endm\n");
+
 static void kai_cx_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t chunks, int32_t* acc) {
     const int8_t* a0 = lhs[0];
     const int8_t* a1 = lhs[1];
     __asm__ __volatile__(
-        "movi v31.16b, #0xf0\n"
-        "movi v0.4s, #0\n"
-        "movi v1.4s, #0\n"
-        "movi v2.4s, #0\n"
-        "movi v3.4s, #0\n"
-        "movi v4.4s, #0\n"
-        "movi v5.4s, #0\n"
-        "movi v6.4s, #0\n"
-        "movi v7.4s, #0\n"
-        "movi v8.4s, #0\n"
-        "movi v9.4s, #0\n"
-        "movi v10.4s, #0\n"
-        "movi v11.4s, #0\n"
-        "movi v12.4s, #0\n"
-        "movi v13.4s, #0\n"
-        "movi v14.4s, #0\n"
-        "movi v15.4s, #0\n"
-        "1:\n"
-        "ldp q16, q17, [%[rhs]], #32\n"
-        "ldp q18, q19, [%[rhs]], #32\n"
-        "shl v20.16b, v16.16b, #4\n"
-        "shl v21.16b, v17.16b, #4\n"
-        "shl v22.16b, v18.16b, #4\n"
-        "shl v23.16b, v19.16b, #4\n"
-        "and v16.16b, v16.16b, v31.16b\n"
-        "and v17.16b, v17.16b, v31.16b\n"
-        "and v18.16b, v18.16b, v31.16b\n"
-        "and v19.16b, v19.16b, v31.16b\n"
-        "kai_cx_step8 %[a0], 0, 24, 25, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7\n"
-        "kai_cx_step8 %[a0], 64, 26, 27, 16, 17, 18, 19, 0, 1, 2, 3, 4, 5, 6, 7\n"
-        "kai_cx_step8 %[a1], 0, 28, 29, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15\n"
-        "kai_cx_step8 %[a1], 64, 24, 25, 16, 17, 18, 19, 8, 9, 10, 11, 12, 13, 14, 15\n"
-        "ldp q16, q17, [%[rhs]], #32\n"
-        "ldp q18, q19, [%[rhs]], #32\n"
-        "shl v20.16b, v16.16b, #4\n"
-        "shl v21.16b, v17.16b, #4\n"
-        "shl v22.16b, v18.16b, #4\n"
-        "shl v23.16b, v19.16b, #4\n"
-        "and v16.16b, v16.16b, v31.16b\n"
-        "and v17.16b, v17.16b, v31.16b\n"
-        "and v18.16b, v18.16b, v31.16b\n"
-        "and v19.16b, v19.16b, v31.16b\n"
-        "kai_cx_step8 %[a0], 32, 26, 27, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7\n"
-        "kai_cx_step8 %[a0], 96, 28, 29, 16, 17, 18, 19, 0, 1, 2, 3, 4, 5, 6, 7\n"
-        "kai_cx_step8 %[a1], 32, 24, 25, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15\n"
-        "kai_cx_step8 %[a1], 96, 26, 27, 16, 17, 18, 19, 8, 9, 10, 11, 12, 13, 14, 15\n"
-        "add %[a0], %[a0], #128\n"
-        "add %[a1], %[a1], #128\n"
-        "subs %[chunks], %[chunks], #1\n"
-        "bne 1b\n"
+        "kai_cx_kloop8 %[a0], %[a1], %[rhs], %[chunks]\n"
         "stp q0, q1, [%[acc], #0]\n"
         "stp q2, q3, [%[acc], #32]\n"
         "stp q4, q5, [%[acc], #64]\n"
@@ -211,6 +216,157 @@ static void kai_cx_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t ch
         "stp q14, q15, [%[acc], #224]\n"
         : [a0] "+r"(a0), [a1] "+r"(a1), [rhs] "+r"(rhs), [chunks] "+r"(chunks)
         : [acc] "r"(acc)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+}
+
+/// A full 8x8 tile in assembly: the K loop above, then spec §6.5 steps 2-7 on the accumulators
+/// in registers, stored at dst (rows dst_stride_row apart). The same operations, in the same order,
+/// as KAI_CX_ROW: v16-v21 the RHS sums, scales and biases (column groups 0, 1), v22/v23 a block's
+/// offsets and scales, v24-v29 the per-row scales, v30/v31 min and max.
+static void kai_cx_tile_asm(
+    const int8_t* const* lhs, const uint8_t* rhs, size_t chunks, uint8_t* dst, size_t dst_stride_row,
+    const float* minmax) {
+    const int8_t* a0 = lhs[0];
+    const int8_t* a1 = lhs[1];
+    __asm__ __volatile__(
+        "kai_cx_kloop8 %[a0], %[a1], %[rhs], %[chunks]\n"
+        "ldp q16, q17, [%[rhs]]\n"
+        "ldp q18, q19, [%[rhs], #32]\n"
+        "ldp q20, q21, [%[rhs], #64]\n"
+        "ldr d31, [%[minmax]]\n"
+        "dup v30.4s, v31.s[0]\n"
+        "dup v31.4s, v31.s[1]\n"
+        "ldp q22, q23, [%[a0]]\n"
+        "mla v0.4s, v16.4s, v22.s[0]\n"
+        "mla v1.4s, v17.4s, v22.s[0]\n"
+        "fmul v24.4s, v18.4s, v23.s[0]\n"
+        "fmul v25.4s, v19.4s, v23.s[0]\n"
+        "scvtf v0.4s, v0.4s\n"
+        "scvtf v1.4s, v1.4s\n"
+        "fmul v0.4s, v0.4s, v24.4s\n"
+        "fmul v1.4s, v1.4s, v25.4s\n"
+        "fadd v0.4s, v0.4s, v20.4s\n"
+        "fadd v1.4s, v1.4s, v21.4s\n"
+        "fmax v0.4s, v0.4s, v30.4s\n"
+        "fmax v1.4s, v1.4s, v30.4s\n"
+        "fmin v0.4s, v0.4s, v31.4s\n"
+        "fmin v1.4s, v1.4s, v31.4s\n"
+        "stp q0, q1, [%[dst]]\n"
+        "add %[dst], %[dst], %[stride]\n"
+        "mla v2.4s, v16.4s, v22.s[1]\n"
+        "mla v3.4s, v17.4s, v22.s[1]\n"
+        "fmul v26.4s, v18.4s, v23.s[1]\n"
+        "fmul v27.4s, v19.4s, v23.s[1]\n"
+        "scvtf v2.4s, v2.4s\n"
+        "scvtf v3.4s, v3.4s\n"
+        "fmul v2.4s, v2.4s, v26.4s\n"
+        "fmul v3.4s, v3.4s, v27.4s\n"
+        "fadd v2.4s, v2.4s, v20.4s\n"
+        "fadd v3.4s, v3.4s, v21.4s\n"
+        "fmax v2.4s, v2.4s, v30.4s\n"
+        "fmax v3.4s, v3.4s, v30.4s\n"
+        "fmin v2.4s, v2.4s, v31.4s\n"
+        "fmin v3.4s, v3.4s, v31.4s\n"
+        "stp q2, q3, [%[dst]]\n"
+        "add %[dst], %[dst], %[stride]\n"
+        "mla v4.4s, v16.4s, v22.s[2]\n"
+        "mla v5.4s, v17.4s, v22.s[2]\n"
+        "fmul v28.4s, v18.4s, v23.s[2]\n"
+        "fmul v29.4s, v19.4s, v23.s[2]\n"
+        "scvtf v4.4s, v4.4s\n"
+        "scvtf v5.4s, v5.4s\n"
+        "fmul v4.4s, v4.4s, v28.4s\n"
+        "fmul v5.4s, v5.4s, v29.4s\n"
+        "fadd v4.4s, v4.4s, v20.4s\n"
+        "fadd v5.4s, v5.4s, v21.4s\n"
+        "fmax v4.4s, v4.4s, v30.4s\n"
+        "fmax v5.4s, v5.4s, v30.4s\n"
+        "fmin v4.4s, v4.4s, v31.4s\n"
+        "fmin v5.4s, v5.4s, v31.4s\n"
+        "stp q4, q5, [%[dst]]\n"
+        "add %[dst], %[dst], %[stride]\n"
+        "mla v6.4s, v16.4s, v22.s[3]\n"
+        "mla v7.4s, v17.4s, v22.s[3]\n"
+        "fmul v24.4s, v18.4s, v23.s[3]\n"
+        "fmul v25.4s, v19.4s, v23.s[3]\n"
+        "scvtf v6.4s, v6.4s\n"
+        "scvtf v7.4s, v7.4s\n"
+        "fmul v6.4s, v6.4s, v24.4s\n"
+        "fmul v7.4s, v7.4s, v25.4s\n"
+        "fadd v6.4s, v6.4s, v20.4s\n"
+        "fadd v7.4s, v7.4s, v21.4s\n"
+        "fmax v6.4s, v6.4s, v30.4s\n"
+        "fmax v7.4s, v7.4s, v30.4s\n"
+        "fmin v6.4s, v6.4s, v31.4s\n"
+        "fmin v7.4s, v7.4s, v31.4s\n"
+        "stp q6, q7, [%[dst]]\n"
+        "add %[dst], %[dst], %[stride]\n"
+        "ldp q22, q23, [%[a1]]\n"
+        "mla v8.4s, v16.4s, v22.s[0]\n"
+        "mla v9.4s, v17.4s, v22.s[0]\n"
+        "fmul v26.4s, v18.4s, v23.s[0]\n"
+        "fmul v27.4s, v19.4s, v23.s[0]\n"
+        "scvtf v8.4s, v8.4s\n"
+        "scvtf v9.4s, v9.4s\n"
+        "fmul v8.4s, v8.4s, v26.4s\n"
+        "fmul v9.4s, v9.4s, v27.4s\n"
+        "fadd v8.4s, v8.4s, v20.4s\n"
+        "fadd v9.4s, v9.4s, v21.4s\n"
+        "fmax v8.4s, v8.4s, v30.4s\n"
+        "fmax v9.4s, v9.4s, v30.4s\n"
+        "fmin v8.4s, v8.4s, v31.4s\n"
+        "fmin v9.4s, v9.4s, v31.4s\n"
+        "stp q8, q9, [%[dst]]\n"
+        "add %[dst], %[dst], %[stride]\n"
+        "mla v10.4s, v16.4s, v22.s[1]\n"
+        "mla v11.4s, v17.4s, v22.s[1]\n"
+        "fmul v28.4s, v18.4s, v23.s[1]\n"
+        "fmul v29.4s, v19.4s, v23.s[1]\n"
+        "scvtf v10.4s, v10.4s\n"
+        "scvtf v11.4s, v11.4s\n"
+        "fmul v10.4s, v10.4s, v28.4s\n"
+        "fmul v11.4s, v11.4s, v29.4s\n"
+        "fadd v10.4s, v10.4s, v20.4s\n"
+        "fadd v11.4s, v11.4s, v21.4s\n"
+        "fmax v10.4s, v10.4s, v30.4s\n"
+        "fmax v11.4s, v11.4s, v30.4s\n"
+        "fmin v10.4s, v10.4s, v31.4s\n"
+        "fmin v11.4s, v11.4s, v31.4s\n"
+        "stp q10, q11, [%[dst]]\n"
+        "add %[dst], %[dst], %[stride]\n"
+        "mla v12.4s, v16.4s, v22.s[2]\n"
+        "mla v13.4s, v17.4s, v22.s[2]\n"
+        "fmul v24.4s, v18.4s, v23.s[2]\n"
+        "fmul v25.4s, v19.4s, v23.s[2]\n"
+        "scvtf v12.4s, v12.4s\n"
+        "scvtf v13.4s, v13.4s\n"
+        "fmul v12.4s, v12.4s, v24.4s\n"
+        "fmul v13.4s, v13.4s, v25.4s\n"
+        "fadd v12.4s, v12.4s, v20.4s\n"
+        "fadd v13.4s, v13.4s, v21.4s\n"
+        "fmax v12.4s, v12.4s, v30.4s\n"
+        "fmax v13.4s, v13.4s, v30.4s\n"
+        "fmin v12.4s, v12.4s, v31.4s\n"
+        "fmin v13.4s, v13.4s, v31.4s\n"
+        "stp q12, q13, [%[dst]]\n"
+        "add %[dst], %[dst], %[stride]\n"
+        "mla v14.4s, v16.4s, v22.s[3]\n"
+        "mla v15.4s, v17.4s, v22.s[3]\n"
+        "fmul v26.4s, v18.4s, v23.s[3]\n"
+        "fmul v27.4s, v19.4s, v23.s[3]\n"
+        "scvtf v14.4s, v14.4s\n"
+        "scvtf v15.4s, v15.4s\n"
+        "fmul v14.4s, v14.4s, v26.4s\n"
+        "fmul v15.4s, v15.4s, v27.4s\n"
+        "fadd v14.4s, v14.4s, v20.4s\n"
+        "fadd v15.4s, v15.4s, v21.4s\n"
+        "fmax v14.4s, v14.4s, v30.4s\n"
+        "fmax v15.4s, v15.4s, v30.4s\n"
+        "fmin v14.4s, v14.4s, v31.4s\n"
+        "fmin v15.4s, v15.4s, v31.4s\n"
+        "stp q14, q15, [%[dst]]\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [rhs] "+r"(rhs), [chunks] "+r"(chunks), [dst] "+r"(dst)
+        : [stride] "r"(dst_stride_row), [minmax] "r"(minmax)
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
 }
 #endif
@@ -294,7 +450,10 @@ static inline void kai_cx_kloop_c(const int8_t* const* lhs_blocks, const uint8_t
 
 /// Computes the tile of rows (1..8) x cols (1..8) whose LHS blocks start at lhs[0..]
 /// and whose RHS block starts at rhs (chunks = Kp / 32), and stores it at dst.
-static inline void kai_cx_tile(
+#if defined(KAI_CX_ASM)
+__attribute__((noinline))  // edges only: keeps the full-tile loop of kai_run straight
+#endif
+static void kai_cx_tile(
     const int8_t* const* lhs, const uint8_t* rhs, size_t chunks, size_t rows, size_t cols, uint8_t* dst,
     size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
     int32_t acc[8 * 8];
@@ -346,6 +505,9 @@ void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod(
     const size_t lhs_count = kai_div_ceil(m, kai_mr);
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
+#if defined(KAI_CX_ASM)
+    const float minmax[2] = {scalar_min, scalar_max};
+#endif
     for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
         // Blocks past the last one (a ragged row tile) are read from the last block, never stored.
         const int8_t* lhs[KAI_BLOCKS];
@@ -356,6 +518,12 @@ void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod(
         for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
             const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
             uint8_t* dst_tile = (uint8_t*)dst + m0 * dst_stride_row + n0 * sizeof(float);
+#if defined(KAI_CX_ASM)
+            if (rows == kai_m_step && n - n0 >= kai_nr) {
+                kai_cx_tile_asm(lhs, rhs, chunks, dst_tile, dst_stride_row, minmax);
+                continue;
+            }
+#endif
             kai_cx_tile(lhs, rhs, chunks, rows, KAI_MIN(kai_nr, n - n0), dst_tile, dst_stride_row, vmin, vmax);
         }
     }
