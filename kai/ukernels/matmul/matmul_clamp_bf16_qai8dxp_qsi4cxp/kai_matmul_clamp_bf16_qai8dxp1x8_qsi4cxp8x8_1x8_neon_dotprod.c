@@ -14,6 +14,9 @@
 // dst[i][j] = clamp(f32(A[i][j] + S16_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
 // A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (spec §6.5; each f32
 // operation rounded, no fused multiply-add; clamp FMAX then FMIN).
+// bf16 output: that f32 value, clamped, is narrowed once in the store with BFCVTN (nearest even;
+// spec §16.1), exactly the f32-output twin's result rounded; a clamped output can lie outside
+// [scalar_min, scalar_max] by half a bf16 ulp when a bound is not a bf16 value.
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 1): a row is Kp int8 values in K order, then its
 // int32 offset (-ZP) and f32 scale. Packed RHS (qsi4cxp, nr = 8): per 32-K chunk 128 bytes,
@@ -108,7 +111,7 @@ size_t kai_get_dst_size_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod
 
 // Spec §6.5 steps 2-7 on four columns of one row, stored at dst.
 static inline void kai_store_row4(
-    float* dst, int32x4_t acc, int32_t lhs_offset, float lhs_scale, int32x4_t rhs_sum16, float32x4_t rhs_scale,
+    uint16_t* dst, int32x4_t acc, int32_t lhs_offset, float lhs_scale, int32x4_t rhs_sum16, float32x4_t rhs_scale,
     float32x4_t bias, float32x4_t vmin, float32x4_t vmax) {
     const int32x4_t t = vmlaq_n_s32(acc, rhs_sum16, lhs_offset);
     const float32x4_t s = vmulq_n_f32(rhs_scale, lhs_scale);
@@ -117,7 +120,7 @@ static inline void kai_store_row4(
     y = vaddq_f32(y, bias);
     y = vmaxq_f32(y, vmin);
     y = vminq_f32(y, vmax);
-    vst1q_f32(dst, y);
+    vst1_u16(dst, vreinterpret_u16_bf16(vcvt_bf16_f32(y)));  // BFCVTN: nearest even
 }
 
 // The tile functions stay out of line so that each K loop is compiled (and profiled) on its own.
@@ -132,6 +135,7 @@ static inline void kai_store_row4(
 // K block of up to this many values per pass: the duplicated LHS (2 bytes per value) stays on
 // the stack (4 KiB).
 #define KAI_DUP_K 2048
+#define KAI_OUT_COLS 1024  // f16: columns per pass over K (a multiple of nr)
 
 // Writes the LHS groups of `chunks` 32-K chunks twice each ([g0 g0 g1 g1 g2 g2 g3 g3], 64 bytes
 // per chunk), so that the K loop loads them with one LD1 and no vector-pipe work: the SDOTs need
@@ -231,7 +235,7 @@ KAI_NOINLINE static void kai_tile_row_asm(const int8_t* dup, const uint8_t* rhs,
 // Intrinsics twin of the assembly path (built with -DKAI_QSI4CXP_NO_ASM).
 // One row x 8 columns, all stored at dst.
 KAI_NOINLINE static void kai_tile_row(
-    const uint8_t* lhs, const uint8_t* rhs, size_t kp, float* dst, float32x4_t vmin, float32x4_t vmax) {
+    const uint8_t* lhs, const uint8_t* rhs, size_t kp, uint16_t* dst, float32x4_t vmin, float32x4_t vmax) {
     const int8x16_t mask_hi = vdupq_n_s8((int8_t)0xF0);
     const int8_t* l = (const int8_t*)lhs;
     const int8_t* r = (const int8_t*)rhs;
@@ -287,11 +291,10 @@ KAI_NOINLINE static void kai_tile_row(
 }
 #endif
 
-// The f32 kernel: kai_run_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod at the end of the file narrows its clamped tiles to bf16.
-static void kai_run_f32_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod(
-    size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
+void kai_run_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod(
+    size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, void* dst, size_t dst_stride_row,
     size_t dst_stride_col, float scalar_min, float scalar_max) {
-    KAI_ASSUME_MSG(dst_stride_col == sizeof(float), "dst_stride_col must be sizeof(float)");
+    KAI_ASSUME_MSG(dst_stride_col == sizeof(uint16_t), "dst_stride_col must be sizeof(uint16_t)");
     if (m == 0 || n == 0) {
         return;
     }
@@ -306,24 +309,27 @@ static void kai_run_f32_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
 #if defined(KAI_GEMV_ASM)
     int8_t dup[2 * KAI_DUP_K];
+    int32_t part_buf[KAI_OUT_COLS];  // f16: the column sums between K blocks (2-byte dst elements hold no int32)
     for (size_t i = 0; i < m; ++i) {
         const uint8_t* lhs = (const uint8_t*)lhs_packed + i * lhs_stride;
         int32_t lhs_off;
         float lhs_scale;
         memcpy(&lhs_off, lhs + kp, sizeof(lhs_off));
         memcpy(&lhs_scale, lhs + kp + 4, sizeof(lhs_scale));
-        float* d = (float*)(void*)((uint8_t*)dst + i * dst_stride_row);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + i * dst_stride_row);
         // K in blocks of KAI_DUP_K; between blocks the int32 column sums of a full tile wait in its
         // own destination elements (the ragged last tile's in `ragged`), then the epilogue runs.
-        int32_t ragged[8];
+        // f16: the same, KAI_OUT_COLS columns at a time, their sums in part_buf.
+        for (size_t nc = 0; nc < n; nc += KAI_OUT_COLS) {
+        const size_t n_end = KAI_MIN(n, nc + KAI_OUT_COLS);
         for (size_t k0 = 0; k0 < kp; k0 += KAI_DUP_K) {
             const size_t kb = KAI_MIN(KAI_DUP_K, kp - k0);
             const int last = k0 + kb == kp;
             kai_dup_lhs((const int8_t*)lhs + k0, kb / kai_k_chunk, dup);
-            const uint8_t* rhs = (const uint8_t*)rhs_packed;
-            for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
+            const uint8_t* rhs = (const uint8_t*)rhs_packed + (nc / kai_nr) * rhs_stride;
+            for (size_t n0 = nc; n0 < n_end; n0 += kai_nr) {
                 const size_t cols = KAI_MIN(kai_nr, n - n0);
-                int32_t* part = cols == kai_nr ? (int32_t*)(void*)(d + n0) : ragged;
+                int32_t* part = part_buf + (n0 - nc);
                 int32x4_t sums[2];
                 kai_tile_row_asm(dup, rhs + k0 / 2 * kai_nr, kb / kai_k_chunk, sums);
                 if (k0 > 0) {
@@ -337,8 +343,8 @@ static void kai_run_f32_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod
                     }
                 } else {
                     const uint8_t* tail = rhs + kai_nr * kp / 2;
-                    float out[8];
-                    float* o = cols == kai_nr ? d + n0 : out;
+                    uint16_t out[8];
+                    uint16_t* o = cols == kai_nr ? d + n0 : out;
                     for (size_t q = 0; q < 2; ++q) {
                         const int32x4_t rsum = vld1q_s32((const int32_t*)(const void*)(tail + 16 * q));
                         const float32x4_t rscale = vld1q_f32((const float*)(const void*)(tail + 32 + 16 * q));
@@ -346,76 +352,29 @@ static void kai_run_f32_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod
                         kai_store_row4(o + 4 * q, sums[q], lhs_off, lhs_scale, rsum, rscale, rbias, vmin, vmax);
                     }
                     if (cols < kai_nr) {
-                        memcpy(d + n0, out, cols * sizeof(float));
+                        memcpy(d + n0, out, cols * sizeof(uint16_t));
                     }
                 }
                 rhs += rhs_stride;
             }
+        }
         }
     }
 #else
     for (size_t i = 0; i < m; ++i) {
         const uint8_t* lhs = (const uint8_t*)lhs_packed + i * lhs_stride;
         const uint8_t* rhs = (const uint8_t*)rhs_packed;
-        float* d = (float*)((uint8_t*)dst + i * dst_stride_row);
+        uint16_t* d = (uint16_t*)((uint8_t*)dst + i * dst_stride_row);
         for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
             if (n - n0 >= kai_nr) {
                 kai_tile_row(lhs, rhs, kp, d + n0, vmin, vmax);
             } else {
-                float scratch[8];
+                uint16_t scratch[8];
                 kai_tile_row(lhs, rhs, kp, scratch, vmin, vmax);
-                memcpy(d + n0, scratch, (n - n0) * sizeof(float));
+                memcpy(d + n0, scratch, (n - n0) * sizeof(uint16_t));
             }
             rhs += rhs_stride;
         }
     }
 #endif
-}
-
-// bf16 output (spec §16.1). The f32 kernel computes each m_step x KAI_BF16_COLS part of the tile,
-// clamped in f32 (FMAX with scalar_min, then FMIN with scalar_max), into a stack buffer; BFCVTN
-// then rounds every value once, to nearest even. So the outputs are the f32 twin's values rounded,
-// and a clamped output can lie outside [scalar_min, scalar_max] by half a bf16 ulp when a bound is
-// not a bf16 value.
-#define KAI_BF16_COLS (2048 / 1)
-
-// Narrows cols clamped f32 values to bf16 (round to nearest even).
-static void kai_narrow_bf16(const float* src, uint16_t* dst, size_t cols) {
-    size_t j = 0;
-    for (; j + 8 <= cols; j += 8) {
-        const bfloat16x8_t b = vcvtq_high_bf16_f32(vcvtq_low_bf16_f32(vld1q_f32(src + j)), vld1q_f32(src + j + 4));
-        vst1q_u16(dst + j, vreinterpretq_u16_bf16(b));
-    }
-    for (; j < cols; ++j) {
-        const bfloat16_t b = vcvth_bf16_f32(src[j]);
-        memcpy(dst + j, &b, sizeof(b));
-    }
-}
-
-void kai_run_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod(
-    size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, void* dst,
-    size_t dst_stride_row, size_t dst_stride_col, float scalar_min, float scalar_max) {
-    KAI_ASSUME_MSG(dst_stride_col == sizeof(uint16_t), "dst_stride_col must be sizeof(uint16_t)");
-    if (m == 0 || n == 0) {
-        return;
-    }
-    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
-    KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
-    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
-    KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
-    float tile[1 * KAI_BF16_COLS];
-    for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
-        const size_t rows = KAI_MIN(kai_m_step, m - m0);
-        const uint8_t* lhs = (const uint8_t*)lhs_packed + kai_get_lhs_packed_offset_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod(m0, k);
-        for (size_t n0 = 0; n0 < n; n0 += KAI_BF16_COLS) {
-            const size_t cols = KAI_MIN((size_t)KAI_BF16_COLS, n - n0);
-            const uint8_t* rhs = (const uint8_t*)rhs_packed + kai_get_rhs_packed_offset_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod(n0, k);
-            kai_run_f32_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod(
-                rows, cols, k, lhs, rhs, tile, KAI_BF16_COLS * sizeof(float), sizeof(float), scalar_min, scalar_max);
-            for (size_t i = 0; i < rows; ++i) {
-                uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + (m0 + i) * dst_stride_row) + n0;
-                kai_narrow_bf16(tile + i * KAI_BF16_COLS, d, cols);
-            }
-        }
-    }
 }

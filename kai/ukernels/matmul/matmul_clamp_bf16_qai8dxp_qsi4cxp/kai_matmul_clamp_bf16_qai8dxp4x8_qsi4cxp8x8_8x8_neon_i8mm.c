@@ -14,6 +14,9 @@
 // dst[i][j] = clamp(f32(A[i][j] + S16_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
 // A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (spec §6.5; each f32
 // operation rounded, no fused multiply-add; clamp FMAX then FMIN).
+// bf16 output: that f32 value, clamped, is narrowed once in the store with BFCVTN (nearest even;
+// spec §16.1), exactly the f32-output twin's result rounded; a clamped output can lie outside
+// [scalar_min, scalar_max] by half a bf16 ulp when a bound is not a bf16 value.
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 4, kbl = 8): per 32-K chunk a 4-row block holds
 // 128 bytes, group g (K 8g..8g+7) = rows 0-1 (16 bytes) then rows 2-3; after the data, 4 int32
@@ -108,7 +111,7 @@ size_t kai_get_dst_size_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(si
 
 // Spec §6.5 steps 2-7 on four columns of one row, stored at dst.
 static inline void kai_store_row4(
-    float* dst, int32x4_t acc, int32_t lhs_offset, float lhs_scale, int32x4_t rhs_sum16, float32x4_t rhs_scale,
+    uint16_t* dst, int32x4_t acc, int32_t lhs_offset, float lhs_scale, int32x4_t rhs_sum16, float32x4_t rhs_scale,
     float32x4_t bias, float32x4_t vmin, float32x4_t vmax) {
     const int32x4_t t = vmlaq_n_s32(acc, rhs_sum16, lhs_offset);
     const float32x4_t s = vmulq_n_f32(rhs_scale, lhs_scale);
@@ -117,7 +120,7 @@ static inline void kai_store_row4(
     y = vaddq_f32(y, bias);
     y = vmaxq_f32(y, vmin);
     y = vminq_f32(y, vmax);
-    vst1q_f32(dst, y);
+    vst1_u16(dst, vreinterpret_u16_bf16(vcvt_bf16_f32(y)));  // BFCVTN: nearest even
 }
 
 // The tile functions stay out of line so that each K loop is compiled (and profiled) on its own.
@@ -128,14 +131,14 @@ static inline void kai_store_row4(
 #endif
 
 // Copies rows x cols floats of a scratch tile (row stride src_cols floats) to dst.
-static void kai_copy_tile(float* dst, size_t dst_stride, const float* src, size_t src_cols, size_t rows, size_t cols) {
+static void kai_copy_tile(uint16_t* dst, size_t dst_stride, const uint16_t* src, size_t src_cols, size_t rows, size_t cols) {
     for (size_t i = 0; i < rows; ++i) {
-        memcpy((uint8_t*)dst + i * dst_stride, src + i * src_cols, cols * sizeof(float));
+        memcpy((uint8_t*)dst + i * dst_stride, src + i * src_cols, cols * sizeof(uint16_t));
     }
 }
 // 8 rows (2 LHS blocks) x 8 columns, all stored at dst (row stride dst_stride bytes).
 KAI_NOINLINE static void kai_tile_b2(
-    const uint8_t* lhs, size_t lhs_block_stride, const uint8_t* rhs, size_t kp, float* dst, size_t dst_stride,
+    const uint8_t* lhs, size_t lhs_block_stride, const uint8_t* rhs, size_t kp, uint16_t* dst, size_t dst_stride,
     float32x4_t vmin, float32x4_t vmax) {
     const int8x16_t mask_hi = vdupq_n_s8((int8_t)0xF0);
     const int8_t* lhs_b0 = (const int8_t*)(lhs + 0 * lhs_block_stride);
@@ -278,56 +281,56 @@ KAI_NOINLINE static void kai_tile_b2(
     const int32x4_t lhs_off_b1 = vld1q_s32((const int32_t*)(const void*)lhs_b1);
     const float32x4_t lhs_scale_b1 = vld1q_f32((const float*)(const void*)(lhs_b1 + 16));
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 0 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 0 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b0, 0);
         const float ls = vgetq_lane_f32(lhs_scale_b0, 0);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r01_c01), vreinterpretq_s64_s32(acc_r01_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
         kai_store_row4(d + 4, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r01_c45), vreinterpretq_s64_s32(acc_r01_c67))), off, ls, rsum_1, rscale_1, rbias_1, vmin, vmax);
     }
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 1 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 1 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b0, 1);
         const float ls = vgetq_lane_f32(lhs_scale_b0, 1);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(acc_r01_c01), vreinterpretq_s64_s32(acc_r01_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
         kai_store_row4(d + 4, vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(acc_r01_c45), vreinterpretq_s64_s32(acc_r01_c67))), off, ls, rsum_1, rscale_1, rbias_1, vmin, vmax);
     }
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 2 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 2 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b0, 2);
         const float ls = vgetq_lane_f32(lhs_scale_b0, 2);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r23_c01), vreinterpretq_s64_s32(acc_r23_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
         kai_store_row4(d + 4, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r23_c45), vreinterpretq_s64_s32(acc_r23_c67))), off, ls, rsum_1, rscale_1, rbias_1, vmin, vmax);
     }
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 3 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 3 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b0, 3);
         const float ls = vgetq_lane_f32(lhs_scale_b0, 3);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(acc_r23_c01), vreinterpretq_s64_s32(acc_r23_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
         kai_store_row4(d + 4, vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(acc_r23_c45), vreinterpretq_s64_s32(acc_r23_c67))), off, ls, rsum_1, rscale_1, rbias_1, vmin, vmax);
     }
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 4 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 4 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b1, 0);
         const float ls = vgetq_lane_f32(lhs_scale_b1, 0);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r45_c01), vreinterpretq_s64_s32(acc_r45_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
         kai_store_row4(d + 4, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r45_c45), vreinterpretq_s64_s32(acc_r45_c67))), off, ls, rsum_1, rscale_1, rbias_1, vmin, vmax);
     }
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 5 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 5 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b1, 1);
         const float ls = vgetq_lane_f32(lhs_scale_b1, 1);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(acc_r45_c01), vreinterpretq_s64_s32(acc_r45_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
         kai_store_row4(d + 4, vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(acc_r45_c45), vreinterpretq_s64_s32(acc_r45_c67))), off, ls, rsum_1, rscale_1, rbias_1, vmin, vmax);
     }
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 6 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 6 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b1, 2);
         const float ls = vgetq_lane_f32(lhs_scale_b1, 2);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r67_c01), vreinterpretq_s64_s32(acc_r67_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
         kai_store_row4(d + 4, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r67_c45), vreinterpretq_s64_s32(acc_r67_c67))), off, ls, rsum_1, rscale_1, rbias_1, vmin, vmax);
     }
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 7 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 7 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b1, 3);
         const float ls = vgetq_lane_f32(lhs_scale_b1, 3);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(acc_r67_c01), vreinterpretq_s64_s32(acc_r67_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
@@ -337,7 +340,7 @@ KAI_NOINLINE static void kai_tile_b2(
 
 // 4 rows (1 LHS block) x 8 columns, all stored at dst (row stride dst_stride bytes).
 KAI_NOINLINE static void kai_tile_b1(
-    const uint8_t* lhs, size_t lhs_block_stride, const uint8_t* rhs, size_t kp, float* dst, size_t dst_stride,
+    const uint8_t* lhs, size_t lhs_block_stride, const uint8_t* rhs, size_t kp, uint16_t* dst, size_t dst_stride,
     float32x4_t vmin, float32x4_t vmax) {
     const int8x16_t mask_hi = vdupq_n_s8((int8_t)0xF0);
     const int8_t* lhs_b0 = (const int8_t*)(lhs + 0 * lhs_block_stride);
@@ -428,28 +431,28 @@ KAI_NOINLINE static void kai_tile_b1(
     const int32x4_t lhs_off_b0 = vld1q_s32((const int32_t*)(const void*)lhs_b0);
     const float32x4_t lhs_scale_b0 = vld1q_f32((const float*)(const void*)(lhs_b0 + 16));
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 0 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 0 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b0, 0);
         const float ls = vgetq_lane_f32(lhs_scale_b0, 0);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r01_c01), vreinterpretq_s64_s32(acc_r01_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
         kai_store_row4(d + 4, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r01_c45), vreinterpretq_s64_s32(acc_r01_c67))), off, ls, rsum_1, rscale_1, rbias_1, vmin, vmax);
     }
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 1 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 1 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b0, 1);
         const float ls = vgetq_lane_f32(lhs_scale_b0, 1);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(acc_r01_c01), vreinterpretq_s64_s32(acc_r01_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
         kai_store_row4(d + 4, vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(acc_r01_c45), vreinterpretq_s64_s32(acc_r01_c67))), off, ls, rsum_1, rscale_1, rbias_1, vmin, vmax);
     }
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 2 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 2 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b0, 2);
         const float ls = vgetq_lane_f32(lhs_scale_b0, 2);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r23_c01), vreinterpretq_s64_s32(acc_r23_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
         kai_store_row4(d + 4, vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(acc_r23_c45), vreinterpretq_s64_s32(acc_r23_c67))), off, ls, rsum_1, rscale_1, rbias_1, vmin, vmax);
     }
     {
-        float* d = (float*)(void*)((uint8_t*)dst + 3 * dst_stride);
+        uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + 3 * dst_stride);
         const int32_t off = vgetq_lane_s32(lhs_off_b0, 3);
         const float ls = vgetq_lane_f32(lhs_scale_b0, 3);
         kai_store_row4(d + 0, vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(acc_r23_c01), vreinterpretq_s64_s32(acc_r23_c23))), off, ls, rsum_0, rscale_0, rbias_0, vmin, vmax);
@@ -466,7 +469,7 @@ KAI_NOINLINE static void kai_tile_b1(
 // v3 = 0xF0 mask; v0/v1 = LHS rows 0-1 / 2-3 of one block for the group being multiplied;
 // v16 + 8b + 4h + c = acc of LHS block b, rows 2h..2h+1 of the block, columns 2c..2c+1.
 KAI_NOINLINE static void kai_tile_b2_asm(
-    const uint8_t* lhs, size_t lhs_block_stride, const uint8_t* rhs, size_t kp, float* dst, size_t dst_stride,
+    const uint8_t* lhs, size_t lhs_block_stride, const uint8_t* rhs, size_t kp, uint16_t* dst, size_t dst_stride,
     float32x4_t vmin, float32x4_t vmax) {
     const uint8_t* lhs_b0 = lhs + 0 * lhs_block_stride;
     const uint8_t* lhs_b1 = lhs + 1 * lhs_block_stride;
@@ -612,8 +615,8 @@ KAI_NOINLINE static void kai_tile_b2_asm(
         memcpy(off, tails[b], sizeof(off));
         memcpy(ls, tails[b] + 16, sizeof(ls));
         for (size_t h = 0; h < 2; ++h) {
-            float* d0 = (float*)(void*)((uint8_t*)dst + (4 * b + 2 * h) * dst_stride);
-            float* d1 = (float*)(void*)((uint8_t*)d0 + dst_stride);
+            uint16_t* d0 = (uint16_t*)(void*)((uint8_t*)dst + (4 * b + 2 * h) * dst_stride);
+            uint16_t* d1 = (uint16_t*)(void*)((uint8_t*)d0 + dst_stride);
             {
                 const int64x2_t c01 = vreinterpretq_s64_s32(vld1q_s32(acc[8 * b + 4 * h + 0]));
                 const int64x2_t c23 = vreinterpretq_s64_s32(vld1q_s32(acc[8 * b + 4 * h + 1]));
@@ -634,11 +637,10 @@ KAI_NOINLINE static void kai_tile_b2_asm(
 #define KAI_TILE_FULL kai_tile_b2
 #endif
 
-// The f32 kernel: kai_run_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm at the end of the file narrows its clamped tiles to bf16.
-static void kai_run_f32_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(
-    size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
+void kai_run_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(
+    size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, void* dst, size_t dst_stride_row,
     size_t dst_stride_col, float scalar_min, float scalar_max) {
-    KAI_ASSUME_MSG(dst_stride_col == sizeof(float), "dst_stride_col must be sizeof(float)");
+    KAI_ASSUME_MSG(dst_stride_col == sizeof(uint16_t), "dst_stride_col must be sizeof(uint16_t)");
     if (m == 0 || n == 0) {
         return;
     }
@@ -657,19 +659,19 @@ static void kai_run_f32_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(
         const uint8_t* rhs = (const uint8_t*)rhs_packed;
         for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
             const size_t cols = KAI_MIN(kai_nr, n - n0);
-            float* d = (float*)((uint8_t*)dst + m0 * dst_stride_row) + n0;
+            uint16_t* d = (uint16_t*)((uint8_t*)dst + m0 * dst_stride_row) + n0;
             if (rows == kai_m_step && cols == kai_nr) {
                 KAI_TILE_FULL(lhs, lhs_stride, rhs, kp, d, dst_stride_row, vmin, vmax);
             } else {
                 // Ragged tile: only the LHS blocks that hold its rows exist; compute into a
                 // scratch tile and copy the rows x cols part.
-                float scratch[8 * 8];
+                uint16_t scratch[8 * 8];
                 switch (kai_div_ceil(rows, kai_mr)) {
                     case 2:
-                        kai_tile_b2(lhs, lhs_stride, rhs, kp, scratch, kai_nr * sizeof(float), vmin, vmax);
+                        kai_tile_b2(lhs, lhs_stride, rhs, kp, scratch, kai_nr * sizeof(uint16_t), vmin, vmax);
                         break;
                     case 1:
-                        kai_tile_b1(lhs, lhs_stride, rhs, kp, scratch, kai_nr * sizeof(float), vmin, vmax);
+                        kai_tile_b1(lhs, lhs_stride, rhs, kp, scratch, kai_nr * sizeof(uint16_t), vmin, vmax);
                         break;
                     default:
                         KAI_UNREACHABLE();
@@ -677,54 +679,6 @@ static void kai_run_f32_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(
                 kai_copy_tile(d, dst_stride_row, scratch, kai_nr, rows, cols);
             }
             rhs += rhs_stride;
-        }
-    }
-}
-
-// bf16 output (spec §16.1). The f32 kernel computes each m_step x KAI_BF16_COLS part of the tile,
-// clamped in f32 (FMAX with scalar_min, then FMIN with scalar_max), into a stack buffer; BFCVTN
-// then rounds every value once, to nearest even. So the outputs are the f32 twin's values rounded,
-// and a clamped output can lie outside [scalar_min, scalar_max] by half a bf16 ulp when a bound is
-// not a bf16 value.
-#define KAI_BF16_COLS (2048 / 8)
-
-// Narrows cols clamped f32 values to bf16 (round to nearest even).
-static void kai_narrow_bf16(const float* src, uint16_t* dst, size_t cols) {
-    size_t j = 0;
-    for (; j + 8 <= cols; j += 8) {
-        const bfloat16x8_t b = vcvtq_high_bf16_f32(vcvtq_low_bf16_f32(vld1q_f32(src + j)), vld1q_f32(src + j + 4));
-        vst1q_u16(dst + j, vreinterpretq_u16_bf16(b));
-    }
-    for (; j < cols; ++j) {
-        const bfloat16_t b = vcvth_bf16_f32(src[j]);
-        memcpy(dst + j, &b, sizeof(b));
-    }
-}
-
-void kai_run_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(
-    size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, void* dst,
-    size_t dst_stride_row, size_t dst_stride_col, float scalar_min, float scalar_max) {
-    KAI_ASSUME_MSG(dst_stride_col == sizeof(uint16_t), "dst_stride_col must be sizeof(uint16_t)");
-    if (m == 0 || n == 0) {
-        return;
-    }
-    KAI_ASSUME_MSG(k >= 1, "k must be at least 1");
-    KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
-    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
-    KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
-    float tile[8 * KAI_BF16_COLS];
-    for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
-        const size_t rows = KAI_MIN(kai_m_step, m - m0);
-        const uint8_t* lhs = (const uint8_t*)lhs_packed + kai_get_lhs_packed_offset_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(m0, k);
-        for (size_t n0 = 0; n0 < n; n0 += KAI_BF16_COLS) {
-            const size_t cols = KAI_MIN((size_t)KAI_BF16_COLS, n - n0);
-            const uint8_t* rhs = (const uint8_t*)rhs_packed + kai_get_rhs_packed_offset_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(n0, k);
-            kai_run_f32_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(
-                rows, cols, k, lhs, rhs, tile, KAI_BF16_COLS * sizeof(float), sizeof(float), scalar_min, scalar_max);
-            for (size_t i = 0; i < rows; ++i) {
-                uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + (m0 + i) * dst_stride_row) + n0;
-                kai_narrow_bf16(tile + i * KAI_BF16_COLS, d, cols);
-            }
         }
     }
 }
