@@ -119,48 +119,64 @@ size_t kai_get_dst_size_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod(
 static inline void kai_cxg_tile(
     const int8_t* lhs, const uint8_t* rhs, size_t chunks, size_t cols, uint16_t* dst, float32x4_t vmin, float32x4_t vmax) {
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
+    // After the data: the row's offset and scale (LHS), the sums, scales and biases (RHS). The
+    // offset term S16_j * off of spec §6.5 step 2 starts the first accumulator (int32, so the sum
+    // is the same in any order), which takes it off the chain after the K loop.
+    const int8_t* lhs_tail = lhs + chunks * 32;
+    const uint8_t* rhs_tail = rhs + chunks * 16 * 4;
+    int32_t off;
+    float ls;
+    memcpy(&off, lhs_tail, sizeof(off));
+    memcpy(&ls, lhs_tail + 4, sizeof(ls));
     int32x4_t acc[8][KAI_GROUPS];  // [SDOT of the chunk][column group]
-    KAI_UNROLL for (size_t i = 0; i < 8; ++i) {
+    KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
+        acc[0][g] = vmulq_n_s32(vld1q_s32((const int32_t*)(const void*)rhs_tail + 4 * g), off);
+    }
+    KAI_UNROLL for (size_t i = 1; i < 8; ++i) {
         KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
             acc[i][g] = vdupq_n_s32(0);
         }
     }
-    for (size_t c = 0; c < chunks; ++c) {
-        const int8x16_t a_lo = vld1q_s8(lhs);       // K 0..15 of the chunk
-        const int8x16_t a_hi = vld1q_s8(lhs + 16);  // K 16..31
-        lhs += 32;
-        KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
-            const int8x16_t r0 = vld1q_s8((const int8_t*)rhs + 16 * (0 * KAI_GROUPS + g));
-            const int8x16_t r1 = vld1q_s8((const int8_t*)rhs + 16 * (1 * KAI_GROUPS + g));
-            const int8x16_t r2 = vld1q_s8((const int8_t*)rhs + 16 * (2 * KAI_GROUPS + g));
-            const int8x16_t r3 = vld1q_s8((const int8_t*)rhs + 16 * (3 * KAI_GROUPS + g));
-            acc[0][g] = vdotq_laneq_s32(acc[0][g], vshlq_n_s8(r0, 4), a_lo, 0);
-            acc[1][g] = vdotq_laneq_s32(acc[1][g], vshlq_n_s8(r1, 4), a_lo, 1);
-            acc[2][g] = vdotq_laneq_s32(acc[2][g], vshlq_n_s8(r2, 4), a_lo, 2);
-            acc[3][g] = vdotq_laneq_s32(acc[3][g], vshlq_n_s8(r3, 4), a_lo, 3);
-            acc[4][g] = vdotq_laneq_s32(acc[4][g], vandq_s8(r0, high_mask), a_hi, 0);
-            acc[5][g] = vdotq_laneq_s32(acc[5][g], vandq_s8(r1, high_mask), a_hi, 1);
-            acc[6][g] = vdotq_laneq_s32(acc[6][g], vandq_s8(r2, high_mask), a_hi, 2);
-            acc[7][g] = vdotq_laneq_s32(acc[7][g], vandq_s8(r3, high_mask), a_hi, 3);
-        }
-        rhs += 16 * 4;
+    // One 32-K chunk: the RHS block's 4 x 4 x 4 bytes at rhs against a_lo (K 0..15), a_hi (K 16..31).
+#define KAI_CXG_CHUNK(a_lo, a_hi)                                                                         \
+    KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {                                                  \
+        const int8x16_t r0 = vld1q_s8((const int8_t*)rhs + 16 * (0 * KAI_GROUPS + g));                    \
+        const int8x16_t r1 = vld1q_s8((const int8_t*)rhs + 16 * (1 * KAI_GROUPS + g));                    \
+        const int8x16_t r2 = vld1q_s8((const int8_t*)rhs + 16 * (2 * KAI_GROUPS + g));                    \
+        const int8x16_t r3 = vld1q_s8((const int8_t*)rhs + 16 * (3 * KAI_GROUPS + g));                    \
+        acc[0][g] = vdotq_laneq_s32(acc[0][g], vshlq_n_s8(r0, 4), a_lo, 0);                               \
+        acc[1][g] = vdotq_laneq_s32(acc[1][g], vshlq_n_s8(r1, 4), a_lo, 1);                               \
+        acc[2][g] = vdotq_laneq_s32(acc[2][g], vshlq_n_s8(r2, 4), a_lo, 2);                               \
+        acc[3][g] = vdotq_laneq_s32(acc[3][g], vshlq_n_s8(r3, 4), a_lo, 3);                               \
+        acc[4][g] = vdotq_laneq_s32(acc[4][g], vandq_s8(r0, high_mask), a_hi, 0);                         \
+        acc[5][g] = vdotq_laneq_s32(acc[5][g], vandq_s8(r1, high_mask), a_hi, 1);                         \
+        acc[6][g] = vdotq_laneq_s32(acc[6][g], vandq_s8(r2, high_mask), a_hi, 2);                         \
+        acc[7][g] = vdotq_laneq_s32(acc[7][g], vandq_s8(r3, high_mask), a_hi, 3);                         \
+    }                                                                                                     \
+    rhs += 16 * 4
+    // Two chunks per iteration (one 64-byte LHS load, half the loop overhead), then an odd one.
+    size_t c = 0;
+    for (; c + 2 <= chunks; c += 2) {
+        const int8x16x4_t a = vld1q_s8_x4(lhs);  // chunk c: val[0], val[1]; chunk c + 1: val[2], val[3]
+        lhs += 64;
+        KAI_CXG_CHUNK(a.val[0], a.val[1]);
+        KAI_CXG_CHUNK(a.val[2], a.val[3]);
     }
-    // lhs now points at the row's offset and scale, rhs at the sums, scales and biases.
-    int32_t off;
-    float ls;
-    memcpy(&off, lhs, sizeof(off));
-    memcpy(&ls, lhs + 4, sizeof(ls));
+    if (c < chunks) {
+        const int8x16x2_t a = vld1q_s8_x2(lhs);
+        lhs += 32;
+        KAI_CXG_CHUNK(a.val[0], a.val[1]);
+    }
+#undef KAI_CXG_CHUNK
     uint16_t out[4];
     uint16_t* to = cols == 4 ? dst : out;
     KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
         const int32x4_t a = vaddq_s32(vaddq_s32(vaddq_s32(acc[0][g], acc[1][g]), vaddq_s32(acc[2][g], acc[3][g])),
                                       vaddq_s32(vaddq_s32(acc[4][g], acc[5][g]), vaddq_s32(acc[6][g], acc[7][g])));
-        const int32x4_t sum16 = vld1q_s32((const int32_t*)(const void*)rhs + 4 * g);
-        const float32x4_t rs = vld1q_f32((const float*)(const void*)rhs + 4 + 4 * g);
-        const float32x4_t bias = vld1q_f32((const float*)(const void*)rhs + 2 * 4 + 4 * g);
-        const int32x4_t t = vmlaq_n_s32(a, sum16, off);
+        const float32x4_t rs = vld1q_f32((const float*)(const void*)rhs_tail + 4 + 4 * g);
+        const float32x4_t bias = vld1q_f32((const float*)(const void*)rhs_tail + 2 * 4 + 4 * g);
         const float32x4_t sc = vmulq_n_f32(rs, ls);
-        float32x4_t y = vcvtq_f32_s32(t);
+        float32x4_t y = vcvtq_f32_s32(a);
         y = vmulq_f32(y, sc);
         y = vaddq_f32(y, bias);
         y = vmaxq_f32(y, vmin);
@@ -170,6 +186,16 @@ static inline void kai_cxg_tile(
     if (cols != 4) {
         memcpy(dst, out, cols * sizeof(uint16_t));
     }
+}
+
+/// The last, ragged tile (cols < 4): out of line, so that the full-tile loop of kai_run is one
+/// straight path around its K loop.
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void kai_cxg_tile_edge(
+    const int8_t* lhs, const uint8_t* rhs, size_t chunks, size_t cols, uint16_t* dst, float32x4_t vmin, float32x4_t vmax) {
+    kai_cxg_tile(lhs, rhs, chunks, cols, dst, vmin, vmax);
 }
 
 void kai_run_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod(
@@ -195,7 +221,11 @@ void kai_run_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod(
         for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
             const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
             uint16_t* dst_tile = (uint16_t*)(void*)((uint8_t*)dst + m0 * dst_stride_row + n0 * sizeof(uint16_t));
-            kai_cxg_tile(lhs, rhs, chunks, KAI_MIN(kai_nr, n - n0), dst_tile, vmin, vmax);
+            if (n - n0 >= kai_nr) {
+                kai_cxg_tile(lhs, rhs, chunks, kai_nr, dst_tile, vmin, vmax);
+            } else {
+                kai_cxg_tile_edge(lhs, rhs, chunks, n - n0, dst_tile, vmin, vmax);
+            }
         }
     }
 }
