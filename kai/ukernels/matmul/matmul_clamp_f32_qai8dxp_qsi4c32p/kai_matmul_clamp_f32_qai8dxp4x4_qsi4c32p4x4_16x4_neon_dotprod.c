@@ -148,12 +148,15 @@ __asm__(
 
 /// The K loop of a 16x4 tile in assembly: facc[16 x 4] (row-major, zero on entry) += the f32
 /// block sums of spec §7.4 step 2 over nb blocks of chunks 32-K chunks, from LHS blocks lhs[0..3]
-/// and the RHS block at rhs. Register map: v0-v15 the integer accumulators (row i: v<i>), v16-v19
+/// and the RHS block at rhs. With nr = 8 it computes one half (4 columns) of the block: rhs then
+/// points at the half's first 16 bytes (block start + 16 h), each K group's 16 bytes are 32 apart,
+/// and the half's 4 scales are at scale_off (-8 h) from where its data pointer ends. Register map: v0-v15 the integer accumulators (row i: v<i>), v16-v19
 /// the raw RHS groups s = 0..3 (then their high-nibble operands, AND 0xF0), v20-v23 their
 /// low-nibble operands (SHL #4), v24-v29 LHS pairs (K groups s, s + 1 of one block, rotating; at
 /// the block end the f32 accumulators, which do not fit next to the 16 integer ones), v30 the
 /// block's scales, v31 the 0xF0 mask.
-static void kai_c32d_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t nb, size_t chunks, float* facc) {
+static void kai_c32d_kloop16(
+    const int8_t* const* lhs, const uint8_t* rhs, size_t nb, size_t chunks, float* facc, ptrdiff_t scale_off) {
     const int8_t* a0 = lhs[0];
     const int8_t* a1 = lhs[1];
     const int8_t* a2 = lhs[2];
@@ -233,8 +236,11 @@ static void kai_c32d_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t 
         "subs %[nb], %[nb], #1\n"
         "bne 2b\n"
         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [rhs] "+r"(rhs), [nb] "+r"(nb), [c] "+r"(c)
-        : [chunks] "r"(chunks), [facc] "r"(facc), [zero] "r"(kai_c32d_zeros)
+        : [chunks] "r"(chunks), [facc] "r"(facc), [zero] "r"(kai_c32d_zeros), [soff] "r"(scale_off)
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+}
+static void kai_c32d_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t nb, size_t chunks, float* facc) {
+    kai_c32d_kloop16(lhs, rhs, nb, chunks, facc, 0);
 }
 #endif
 
@@ -370,6 +376,7 @@ static inline void kai_c32d_tile(
 
 #undef KAI_C32D_ROW
 
+
 void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod(
     size_t m, size_t n, size_t k, size_t bl, const void* lhs_packed, const void* rhs_packed, float* dst,
     size_t dst_stride_row, size_t dst_stride_col, float scalar_min, float scalar_max) {
@@ -391,7 +398,8 @@ void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod(
     const size_t lhs_count = kai_div_ceil(m, kai_mr);
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
-    for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
+    size_t m_start = 0;
+    for (size_t m0 = m_start; m0 < m; m0 += kai_m_step) {
         // Blocks past the last one (a ragged row tile) are read from the last block, never stored.
         const int8_t* lhs[KAI_BLOCKS];
         KAI_UNROLL for (size_t b = 0; b < KAI_BLOCKS; ++b) {
