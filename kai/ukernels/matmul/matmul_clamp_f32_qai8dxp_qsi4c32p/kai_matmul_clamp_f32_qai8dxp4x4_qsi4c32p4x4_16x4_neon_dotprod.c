@@ -239,8 +239,109 @@ static void kai_c32d_kloop16(
         : [chunks] "r"(chunks), [facc] "r"(facc), [zero] "r"(kai_c32d_zeros), [soff] "r"(scale_off)
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
 }
+
+// One LHS block of the bl = 32 loop below: the block sums of its 4 rows in v24-v27 (zeroed by
+// loads from z), from the chunk's 4 LHS pairs (the first load steps a to the next block), then
+// SCVTF #4 and the FMLA by the scales v30 into the f32 accumulators f0..f3 of those rows.
+__asm__(
+    ".macro kai_c32d_quarter z, a, f0, f1, f2, f3\n"
+    "ldp q24, q25, [\\z, #0]\n"
+    "ldp q26, q27, [\\z, #0]\n"
+    "ldp q28, q29, [\\a], #128\n"
+    "kai_c32d_sdot4 20, 21\n"
+    "ldp q28, q29, [\\a, #-64]\n"
+    "kai_c32d_sdot4 16, 17\n"
+    "ldp q28, q29, [\\a, #-96]\n"
+    "kai_c32d_sdot4 22, 23\n"
+    "ldp q28, q29, [\\a, #-32]\n"
+    "kai_c32d_sdot4 18, 19\n"
+    "scvtf v24.4s, v24.4s, #4\n"
+    "scvtf v25.4s, v25.4s, #4\n"
+    "scvtf v26.4s, v26.4s, #4\n"
+    "scvtf v27.4s, v27.4s, #4\n"
+    "fmla v\\f0\\().4s, v24.4s, v30.4s\n"
+    "fmla v\\f1\\().4s, v25.4s, v30.4s\n"
+    "fmla v\\f2\\().4s, v26.4s, v30.4s\n"
+    "fmla v\\f3\\().4s, v27.4s, v30.4s\n"
+    ".endm\n"
+    ".macro kai_c32d_sdot4 wx, wy\n"
+    "sdot v24.4s, v\\wx\\().16b, v28.4b[0]\n"
+    "sdot v25.4s, v\\wx\\().16b, v28.4b[1]\n"
+    "sdot v26.4s, v\\wx\\().16b, v28.4b[2]\n"
+    "sdot v27.4s, v\\wx\\().16b, v28.4b[3]\n"
+    "sdot v24.4s, v\\wy\\().16b, v29.4b[0]\n"
+    "sdot v25.4s, v\\wy\\().16b, v29.4b[1]\n"
+    "sdot v26.4s, v\\wy\\().16b, v29.4b[2]\n"
+    "sdot v27.4s, v\\wy\\().16b, v29.4b[3]\n"
+    ".endm\n");
+
+/// The bl = 32 case of kai_c32d_kloop16 (one chunk per block, same arguments; facc need not be
+/// zero: it is stored, not added to): with no K loop inside a block, the 16 rows' integer sums
+/// are needed one LHS block at a time, so the f32 accumulators stay in registers. Register map:
+/// v0-v15 the f32 accumulators (row i: v<i>), v16-v23 the unpacked RHS as in kai_c32d_kloop16,
+/// v24-v27 one LHS block's integer sums, v28/v29 its LHS pair, v30 the block's scales, v31 the
+/// 0xF0 mask.
+static void kai_c32d_kloop16_bl32(const int8_t* const* lhs, const uint8_t* rhs, size_t nb, float* facc, ptrdiff_t scale_off) {
+    const int8_t* a0 = lhs[0];
+    const int8_t* a1 = lhs[1];
+    const int8_t* a2 = lhs[2];
+    const int8_t* a3 = lhs[3];
+    KAI_UNUSED(scale_off);
+    __asm__ __volatile__(
+        "movi v31.16b, #0xf0\n"
+        "movi v0.4s, #0\n"
+        "movi v1.4s, #0\n"
+        "movi v2.4s, #0\n"
+        "movi v3.4s, #0\n"
+        "movi v4.4s, #0\n"
+        "movi v5.4s, #0\n"
+        "movi v6.4s, #0\n"
+        "movi v7.4s, #0\n"
+        "movi v8.4s, #0\n"
+        "movi v9.4s, #0\n"
+        "movi v10.4s, #0\n"
+        "movi v11.4s, #0\n"
+        "movi v12.4s, #0\n"
+        "movi v13.4s, #0\n"
+        "movi v14.4s, #0\n"
+        "movi v15.4s, #0\n"
+        "1:\n"
+        "ldp q16, q17, [%[rhs]], #32\n"
+        "ldp q18, q19, [%[rhs]], #32\n"
+        "ldr d30, [%[rhs]], #8\n"
+        "shl v20.16b, v16.16b, #4\n"
+        "shl v21.16b, v17.16b, #4\n"
+        "shl v22.16b, v18.16b, #4\n"
+        "shl v23.16b, v19.16b, #4\n"
+        "and v16.16b, v16.16b, v31.16b\n"
+        "and v17.16b, v17.16b, v31.16b\n"
+        "and v18.16b, v18.16b, v31.16b\n"
+        "and v19.16b, v19.16b, v31.16b\n"
+        "shll v30.4s, v30.4h, #16\n"
+        "kai_c32d_quarter %[zero], %[a0], 0, 1, 2, 3\n"
+        "kai_c32d_quarter %[zero], %[a1], 4, 5, 6, 7\n"
+        "kai_c32d_quarter %[zero], %[a2], 8, 9, 10, 11\n"
+        "kai_c32d_quarter %[zero], %[a3], 12, 13, 14, 15\n"
+        "subs %[nb], %[nb], #1\n"
+        "bne 1b\n"
+        "stp q0, q1, [%[facc], #0]\n"
+        "stp q2, q3, [%[facc], #32]\n"
+        "stp q4, q5, [%[facc], #64]\n"
+        "stp q6, q7, [%[facc], #96]\n"
+        "stp q8, q9, [%[facc], #128]\n"
+        "stp q10, q11, [%[facc], #160]\n"
+        "stp q12, q13, [%[facc], #192]\n"
+        "stp q14, q15, [%[facc], #224]\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [rhs] "+r"(rhs), [nb] "+r"(nb)
+        : [facc] "r"(facc), [zero] "r"(kai_c32d_zeros), [soff] "r"(scale_off)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+}
 static void kai_c32d_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t nb, size_t chunks, float* facc) {
-    kai_c32d_kloop16(lhs, rhs, nb, chunks, facc, 0);
+    if (chunks == 1) {
+        kai_c32d_kloop16_bl32(lhs, rhs, nb, facc, 0);
+    } else {
+        kai_c32d_kloop16(lhs, rhs, nb, chunks, facc, 0);
+    }
 }
 #endif
 
