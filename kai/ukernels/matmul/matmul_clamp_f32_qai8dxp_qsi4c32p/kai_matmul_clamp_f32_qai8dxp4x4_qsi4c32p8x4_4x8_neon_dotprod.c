@@ -126,7 +126,8 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod
 static const int32_t kai_c32d_zeros[8] = {0};
 // The assembler macros of the K loop (defined once for the translation unit: one string
 // literal of the whole loop would exceed C99's 4095 characters): one LHS load and its SDOTs; the
-// per-block FMLA of two f32 accumulators kept in memory.
+// per-block FMLA of two f32 accumulators kept in memory; the zeroing of the integer accumulators
+// (at the end of each block's scaling, whose vector work its loads overlap).
 __asm__(
     ".macro kai_c32d_step16 a, off, x, y, wx, wy, r0, r1, r2, r3\n"
     "ldp q\\x, q\\y, [\\a, #\\off]\n"
@@ -144,6 +145,16 @@ __asm__(
     "fmla v\\x\\().4s, v\\i0\\().4s, v30.4s\n"
     "fmla v\\y\\().4s, v\\i1\\().4s, v30.4s\n"
     "stp q\\x, q\\y, [\\f, #\\off]\n"
+    ".endm\n"
+    ".macro kai_c32d_zero16 z\n"
+    "ldp q0, q1, [\\z, #0]\n"
+    "ldp q2, q3, [\\z, #0]\n"
+    "ldp q4, q5, [\\z, #0]\n"
+    "ldp q6, q7, [\\z, #0]\n"
+    "ldp q8, q9, [\\z, #0]\n"
+    "ldp q10, q11, [\\z, #0]\n"
+    "ldp q12, q13, [\\z, #0]\n"
+    "ldp q14, q15, [\\z, #0]\n"
     ".endm\n");
 
 /// The K loop of a 16x4 tile in assembly: facc[16 x 4] (row-major, zero on entry) += the f32
@@ -164,15 +175,8 @@ static void kai_c32d_kloop16(
     size_t c = 0;
     __asm__ __volatile__(
         "movi v31.16b, #0xf0\n"
+        "kai_c32d_zero16 %[zero]\n"
         "2:\n"
-        "ldp q0, q1, [%[zero], #0]\n"
-        "ldp q2, q3, [%[zero], #0]\n"
-        "ldp q4, q5, [%[zero], #0]\n"
-        "ldp q6, q7, [%[zero], #0]\n"
-        "ldp q8, q9, [%[zero], #0]\n"
-        "ldp q10, q11, [%[zero], #0]\n"
-        "ldp q12, q13, [%[zero], #0]\n"
-        "ldp q14, q15, [%[zero], #0]\n"
         "mov %[c], %[chunks]\n"
         "1:\n"
         "ldr q16, [%[rhs]], #32\n"
@@ -236,6 +240,7 @@ static void kai_c32d_kloop16(
         "kai_c32d_fmla16 %[facc], 160, 28, 29, 10, 11\n"
         "kai_c32d_fmla16 %[facc], 192, 24, 25, 12, 13\n"
         "kai_c32d_fmla16 %[facc], 224, 26, 27, 14, 15\n"
+        "kai_c32d_zero16 %[zero]\n"
         "subs %[nb], %[nb], #1\n"
         "bne 2b\n"
         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [rhs] "+r"(rhs), [nb] "+r"(nb), [c] "+r"(c)
