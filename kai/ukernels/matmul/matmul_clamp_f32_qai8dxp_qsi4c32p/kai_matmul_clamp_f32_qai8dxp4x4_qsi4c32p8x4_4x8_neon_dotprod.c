@@ -166,7 +166,8 @@ __asm__(
 /// low-nibble operands (SHL #4), v24-v29 LHS pairs (K groups s, s + 1 of one block, rotating; at
 /// the block end the f32 accumulators, which do not fit next to the 16 integer ones), v30 the
 /// block's scales, v31 the 0xF0 mask.
-static void kai_c32d_kloop16(
+// Not inlined (also below): the K loops stay a function of their own, outside the tile code.
+__attribute__((noinline)) static void kai_c32d_kloop16(
     const int8_t* const* lhs, const uint8_t* rhs, size_t nb, size_t chunks, float* facc, ptrdiff_t scale_off) {
     const int8_t* a0 = lhs[0];
     const int8_t* a1 = lhs[1];
@@ -289,7 +290,7 @@ __asm__(
 /// v0-v15 the f32 accumulators (row i: v<i>), v16-v23 the unpacked RHS as in kai_c32d_kloop16,
 /// v24-v27 one LHS block's integer sums, v28/v29 its LHS pair, v30 the block's scales, v31 the
 /// 0xF0 mask.
-static void kai_c32d_kloop16_bl32(const int8_t* const* lhs, const uint8_t* rhs, size_t nb, float* facc, ptrdiff_t scale_off) {
+__attribute__((noinline)) static void kai_c32d_kloop16_bl32(const int8_t* const* lhs, const uint8_t* rhs, size_t nb, float* facc, ptrdiff_t scale_off) {
     const int8_t* a0 = lhs[0];
     const int8_t* a1 = lhs[1];
     const int8_t* a2 = lhs[2];
