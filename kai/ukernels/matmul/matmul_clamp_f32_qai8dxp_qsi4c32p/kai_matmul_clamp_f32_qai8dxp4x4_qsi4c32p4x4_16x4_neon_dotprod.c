@@ -126,7 +126,8 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotpro
 static const int32_t kai_c32d_zeros[8] = {0};
 // The assembler macros of the K loop (defined once for the translation unit: one string
 // literal of the whole loop would exceed C99's 4095 characters): one LHS load and its SDOTs; the
-// per-block FMLA of two f32 accumulators kept in memory.
+// per-block FMLA of two f32 accumulators kept in memory; the zeroing of the integer accumulators
+// (at the end of each block's scaling, whose vector work its loads overlap).
 __asm__(
     ".macro kai_c32d_step16 a, off, x, y, wx, wy, r0, r1, r2, r3\n"
     "ldp q\\x, q\\y, [\\a, #\\off]\n"
@@ -144,16 +145,30 @@ __asm__(
     "fmla v\\x\\().4s, v\\i0\\().4s, v30.4s\n"
     "fmla v\\y\\().4s, v\\i1\\().4s, v30.4s\n"
     "stp q\\x, q\\y, [\\f, #\\off]\n"
+    ".endm\n"
+    ".macro kai_c32d_zero16 z\n"
+    "ldp q0, q1, [\\z, #0]\n"
+    "ldp q2, q3, [\\z, #0]\n"
+    "ldp q4, q5, [\\z, #0]\n"
+    "ldp q6, q7, [\\z, #0]\n"
+    "ldp q8, q9, [\\z, #0]\n"
+    "ldp q10, q11, [\\z, #0]\n"
+    "ldp q12, q13, [\\z, #0]\n"
+    "ldp q14, q15, [\\z, #0]\n"
     ".endm\n");
 
 /// The K loop of a 16x4 tile in assembly: facc[16 x 4] (row-major, zero on entry) += the f32
 /// block sums of spec §7.4 step 2 over nb blocks of chunks 32-K chunks, from LHS blocks lhs[0..3]
-/// and the RHS block at rhs. Register map: v0-v15 the integer accumulators (row i: v<i>), v16-v19
+/// and the RHS block at rhs. With nr = 8 it computes one half (4 columns) of the block: rhs then
+/// points at the half's first 16 bytes (block start + 16 h), each K group's 16 bytes are 32 apart,
+/// and the half's 4 scales are at scale_off (-8 h) from where its data pointer ends. Register map: v0-v15 the integer accumulators (row i: v<i>), v16-v19
 /// the raw RHS groups s = 0..3 (then their high-nibble operands, AND 0xF0), v20-v23 their
 /// low-nibble operands (SHL #4), v24-v29 LHS pairs (K groups s, s + 1 of one block, rotating; at
 /// the block end the f32 accumulators, which do not fit next to the 16 integer ones), v30 the
 /// block's scales, v31 the 0xF0 mask.
-static void kai_c32d_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t nb, size_t chunks, float* facc) {
+// Not inlined (also below): the K loops stay a function of their own, outside the tile code.
+__attribute__((noinline)) static void kai_c32d_kloop16(
+    const int8_t* const* lhs, const uint8_t* rhs, size_t nb, size_t chunks, float* facc, ptrdiff_t scale_off) {
     const int8_t* a0 = lhs[0];
     const int8_t* a1 = lhs[1];
     const int8_t* a2 = lhs[2];
@@ -161,15 +176,8 @@ static void kai_c32d_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t 
     size_t c = 0;
     __asm__ __volatile__(
         "movi v31.16b, #0xf0\n"
+        "kai_c32d_zero16 %[zero]\n"
         "2:\n"
-        "ldp q0, q1, [%[zero], #0]\n"
-        "ldp q2, q3, [%[zero], #0]\n"
-        "ldp q4, q5, [%[zero], #0]\n"
-        "ldp q6, q7, [%[zero], #0]\n"
-        "ldp q8, q9, [%[zero], #0]\n"
-        "ldp q10, q11, [%[zero], #0]\n"
-        "ldp q12, q13, [%[zero], #0]\n"
-        "ldp q14, q15, [%[zero], #0]\n"
         "mov %[c], %[chunks]\n"
         "1:\n"
         "ldp q16, q17, [%[rhs]], #32\n"
@@ -230,11 +238,116 @@ static void kai_c32d_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t 
         "kai_c32d_fmla16 %[facc], 160, 28, 29, 10, 11\n"
         "kai_c32d_fmla16 %[facc], 192, 24, 25, 12, 13\n"
         "kai_c32d_fmla16 %[facc], 224, 26, 27, 14, 15\n"
+        "kai_c32d_zero16 %[zero]\n"
         "subs %[nb], %[nb], #1\n"
         "bne 2b\n"
         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [rhs] "+r"(rhs), [nb] "+r"(nb), [c] "+r"(c)
-        : [chunks] "r"(chunks), [facc] "r"(facc), [zero] "r"(kai_c32d_zeros)
+        : [chunks] "r"(chunks), [facc] "r"(facc), [zero] "r"(kai_c32d_zeros), [soff] "r"(scale_off)
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+}
+
+// One LHS block of the bl = 32 loop below: the block sums of its 4 rows in v24-v27 (zeroed by
+// loads from z), from the chunk's 4 LHS pairs (the first load steps a to the next block), then
+// SCVTF #4 and the FMLA by the scales v30 into the f32 accumulators f0..f3 of those rows.
+__asm__(
+    ".macro kai_c32d_quarter z, a, f0, f1, f2, f3\n"
+    "ldp q24, q25, [\\z, #0]\n"
+    "ldp q26, q27, [\\z, #0]\n"
+    "ldp q28, q29, [\\a], #128\n"
+    "kai_c32d_sdot4 20, 21\n"
+    "ldp q28, q29, [\\a, #-64]\n"
+    "kai_c32d_sdot4 16, 17\n"
+    "ldp q28, q29, [\\a, #-96]\n"
+    "kai_c32d_sdot4 22, 23\n"
+    "ldp q28, q29, [\\a, #-32]\n"
+    "kai_c32d_sdot4 18, 19\n"
+    "scvtf v24.4s, v24.4s, #4\n"
+    "scvtf v25.4s, v25.4s, #4\n"
+    "scvtf v26.4s, v26.4s, #4\n"
+    "scvtf v27.4s, v27.4s, #4\n"
+    "fmla v\\f0\\().4s, v24.4s, v30.4s\n"
+    "fmla v\\f1\\().4s, v25.4s, v30.4s\n"
+    "fmla v\\f2\\().4s, v26.4s, v30.4s\n"
+    "fmla v\\f3\\().4s, v27.4s, v30.4s\n"
+    ".endm\n"
+    ".macro kai_c32d_sdot4 wx, wy\n"
+    "sdot v24.4s, v\\wx\\().16b, v28.4b[0]\n"
+    "sdot v25.4s, v\\wx\\().16b, v28.4b[1]\n"
+    "sdot v26.4s, v\\wx\\().16b, v28.4b[2]\n"
+    "sdot v27.4s, v\\wx\\().16b, v28.4b[3]\n"
+    "sdot v24.4s, v\\wy\\().16b, v29.4b[0]\n"
+    "sdot v25.4s, v\\wy\\().16b, v29.4b[1]\n"
+    "sdot v26.4s, v\\wy\\().16b, v29.4b[2]\n"
+    "sdot v27.4s, v\\wy\\().16b, v29.4b[3]\n"
+    ".endm\n");
+
+/// The bl = 32 case of kai_c32d_kloop16 (one chunk per block, same arguments; facc need not be
+/// zero: it is stored, not added to): with no K loop inside a block, the 16 rows' integer sums
+/// are needed one LHS block at a time, so the f32 accumulators stay in registers. Register map:
+/// v0-v15 the f32 accumulators (row i: v<i>), v16-v23 the unpacked RHS as in kai_c32d_kloop16,
+/// v24-v27 one LHS block's integer sums, v28/v29 its LHS pair, v30 the block's scales, v31 the
+/// 0xF0 mask.
+__attribute__((noinline)) static void kai_c32d_kloop16_bl32(const int8_t* const* lhs, const uint8_t* rhs, size_t nb, float* facc, ptrdiff_t scale_off) {
+    const int8_t* a0 = lhs[0];
+    const int8_t* a1 = lhs[1];
+    const int8_t* a2 = lhs[2];
+    const int8_t* a3 = lhs[3];
+    KAI_UNUSED(scale_off);
+    __asm__ __volatile__(
+        "movi v31.16b, #0xf0\n"
+        "movi v0.4s, #0\n"
+        "movi v1.4s, #0\n"
+        "movi v2.4s, #0\n"
+        "movi v3.4s, #0\n"
+        "movi v4.4s, #0\n"
+        "movi v5.4s, #0\n"
+        "movi v6.4s, #0\n"
+        "movi v7.4s, #0\n"
+        "movi v8.4s, #0\n"
+        "movi v9.4s, #0\n"
+        "movi v10.4s, #0\n"
+        "movi v11.4s, #0\n"
+        "movi v12.4s, #0\n"
+        "movi v13.4s, #0\n"
+        "movi v14.4s, #0\n"
+        "movi v15.4s, #0\n"
+        "1:\n"
+        "ldp q16, q17, [%[rhs]], #32\n"
+        "ldp q18, q19, [%[rhs]], #32\n"
+        "ldr d30, [%[rhs]], #8\n"
+        "shl v20.16b, v16.16b, #4\n"
+        "shl v21.16b, v17.16b, #4\n"
+        "shl v22.16b, v18.16b, #4\n"
+        "shl v23.16b, v19.16b, #4\n"
+        "and v16.16b, v16.16b, v31.16b\n"
+        "and v17.16b, v17.16b, v31.16b\n"
+        "and v18.16b, v18.16b, v31.16b\n"
+        "and v19.16b, v19.16b, v31.16b\n"
+        "shll v30.4s, v30.4h, #16\n"
+        "kai_c32d_quarter %[zero], %[a0], 0, 1, 2, 3\n"
+        "kai_c32d_quarter %[zero], %[a1], 4, 5, 6, 7\n"
+        "kai_c32d_quarter %[zero], %[a2], 8, 9, 10, 11\n"
+        "kai_c32d_quarter %[zero], %[a3], 12, 13, 14, 15\n"
+        "subs %[nb], %[nb], #1\n"
+        "bne 1b\n"
+        "stp q0, q1, [%[facc], #0]\n"
+        "stp q2, q3, [%[facc], #32]\n"
+        "stp q4, q5, [%[facc], #64]\n"
+        "stp q6, q7, [%[facc], #96]\n"
+        "stp q8, q9, [%[facc], #128]\n"
+        "stp q10, q11, [%[facc], #160]\n"
+        "stp q12, q13, [%[facc], #192]\n"
+        "stp q14, q15, [%[facc], #224]\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [rhs] "+r"(rhs), [nb] "+r"(nb)
+        : [facc] "r"(facc), [zero] "r"(kai_c32d_zeros), [soff] "r"(scale_off)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+}
+static void kai_c32d_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t nb, size_t chunks, float* facc) {
+    if (chunks == 1) {
+        kai_c32d_kloop16_bl32(lhs, rhs, nb, facc, 0);
+    } else {
+        kai_c32d_kloop16(lhs, rhs, nb, chunks, facc, 0);
+    }
 }
 #endif
 
@@ -370,6 +483,7 @@ static inline void kai_c32d_tile(
 
 #undef KAI_C32D_ROW
 
+
 void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod(
     size_t m, size_t n, size_t k, size_t bl, const void* lhs_packed, const void* rhs_packed, float* dst,
     size_t dst_stride_row, size_t dst_stride_col, float scalar_min, float scalar_max) {
@@ -391,7 +505,8 @@ void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod(
     const size_t lhs_count = kai_div_ceil(m, kai_mr);
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
-    for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
+    size_t m_start = 0;
+    for (size_t m0 = m_start; m0 < m; m0 += kai_m_step) {
         // Blocks past the last one (a ragged row tile) are read from the last block, never stored.
         const int8_t* lhs[KAI_BLOCKS];
         KAI_UNROLL for (size_t b = 0; b < KAI_BLOCKS; ++b) {
