@@ -38,6 +38,9 @@
 
 #include "kai/kai_common.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon.h"
@@ -52,6 +55,7 @@
 #include "test/common/environment.h"
 #include "test/common/rng.h"
 #include "test/reference/bf16_ref.h"
+#include "test/reference/qai4c32p_ref.h"
 #include "test/reference/qai8dxp_ref.h"
 #include "test/reference/qsi4c32p_ref.h"
 #include "test/reference/qsi4cxp_ref.h"
@@ -60,6 +64,7 @@
 #include "test/reference/reference_common.h"
 #include "test/registry/bf16_qai8dxp_registry.h"
 #include "test/registry/bf16_registry.h"
+#include "test/registry/qai4c32p_registry.h"
 #include "test/registry/qsi4c32p_registry.h"
 #include "test/registry/qsi4cxp_registry.h"
 #include "test/registry/qsi8cxp_registry.h"
@@ -305,6 +310,8 @@ std::vector<Instance> all_instances() {
     for (size_t i = 0; i < bcx.size(); ++i) out.push_back({"bf16_qsi4cxp", bcx[i].name, bcx[i].features, i, 0, 0});
     const auto& bc32 = kai_registry::bf16_qsi4c32p_variants();
     for (size_t i = 0; i < bc32.size(); ++i) out.push_back({"bf16_qsi4c32p", bc32[i].name, bc32[i].features, i, 0, 0});
+    const auto& a4 = kai_registry::qai4c32p_variants();
+    for (size_t i = 0; i < a4.size(); ++i) out.push_back({"qai4c32p", a4[i].name, a4[i].features, i, 0, 0});
     return out;
 }
 
@@ -734,6 +741,90 @@ AssertionResult run_bf16(Rng& rng, const kai_registry::Bf16Variant& v, Desc& d) 
 }
 
 // ------------------------------------------------------------------------------------------
+// Family qai4c32p (asymmetric int4 weights; f32 and f16 output, f32 and f16 LHS packers).
+// ------------------------------------------------------------------------------------------
+
+AssertionResult run_qai4c32p(Rng& rng, const kai_registry::Qai4c32pVariant& v, Desc& d) {
+    std::vector<const kai_registry::Qai4c32pLhsPacker*> lps;
+    for (const auto& p : kai_registry::qai4c32p_lhs_packers())
+        if (kai_test::missing_features(p.features).empty()) lps.push_back(&p);
+    if (lps.empty()) return AssertionFailure() << "no LHS packer can run";
+    const auto& packer = *lps[static_cast<size_t>(rng.integer(0, lps.size() - 1))];
+    const size_t mr = v.mr(), nr = v.nr(), kr = v.kr(), sr = v.sr(), ms = v.m_step(), ns = v.n_step();
+    Draw w = draw_common(rng, ms, ns, 3 * ms + 2, 3 * ns + 2, ms == 1);
+    w.kxn = false;
+    w.bl = 32 * pick(rng, {1, 1, 2, 3, 4, 5, 8});
+    w.k = w.bl * static_cast<size_t>(rng.integer(1, static_cast<int64_t>(std::max<size_t>(1, 1024 / w.bl))));
+    describe(d, w);
+    d.os << " lhs=" << packer.name;
+    const size_t m = w.m, n = w.n, k = w.k, bl = w.bl, nb = k / bl;
+
+    // f16-representable LHS values, so that both packers see the same numbers.
+    const size_t lhs_stride = k + pick(rng, {0, 3});
+    std::vector<float> x = make_lhs(rng, w.data, m, k, lhs_stride, false);
+    std::vector<uint16_t> xh(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+        xh[i] = kai_ref::f16_from_f32(x[i]);
+        x[i] = kai_ref::f32_from_f16(xh[i]);
+    }
+    std::vector<uint8_t> rows = kai_test::random_bytes(n * k / 2, rng.next_u64());
+    std::vector<float> scale(n * nb), zero(n * nb), bias(n);
+    for (size_t t = 0; t < n * nb; ++t) {
+        scale[t] = rng.uniform(0.002f, 0.05f);
+        zero[t] = scale[t] * static_cast<float>(8 - rng.integer(0, 15));
+    }
+    for (auto& b : bias) b = rng.uniform(-1.0f, 1.0f);
+    const float* b = w.bias ? bias.data() : nullptr;
+
+    GuardedBuffer lp(KAI_ABI(packer.get_lhs_packed_size)(m, k, bl, mr, kr, sr));
+    if (packer.f16_in) {
+        KAI_ABI(kai_run_lhs_quant_pack_qsi8d32pscalef32_f16_neon)(m, k, bl, mr, kr, sr, 0, xh.data(), lhs_stride * 2,
+                                                                  lp.data());
+    } else {
+        KAI_ABI(kai_run_lhs_quant_pack_qsi8d32pscalef32_f32_neon)(m, k, bl, mr, kr, sr, 0, x.data(), lhs_stride * 4,
+                                                                  lp.data());
+    }
+    GuardedBuffer rp(KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon)(n, k, nr, kr, bl));
+    const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
+    KAI_ABI(kai_run_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon)(1, n, k, nr, kr, sr, bl, rows.data(), zero.data(), b,
+                                                                        scale.data(), rp.data(), 0, &params);
+    const auto q = packer.f16_in ? kai_ref::quantize_qsi8d32s_f16(m, k, bl, xh.data(), lhs_stride * 2)
+                                 : kai_ref::quantize_qsi8d32s_f32(m, k, bl, x.data(), lhs_stride * 4);
+    float lo, hi;
+    clamp_bounds(w.clamp,
+                 to_double(kai_ref::matmul_qsi8d32p_qai4c32p(q, n, rows.data(), scale.data(), zero.data(), b, -FLT_MAX,
+                                                             FLT_MAX)),
+                 &lo, &hi);
+    const std::vector<float> ref =
+        kai_ref::matmul_qsi8d32p_qai4c32p(q, n, rows.data(), scale.data(), zero.data(), b, lo, hi);
+
+    const size_t es = v.dst_elem();
+    DstBuffer dst(m, n, es, w.stride_elems * es);
+    const size_t lo_off = v.f16_out ? KAI_ABI(v.f16.get_lhs_packed_offset)(w.m0, k, bl)
+                                    : KAI_ABI(v.f32.get_lhs_packed_offset)(w.m0, k, bl);
+    const size_t ro_off = v.f16_out ? KAI_ABI(v.f16.get_rhs_packed_offset)(w.n0, k, bl)
+                                    : KAI_ABI(v.f32.get_rhs_packed_offset)(w.n0, k, bl);
+    const size_t dst_off = v.f16_out ? KAI_ABI(v.f16.get_dst_offset)(w.m0, w.n0, dst.stride())
+                                     : KAI_ABI(v.f32.get_dst_offset)(w.m0, w.n0, dst.stride());
+    if (lo_off != KAI_ABI(packer.get_lhs_packed_offset)(w.m0, k, bl, mr, kr, sr))
+        return AssertionFailure() << "lhs packed offset differs from the packer's";
+    if (ro_off != KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon)(w.n0, k, nr, kr, bl))
+        return AssertionFailure() << "rhs packed offset differs from the packer's";
+    if (dst.at(0, 0) + dst_off != dst.at(w.m0, w.n0)) return AssertionFailure() << "dst offset " << dst_off;
+    if (v.f16_out) {
+        KAI_ABI(v.f16.run_matmul)(w.mh, w.nw, k, bl, lp.data() + lo_off, rp.data() + ro_off, dst.at(w.m0, w.n0),
+                                  dst.stride(), 2, lo, hi);
+        // f16 output: the f16 of the clamped f32 result, nearest even.
+        std::vector<uint16_t> want(ref.size());
+        for (size_t t = 0; t < ref.size(); ++t) want[t] = kai_ref::f16_from_f32(ref[t]);
+        return check_u16_tile(dst, w.m0, w.mh, w.n0, w.nw, want, n);
+    }
+    KAI_ABI(v.f32.run_matmul)(w.mh, w.nw, k, bl, lp.data() + lo_off, rp.data() + ro_off,
+                              reinterpret_cast<float*>(dst.at(w.m0, w.n0)), dst.stride(), 4, lo, hi);
+    return check_f32_tile(dst, w.m0, w.mh, w.n0, w.nw, ref, n);
+}
+
+// ------------------------------------------------------------------------------------------
 // The driver.
 // ------------------------------------------------------------------------------------------
 
@@ -749,6 +840,7 @@ AssertionResult run_instance(Rng& rng, const Instance& in, Desc& d) {
     }
     if (in.family == "qsi8d32p") return run_qsi8d32p(rng, kai_registry::qsi8d32p_variants()[in.index], d);
     if (in.family == "bf16" || in.family == "bf16o") return run_bf16(rng, kai_registry::bf16_variants()[in.index], d);
+    if (in.family == "qai4c32p") return run_qai4c32p(rng, kai_registry::qai4c32p_variants()[in.index], d);
     return AssertionFailure() << "unknown family " << in.family;
 }
 
@@ -801,8 +893,12 @@ TEST(Property, RandomCasesMatchTheReferences) {
         // A family first (each equally likely), then one of its runnable instances.
         const auto& fam = families[static_cast<size_t>(rng.integer(0, families.size() - 1))];
         const Instance& in = runnable[fam[static_cast<size_t>(rng.integer(0, fam.size() - 1))]];
-        if (in.svl != 0) ASSERT_TRUE(set_vl(PR_SME_SET_VL, PR_SME_GET_VL, in.svl));
-        if (in.sve != 0) ASSERT_TRUE(set_vl(PR_SVE_SET_VL, PR_SVE_GET_VL, in.sve));
+        if (in.svl != 0) {
+            ASSERT_TRUE(set_vl(PR_SME_SET_VL, PR_SME_GET_VL, in.svl));
+        }
+        if (in.sve != 0) {
+            ASSERT_TRUE(set_vl(PR_SVE_SET_VL, PR_SVE_GET_VL, in.sve));
+        }
         Desc d;
         d.os << "case " << i << " (" << in.family << " " << instance_label(in) << ")";
         const std::string replay = "replay with --test_env=KAI_PROPERTY_SEED=" + std::to_string(base) +
