@@ -67,7 +67,9 @@
 #include "test/registry/qai4c32p_registry.h"
 #include "test/registry/qsi4c32p_registry.h"
 #include "test/registry/qsi4cxp_registry.h"
+#include "test/registry/qsi4cxpf16_registry.h"
 #include "test/registry/qsi8cxp_registry.h"
+#include "test/registry/qsi8cxpf16_registry.h"
 #include "test/registry/qsi8d32p_registry.h"
 
 #ifndef PR_SVE_SET_VL
@@ -310,6 +312,10 @@ std::vector<Instance> all_instances() {
     for (size_t i = 0; i < bcx.size(); ++i) out.push_back({"bf16_qsi4cxp", bcx[i].name, bcx[i].features, i, 0, 0});
     const auto& bc32 = kai_registry::bf16_qsi4c32p_variants();
     for (size_t i = 0; i < bc32.size(); ++i) out.push_back({"bf16_qsi4c32p", bc32[i].name, bc32[i].features, i, 0, 0});
+    const auto& h4 = kai_registry::qsi4cxpf16_variants();
+    for (size_t i = 0; i < h4.size(); ++i) out.push_back({"qsi4cxpf16", h4[i].name, h4[i].features, i, 0, 0});
+    const auto& h8 = kai_registry::qsi8cxpf16_variants();
+    for (size_t i = 0; i < h8.size(); ++i) out.push_back({"qsi8cxpf16", h8[i].name, h8[i].features, i, 0, 0});
     const auto& a4 = kai_registry::qai4c32p_variants();
     for (size_t i = 0; i < a4.size(); ++i) out.push_back({"qai4c32p", a4[i].name, a4[i].features, i, 0, 0});
     return out;
@@ -377,8 +383,17 @@ size_t pick_k(Rng& rng, size_t kr) {
 // Family qsi4cxp (and bf16_qsi4cxp: the same operands, bf16 output).
 // ------------------------------------------------------------------------------------------
 
+enum class Out { kF32, kBf16, kF16 };
+
+// The expected bits of a 16-bit output from the f32 results: bf16 or f16, nearest even.
+std::vector<uint16_t> narrow(const std::vector<float>& y, Out out) {
+    std::vector<uint16_t> h(y.size());
+    for (size_t i = 0; i < y.size(); ++i) h[i] = out == Out::kBf16 ? kai_ref::bf16_from_f32(y[i]) : kai_ref::f16_from_f32(y[i]);
+    return h;
+}
+
 template <typename Ukernel>
-AssertionResult run_qsi4cxp(Rng& rng, const Ukernel& uk, bool bf16_out, Desc& d) {
+AssertionResult run_qsi4cxp(Rng& rng, const Ukernel& uk, Out out, Desc& d) {
     const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
     const size_t ms = KAI_ABI(uk.get_m_step)(), ns = KAI_ABI(uk.get_n_step)();
     Draw w = draw_common(rng, ms, ns, 3 * ms + 2, 3 * ns + 2, ms == 1);
@@ -412,7 +427,7 @@ AssertionResult run_qsi4cxp(Rng& rng, const Ukernel& uk, bool bf16_out, Desc& d)
                  to_double(kai_ref::matmul_qai8dxp_qsi4cx(lhs.ref, n, k, wv.data(), scale.data(), b, -FLT_MAX, FLT_MAX)),
                  &lo, &hi);
 
-    const size_t es = bf16_out ? 2 : 4;
+    const size_t es = out == Out::kF32 ? 4 : 2;
     DstBuffer dst(m, n, es, w.stride_elems * es);
     const size_t lo_off = KAI_ABI(uk.get_lhs_packed_offset)(w.m0, k);
     const size_t ro_off = KAI_ABI(uk.get_rhs_packed_offset)(w.n0, k);
@@ -424,19 +439,21 @@ AssertionResult run_qsi4cxp(Rng& rng, const Ukernel& uk, bool bf16_out, Desc& d)
     if (dst.at(0, 0) + dst_off != dst.at(w.m0, w.n0)) return AssertionFailure() << "dst offset " << dst_off;
     KAI_ABI(uk.run_matmul)(w.mh, w.nw, k, lhs.packed->data() + lo_off, rp.data() + ro_off,
                            AnyPtr{dst.at(w.m0, w.n0)}, dst.stride(), es, lo, hi);
-    if (bf16_out) {
+    if (out == Out::kBf16) {
         return check_u16_tile(dst, w.m0, w.mh, w.n0, w.nw,
                               kai_ref::matmul_qai8dxp_qsi4cx_bf16(lhs.ref, n, k, wv.data(), scale.data(), b, lo, hi), n);
     }
-    return check_f32_tile(dst, w.m0, w.mh, w.n0, w.nw,
-                          kai_ref::matmul_qai8dxp_qsi4cx(lhs.ref, n, k, wv.data(), scale.data(), b, lo, hi), n);
+    const auto y = kai_ref::matmul_qai8dxp_qsi4cx(lhs.ref, n, k, wv.data(), scale.data(), b, lo, hi);
+    if (out == Out::kF16) return check_u16_tile(dst, w.m0, w.mh, w.n0, w.nw, narrow(y, Out::kF16), n);
+    return check_f32_tile(dst, w.m0, w.mh, w.n0, w.nw, y, n);
 }
 
 // ------------------------------------------------------------------------------------------
 // Family qsi8cxp (NEON and SME / SME2; the instance's SVL is set before the getters are read).
 // ------------------------------------------------------------------------------------------
 
-AssertionResult run_qsi8cxp(Rng& rng, const kai_registry::Qsi8cxpVariant& v, Desc& d) {
+template <typename Variant>
+AssertionResult run_qsi8cxp(Rng& rng, const Variant& v, Out out, Desc& d) {
     const auto& uk = v.ukernel;
     const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
     const size_t ms = KAI_ABI(uk.get_m_step)(), ns = KAI_ABI(uk.get_n_step)();
@@ -475,7 +492,8 @@ AssertionResult run_qsi8cxp(Rng& rng, const kai_registry::Qsi8cxpVariant& v, Des
                  to_double(kai_ref::matmul_qai8dxp_qsi8cx(lhs.ref, n, k, wt.data(), scale.data(), b, -FLT_MAX, FLT_MAX,
                                                           fused)),
                  &lo, &hi);
-    DstBuffer dst(m, n, 4, w.stride_elems * 4);
+    const size_t es = out == Out::kF32 ? 4 : 2;
+    DstBuffer dst(m, n, es, w.stride_elems * es);
     const size_t lo_off = KAI_ABI(uk.get_lhs_packed_offset)(w.m0, k);
     const size_t ro_off = KAI_ABI(uk.get_rhs_packed_offset)(w.n0, k);
     if (lo_off != KAI_ABI(kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32)(w.m0, k, mr, kr, sr))
@@ -485,9 +503,10 @@ AssertionResult run_qsi8cxp(Rng& rng, const kai_registry::Qsi8cxpVariant& v, Des
     const size_t dst_off = KAI_ABI(uk.get_dst_offset)(w.m0, w.n0, dst.stride());
     if (dst.at(0, 0) + dst_off != dst.at(w.m0, w.n0)) return AssertionFailure() << "dst offset " << dst_off;
     KAI_ABI(uk.run_matmul)(w.mh, w.nw, k, lhs.packed->data() + lo_off, rp.data() + ro_off, AnyPtr{dst.at(w.m0, w.n0)},
-                           dst.stride(), 4, lo, hi);
-    return check_f32_tile(dst, w.m0, w.mh, w.n0, w.nw,
-                          kai_ref::matmul_qai8dxp_qsi8cx(lhs.ref, n, k, wt.data(), scale.data(), b, lo, hi, fused), n);
+                           dst.stride(), es, lo, hi);
+    const auto y = kai_ref::matmul_qai8dxp_qsi8cx(lhs.ref, n, k, wt.data(), scale.data(), b, lo, hi, fused);
+    if (out == Out::kF16) return check_u16_tile(dst, w.m0, w.mh, w.n0, w.nw, narrow(y, Out::kF16), n);
+    return check_f32_tile(dst, w.m0, w.mh, w.n0, w.nw, y, n);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -829,11 +848,15 @@ AssertionResult run_qai4c32p(Rng& rng, const kai_registry::Qai4c32pVariant& v, D
 // ------------------------------------------------------------------------------------------
 
 AssertionResult run_instance(Rng& rng, const Instance& in, Desc& d) {
-    if (in.family == "qsi4cxp") return run_qsi4cxp(rng, kai_registry::qsi4cxp_variants()[in.index].ukernel, false, d);
+    if (in.family == "qsi4cxp") return run_qsi4cxp(rng, kai_registry::qsi4cxp_variants()[in.index].ukernel, Out::kF32, d);
     if (in.family == "bf16_qsi4cxp") {
-        return run_qsi4cxp(rng, kai_registry::bf16_qsi4cxp_variants()[in.index].ukernel, true, d);
+        return run_qsi4cxp(rng, kai_registry::bf16_qsi4cxp_variants()[in.index].ukernel, Out::kBf16, d);
     }
-    if (in.family == "qsi8cxp") return run_qsi8cxp(rng, kai_registry::qsi8cxp_variants()[in.index], d);
+    if (in.family == "qsi4cxpf16") {
+        return run_qsi4cxp(rng, kai_registry::qsi4cxpf16_variants()[in.index].ukernel, Out::kF16, d);
+    }
+    if (in.family == "qsi8cxp") return run_qsi8cxp(rng, kai_registry::qsi8cxp_variants()[in.index], Out::kF32, d);
+    if (in.family == "qsi8cxpf16") return run_qsi8cxp(rng, kai_registry::qsi8cxpf16_variants()[in.index], Out::kF16, d);
     if (in.family == "qsi4c32p") return run_qsi4c32p(rng, kai_registry::qsi4c32p_variants()[in.index].ukernel, false, d);
     if (in.family == "bf16_qsi4c32p") {
         return run_qsi4c32p(rng, kai_registry::bf16_qsi4c32p_variants()[in.index].ukernel, true, d);
