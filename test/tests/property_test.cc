@@ -6,6 +6,10 @@
 // with kai's packers, runs the kernel on the sub-rectangle only, and compares it to the portable references of
 // test/reference: bit-exact for the integer families, within the derived bound for the bf16 family. Everything
 // outside the sub-rectangle must keep its sentinel.
+// Families: qsi4cxp, qsi4cxpf16, bf16_qsi4cxp, qsi8cxp (NEON and SME / SME2 at SVL 128, 512, 2048), qsi8cxpf16,
+// qsi4c32p, bf16_qsi4c32p, qsi8d32p (NEON and SVE at VL 256, 512, 2048; not the SME Q4_0 kernels), qai4c32p
+// (f32 and f16 output), bf16 and bf16o. Not yet drawn: bf16f16, the SME float families and the SME Q4_0 kernels
+// (their own suites cover them).
 //
 // Environment (bazel test --test_env=...):
 //   KAI_PROPERTY_SEED     base seed (default 20), printed with every failure.
