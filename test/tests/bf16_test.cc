@@ -516,6 +516,13 @@ std::vector<KernelCase> kernel_cases() {
                                      {1, 36, 8},  {1, 37, 38},  {1, 72, 64},    {1, 73, 89}, {1, 113, 373},
                                      {1, 1023, 1}, {1, 71, 32}, {1, 1013, 1023}, {1, 37, 2048}};
     const auto& variants = kai_registry::bf16_variants();
+    // K of real models and past 16384 (every path of the K loops) on M = 1 or mr + 1 and N = nr + 1; the reduced
+    // sweep keeps the deepest.
+    std::vector<Shape> deep_gemm, deep_gemv;
+    for (size_t k : reduced ? std::vector<size_t>{16448} : std::vector<size_t>{4096, 11008, 16448}) {
+        deep_gemm.push_back({9, 13, k});
+        deep_gemv.push_back({1, 13, k});
+    }
     const auto& lhs_packers = kai_registry::bf16_lhs_packers();
     const auto& rhs_packers = kai_registry::bf16_rhs_packers();
     std::vector<KernelCase> cases;
@@ -525,6 +532,16 @@ std::vector<KernelCase> kernel_cases() {
         std::vector<size_t> lhs_for;
         for (size_t p = 0; p < lhs_packers.size(); ++p) {
             if (lhs_packers[p].mr == mr) lhs_for.push_back(p);
+        }
+        // The deep shapes: once each, a biting clamp on the whole matrix or ReLU on every tile, alternating.
+        for (const Shape& s : mr == 1 ? deep_gemv : deep_gemm) {
+            {
+                const bool relu = (rotate + vi) % 2 == 1;
+                cases.push_back({vi, s.m, s.n, s.k, relu ? Portion::kAllTiles : Portion::kFull,
+                                 relu ? Clamp::kRelu : Clamp::kBite, !relu, lhs_for[rotate % lhs_for.size()],
+                                 rhs_packers.empty() ? 0 : (rotate / 2) % rhs_packers.size()});
+                ++rotate;
+            }
         }
         for (const Shape& s : mr == 1 ? gemv : gemm) {
             const bool big = s.m * s.n * s.k > 1000000;

@@ -224,6 +224,10 @@ std::vector<MatmulCase> matmul_cases() {
         std::vector<Shape> shapes = {
             {1, 1, 32, 32}, {ms + 1, 5, 96, 32}, {13, 33, 224, 32}, {ms + 3, 11, 1024, 256}, {19, 13, 384, 128},
         };
+        // Past 16384 (every path of the K loops), M = mr + 1, N = nr + 1: once per variant in both sweeps, the LHS
+        // packers alternating.
+        out.push_back({vi, vi % 2, vs[vi].mr() + 1, vs[vi].nr() + 1, 16448, 64, vi % 2 == 0, Clamp::kBite,
+                       vi % 2 == 0 ? Tiling::kTiles : Tiling::kWhole});
         if (reduced) {
             // Each shape once per LHS packer, with bias and clamps alternating, tiles or one tile.
             for (const auto& s : shapes) {

@@ -527,6 +527,7 @@ std::vector<KCase> kernel_cases(const Kernel& kn) {
             c.push_back({M(3 * ms, 1), 4 * ns + 3, 2048, 128, false, Clamp::kQuantiles});
             c.push_back({1, 300, 11008, 32, true, Clamp::kNone});
         }
+        c.push_back({M(kn.mr + 1, 1), kn.nr + 1, 16448, 64, true, Clamp::kQuantiles});  // past 16384, both sweeps
     } else {
         c = {
             {1, 1, 1, 0, true, Clamp::kNone},
@@ -543,7 +544,9 @@ std::vector<KCase> kernel_cases(const Kernel& kn) {
             c.push_back({M(29, 2), 37, 4099, 0, true, Clamp::kNone});
             c.push_back({M(3 * ms, 1), 4 * ns + 3, 2047, 0, false, Clamp::kQuantiles});
             c.push_back({1, 300, 14336, 0, true, Clamp::kNone});
+            c.push_back({M(kn.mr + 1, 1), kn.nr + 1, 11008, 0, false, Clamp::kInverted});
         }
+        c.push_back({M(kn.mr + 1, 1), kn.nr + 1, 16448, 0, true, Clamp::kQuantiles});  // past 16384, both sweeps
     }
     return c;
 }

@@ -318,6 +318,14 @@ std::vector<KernelCase> kernel_cases(const Qsi4c32pVariant& v) {
         {gemv ? size_t{1} : size_t{11}, 23, 32, 32, true, Clamp::kQuantiles, false},  // K = 1024
         {gemv ? size_t{1} : size_t{7}, 17, 5, 256, true, Clamp::kNone, false},       // K = 1280, bl = 256
     };
+    // K of real models and past 16384 (every path of the K loops) on M = 1 or mr + 1, N = nr + 1: 4096 = 128 x 32,
+    // 11008 = 43 x 256, 16448 = 257 x 64; the reduced sweep keeps the deepest.
+    const size_t mr = KAI_ABI(v.ukernel.get_mr)(), nr = KAI_ABI(v.ukernel.get_nr)();
+    cases.push_back({gemv ? 1 : mr + 1, nr + 1, 257, 64, true, Clamp::kQuantiles, false});
+    if (!kai_test::reduced_sweep()) {
+        cases.push_back({gemv ? 1 : mr + 1, nr + 1, 128, 32, false, Clamp::kNone, true});
+        cases.push_back({gemv ? 1 : mr + 1, nr + 1, 43, 256, true, Clamp::kInverted, false});
+    }
     if (!kai_test::reduced_sweep()) {
         cases.push_back({gemv ? size_t{1} : size_t{257}, 113, 12, 32, true, Clamp::kNone, false});
         cases.push_back({gemv ? 1 : 3 * ms, 4 * ns + 3, 2, 64, false, Clamp::kQuantiles, true});

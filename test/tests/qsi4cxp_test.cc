@@ -27,6 +27,7 @@
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
+#include "test/common/environment.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qai8dxp_ref.h"
@@ -729,6 +730,13 @@ std::vector<MatmulParam> matmul_params() {
         }
         // A long K through the full kernel.
         p.emplace_back(vi, Shape{gemv ? size_t{1} : size_t{19}, 21, 2111}, Portion::kFull, Clamp::kBites, true, false, uint8_t{8});
+        // K of real models and past 16384 (every path of the K loops), on M = 1 or mr + 1 and N = nr + 1; the
+        // reduced sweep keeps the deepest.
+        const size_t mr = variant(vi).ukernel.get_mr(), nr = variant(vi).ukernel.get_nr();
+        for (size_t k : kai_test::reduced_sweep() ? std::vector<size_t>{16448} : std::vector<size_t>{4096, 11008, 16448}) {
+            p.emplace_back(vi, Shape{gemv ? size_t{1} : mr + 1, nr + 1, k}, Portion::kFull, Clamp::kBites, k % 2 == 0,
+                           k == 11008, uint8_t{8});
+        }
     }
     return p;
 }

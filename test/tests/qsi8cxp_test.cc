@@ -537,7 +537,8 @@ std::vector<Shape> matmul_shapes() {
     // around 32 (the padding) and the loops' 8 / 16 / 32 steps; primes; K of real models.
     return {{1, 1, 1},    {3, 5, 40},   {4, 4, 32},    {5, 3, 31},   {15, 7, 33},   {16, 8, 64},
             {17, 9, 65},  {12, 12, 8},  {13, 33, 23},  {31, 29, 96}, {33, 12, 45},  {7, 16, 17},
-            {20, 11, 255}, {4, 35, 1024}, {3, 9, 4096}, {2, 6, 11008}, {1, 5, 14336}};
+            {20, 11, 255}, {4, 35, 1024}, {3, 9, 4096}, {2, 6, 11008}, {1, 5, 14336},
+            {2, 5, 16448}};  // past 16384: every path of the K loops
 }
 
 std::vector<MatmulParam> matmul_params() {
@@ -568,6 +569,7 @@ std::vector<MatmulParam> matmul_params() {
             const bool big = s.k >= 4096;
             for (Portion portion : {Portion::kFull, Portion::kFirstTile, Portion::kLastTiles, Portion::kMiddle}) {
                 if (big && portion != Portion::kFull && portion != Portion::kLastTiles) continue;
+                if (s.k > 16384 && portion != Portion::kFull) continue;  // the deepest K: once per instance
                 if (kai_test::reduced_sweep() && portion == Portion::kMiddle) continue;
                 if (sme_reduced && portion == Portion::kFirstTile) continue;
                 const size_t c = si + static_cast<size_t>(portion);

@@ -192,6 +192,14 @@ TEST_P(Qsi8cxpF16Test, LargeK) {
     const size_t k = kai_test::reduced_sweep() ? 4096 : 11008;
     const Problem p = make_problem(v, m, 9, k, 77, true, true, false);
     run_and_check(v, p, 0, m, 0, 9, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), 0);
+    // K of real models and past 16384 (every path of the K loops) on M = 1 or mr + 1, N = nr + 1; the reduced
+    // sweep keeps the deepest.
+    for (size_t kd : kai_test::reduced_sweep() ? std::vector<size_t>{16448} : std::vector<size_t>{4096, 16448}) {
+        SCOPED_TRACE("k=" + std::to_string(kd));
+        const size_t md = v.ukernel.get_m_step() == 1 ? 1 : v.ukernel.get_mr() + 1, nd = v.ukernel.get_nr() + 1;
+        const Problem d = make_problem(v, md, nd, kd, 79 + kd, kd % 2 == 0, true, false);
+        run_and_check(v, d, 0, md, 0, nd, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), 0);
+    }
     // Wide and deep: the SDOT GEMV's K blocks (2048) times its column passes (1024 columns) with a
     // ragged last tile.
     if (v.ukernel.get_m_step() == 1) {

@@ -31,6 +31,7 @@
 #include "test/common/compare.h"
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
+#include "test/common/environment.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qsi8d32p_ref.h"
@@ -290,6 +291,16 @@ std::vector<MatmulCase> matmul_cases() {
         }
         // The prime shape of the style guide, once per variant (K kept small for emulation).
         out.push_back({vi, 0, 257, 113, 64, 32, Clamp::kBite, Tiling::kTiles});
+        // K of real models and past 16384 (every path of the K loops) on M = 1 or mr + 1, N = nr + 1, each once
+        // per LHS packer; the reduced sweep keeps the deepest.
+        const size_t mr = KAI_ABI(vs[vi].ukernel.get_mr)(), nr = KAI_ABI(vs[vi].ukernel.get_nr)();
+        const std::vector<Shape> deep = {{1, nr + 1, 16448, 64}, {mr + 1, nr + 1, 11008, 128}};
+        for (size_t si = 0; si < (kai_test::reduced_sweep() ? 1 : deep.size()); ++si) {
+            for (size_t p = 0; p < npk; ++p) {
+                out.push_back({vi, p, deep[si].m, deep[si].n, deep[si].k, deep[si].bl, si == 0 ? Clamp::kBite : Clamp::kNone,
+                               si == 0 ? Tiling::kTiles : Tiling::kWhole});
+            }
+        }
     }
     return out;
 }

@@ -498,6 +498,13 @@ std::vector<KernelCase> kernel_cases() {
                           {5, 7, 4096},       {1, 2 * t + 3, 65}};
                 if (!kai_test::reduced_sweep() && svl == 64) shapes.push_back({257, 113, 373});
             }
+            // K of real models and past 16384 (every path of the K loops) on one row or a tile + 1 of rows and a
+            // tile + 1 of columns, at SVL 128 only (the emulated tiles of longer vectors cost too much this deep: 20 to
+            // 30 s a case at 512 bits); the reduced sweep keeps the deepest.
+            if (svl == 16) {
+                if (!kai_test::reduced_sweep()) shapes.push_back({1, t + 1, 11008});
+                shapes.push_back({gemv ? size_t{1} : t + 1, t + 1, 16448});
+            }
             for (const S& s : shapes) {
                 for (Clamp cl : {Clamp::kNone, Clamp::kBoth, Clamp::kLow, Clamp::kHigh, Clamp::kInverted}) {
                     for (bool bias : {false, true}) {

@@ -319,6 +319,7 @@ std::vector<SdotCase> sdot_cases() {
             {1, 1, 32, 32},         {1, nr - 1, 64, 32},   {1, nr, 64, 32},     {1, nr + 1, 96, 32},
             {1, 2 * nr + 3, 128, 64}, {1, 37, 288, 96},    {1, 53, 256, 256},   {3, 11, 224, 32},
             {1, 13, 4096, 128},     {1, 7, 11008, 32},
+            {1, nr + 1, 16448, 64},  // past 16384: every path of the K loops (SVL 128 only, twice)
         };
         if (!reduced) {
             shapes.push_back({1, 3, 14336, 32});
@@ -327,10 +328,12 @@ std::vector<SdotCase> sdot_cases() {
         }
         for (const auto& s : shapes) {
             const bool big = s.k > 1024;
-            if (reduced && big && svl != 64) continue;
+            if (reduced && big && svl != 64 && s.k <= 16384) continue;
+            if (s.k > 16384 && svl != 16) continue;
             for (Clamp c : {Clamp::kNone, Clamp::kBoth, Clamp::kLow, Clamp::kHigh, Clamp::kInverted}) {
                 if ((big || reduced) && (c == Clamp::kLow || c == Clamp::kHigh)) continue;
                 if (reduced && c == Clamp::kBoth) continue;  // the tiled run below clamps on both sides
+                if (s.k > 16384 && c != Clamp::kInverted) continue;
                 out.push_back({vi, svl, s.m, s.n, s.k, s.bl, c, Tiling::kWhole});
             }
             out.push_back({vi, svl, s.m, s.n, s.k, s.bl, Clamp::kBoth, Tiling::kTiles});
@@ -786,6 +789,7 @@ std::vector<F16Case> f16_cases() {
         std::vector<Shape> shapes = {
             {1, 1, 32, 32},      {vl, nr, 64, 32},      {vl + 1, nr + 1, 96, 32}, {2 * vl + 1, 2 * nr + 3, 128, 64},
             {37, 53, 288, 96},   {13, 19, 256, 256},    {3, 5, 4096, 128},        {2, 3, 11008, 32},
+            {vl + 1, 3, 16448, 64},  // past 16384: every path of the K loops (SVL 128 only, twice)
         };
         if (vl > 1) shapes.push_back({vl - 1, nr - 1, 64, 32});
         if (!reduced) {
@@ -798,9 +802,11 @@ std::vector<F16Case> f16_cases() {
         for (const auto& s : shapes) {
             const bool big = s.k > 1024;
             if (wide && (big || s.m > vl + 1 || (reduced && s.m * s.n > 64))) continue;
-            if (reduced && big && svl != 64) continue;
+            if (reduced && big && svl != 64 && s.k <= 16384) continue;
+            if (s.k > 16384 && svl != 16) continue;
             for (Clamp c : {Clamp::kNone, Clamp::kBoth, Clamp::kLow, Clamp::kHigh, Clamp::kInverted}) {
                 if ((big || reduced || wide) && (c == Clamp::kLow || c == Clamp::kHigh)) continue;
+                if (s.k > 16384 && c != Clamp::kInverted) continue;
                 if ((big || wide || reduced) && c == Clamp::kBoth) continue;  // the tiled run below clamps on both sides
                 if (reduced && big && c == Clamp::kInverted) continue;
                 out.push_back({svl, s.m, s.n, s.k, s.bl, c, Tiling::kWhole});
