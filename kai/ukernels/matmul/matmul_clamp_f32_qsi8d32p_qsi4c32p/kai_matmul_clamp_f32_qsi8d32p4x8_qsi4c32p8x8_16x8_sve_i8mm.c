@@ -185,6 +185,189 @@ static inline __attribute__((always_inline)) void store2x4(
     }
 }
 
+#if defined(__GNUC__) && !defined(KAI_QSI8D32P_SVE_NO_ASM)
+#define KAI_SVE16X8_ASM 1
+// The bl = 32 block loop in assembly (the intrinsics twin, -DKAI_QSI8D32P_SVE_NO_ASM, is the
+// loop in tile() below). Compiled from intrinsics it took about 119 instructions per block; this
+// one takes 106: the 60 of the K work (4 LD1B, 8 LSL/AND, 16 LD1RQB, 32 SMMLA), 32 for the
+// block's scaling (per accumulator SCVTF, FMUL, FMLA and the zeroing DUP), 10 for the scale
+// vectors and 4 for the loop. The savings: no register copies (the high-nibble AND is done in
+// place on the raw bytes once the LSL has read them), every load addresses from the two block
+// pointers (immediate offsets for the first LHS block, registers holding fixed offsets for the
+// second LHS block and the RHS), one gather fetches the 8 LHS scales of both 4-row blocks, and
+// the column scales are not divided by 16: the f32 accumulators hold 16 * acc (an exact power-of-2
+// scaling: |acc| never comes near the f32 overflow or subnormal range, as every nonzero partial
+// sum is a multiple of 2^-48, the f16 x f16 product grain) and the caller multiplies them by 1/16
+// before the clamp, so fmaf(16 I, a * d, 16 acc) = 16 fmaf(I, a * d, acc) gives the same bits.
+// Register map: z16-z23 the int32 accumulators (acc_r01_c0123, acc_r01_c4567, acc_r23_c0123, ...,
+// acc_r67_c4567), z24/z25 the decoded low nibbles (16 w) of columns 0-3 / 4-7, z26/z27 their
+// high nibbles (in place on the raw bytes; segment 1 swaps the two pairs), z28-z31 the LHS rows
+// 0-1 / 2-3 of the low and the high K half; in the scaling, z24/z25 the products a * d, z26/z27 the column scales, z28-z31 the
+// row scales. x9-x16 the offsets of the second LHS block's groups, x17/x8/x7 the RHS segment
+// offsets 32, 64, 96 and x6 = -8 (the RHS scales, halfword-scaled, sit 16 bytes before the data).
+// p0 all lanes, p1 the low 32 bytes, p2 the low 8 words.
+// l0: first LHS block's data (past its 8 scale bytes); r: the RHS block's data (past its 16 scale
+// bytes); nb >= 1 blocks; s1: bytes from the first to the second LHS block (0: the same block).
+// Byte offsets, from the first LHS block's data, of the 4 f16 scales of each 4-row block (the
+// second block's get the distance s1 added), and the TBL indices of rows 4-5 / 6-7 in that vector.
+static const int32_t kai_gather_offsets[8] = {-8, -6, -4, -2, -8, -6, -4, -2};
+static const uint32_t kai_idx_rows4567[2][8] = {{4, 4, 5, 5, 4, 4, 5, 5}, {6, 6, 7, 7, 6, 6, 7, 7}};
+
+static inline __attribute__((always_inline)) void block_loop_bl32_asm(
+    const uint8_t* l0, const uint8_t* r, size_t nb, size_t s1, svint32_t gofs, svuint32_t idx_a01, svuint32_t idx_a23,
+    svuint32_t idx_a45, svuint32_t idx_a67, svuint32_t idx_d0123, svuint32_t idx_d4567, svfloat32_t* f01_0123,
+    svfloat32_t* f01_4567, svfloat32_t* f23_0123, svfloat32_t* f23_4567, svfloat32_t* f45_0123, svfloat32_t* f45_4567,
+    svfloat32_t* f67_0123, svfloat32_t* f67_4567) {
+    svfloat32_t a0 = *f01_0123, a1 = *f01_4567, a2 = *f23_0123, a3 = *f23_4567;
+    svfloat32_t a4 = *f45_0123, a5 = *f45_4567, a6 = *f67_0123, a7 = *f67_4567;
+    __asm__ volatile(
+        "ptrue p0.b\n"
+        "ptrue p1.b, vl32\n"
+        "ptrue p2.s, vl8\n"
+        "add x9, %x[s1], #0\n"
+        "add x10, %x[s1], #16\n"
+        "add x11, %x[s1], #32\n"
+        "add x12, %x[s1], #48\n"
+        "add x13, %x[s1], #64\n"
+        "add x14, %x[s1], #80\n"
+        "add x15, %x[s1], #96\n"
+        "add x16, %x[s1], #112\n"
+        "mov x17, #32\n"
+        "mov x8, #64\n"
+        "mov x7, #96\n"
+        "mov x6, #-8\n"
+        "mov z16.s, #0\n"
+        "mov z17.s, #0\n"
+        "mov z18.s, #0\n"
+        "mov z19.s, #0\n"
+        "mov z20.s, #0\n"
+        "mov z21.s, #0\n"
+        "mov z22.s, #0\n"
+        "mov z23.s, #0\n"
+        "1:\n"
+        // Segment 0: K 0-7 (low nibbles) and 16-23 (high nibbles).
+        "ld1b {z26.b}, p1/z, [%x[r]]\n"
+        "ld1b {z27.b}, p1/z, [%x[r], x17]\n"
+        "ld1rqb {z28.b}, p0/z, [%x[l0]]\n"
+        "ld1rqb {z29.b}, p0/z, [%x[l0], #16]\n"
+        "lsl z24.b, z26.b, #4\n"
+        "lsl z25.b, z27.b, #4\n"
+        "ld1rqb {z30.b}, p0/z, [%x[l0], #64]\n"
+        "ld1rqb {z31.b}, p0/z, [%x[l0], #80]\n"
+        "and z26.b, z26.b, #0xf0\n"
+        "and z27.b, z27.b, #0xf0\n"
+        "smmla z16.s, z28.b, z24.b\n"
+        "smmla z17.s, z28.b, z25.b\n"
+        "smmla z18.s, z29.b, z24.b\n"
+        "smmla z19.s, z29.b, z25.b\n"
+        "ld1rqb {z28.b}, p0/z, [%x[l0], x9]\n"
+        "ld1rqb {z29.b}, p0/z, [%x[l0], x10]\n"
+        "smmla z16.s, z30.b, z26.b\n"
+        "smmla z17.s, z30.b, z27.b\n"
+        "smmla z18.s, z31.b, z26.b\n"
+        "smmla z19.s, z31.b, z27.b\n"
+        "ld1rqb {z30.b}, p0/z, [%x[l0], x13]\n"
+        "ld1rqb {z31.b}, p0/z, [%x[l0], x14]\n"
+        "smmla z20.s, z28.b, z24.b\n"
+        "smmla z21.s, z28.b, z25.b\n"
+        "smmla z22.s, z29.b, z24.b\n"
+        "smmla z23.s, z29.b, z25.b\n"
+        "ld1b {z24.b}, p1/z, [%x[r], x8]\n"
+        "ld1b {z25.b}, p1/z, [%x[r], x7]\n"
+        "smmla z20.s, z30.b, z26.b\n"
+        "smmla z21.s, z30.b, z27.b\n"
+        "smmla z22.s, z31.b, z26.b\n"
+        "smmla z23.s, z31.b, z27.b\n"
+        // Segment 1: K 8-15 and 24-31; the raw bytes are in z24/z25: low nibbles to z26/z27, high
+        // ones in place.
+        "ld1rqb {z28.b}, p0/z, [%x[l0], #32]\n"
+        "ld1rqb {z29.b}, p0/z, [%x[l0], #48]\n"
+        "lsl z26.b, z24.b, #4\n"
+        "lsl z27.b, z25.b, #4\n"
+        "ld1rqb {z30.b}, p0/z, [%x[l0], #96]\n"
+        "ld1rqb {z31.b}, p0/z, [%x[l0], #112]\n"
+        "and z24.b, z24.b, #0xf0\n"
+        "and z25.b, z25.b, #0xf0\n"
+        "smmla z16.s, z28.b, z26.b\n"
+        "smmla z17.s, z28.b, z27.b\n"
+        "smmla z18.s, z29.b, z26.b\n"
+        "smmla z19.s, z29.b, z27.b\n"
+        "ld1rqb {z28.b}, p0/z, [%x[l0], x11]\n"
+        "ld1rqb {z29.b}, p0/z, [%x[l0], x12]\n"
+        "smmla z16.s, z30.b, z24.b\n"
+        "smmla z17.s, z30.b, z25.b\n"
+        "smmla z18.s, z31.b, z24.b\n"
+        "smmla z19.s, z31.b, z25.b\n"
+        "ld1rqb {z30.b}, p0/z, [%x[l0], x15]\n"
+        "ld1rqb {z31.b}, p0/z, [%x[l0], x16]\n"
+        "smmla z20.s, z28.b, z26.b\n"
+        "smmla z21.s, z28.b, z27.b\n"
+        "smmla z22.s, z29.b, z26.b\n"
+        "smmla z23.s, z29.b, z27.b\n"
+        "smmla z20.s, z30.b, z24.b\n"
+        "smmla z21.s, z30.b, z25.b\n"
+        "smmla z22.s, z31.b, z24.b\n"
+        "smmla z23.s, z31.b, z25.b\n"
+        // Scaling: d (8 f16 column scales), a (4 + 4 f16 row scales, one gather), widened, then
+        // laid out in the accumulators' lane order.
+        "ld1h {z24.s}, p2/z, [%x[r], x6, lsl #1]\n"
+        "ld1h {z25.s}, p2/z, [%x[l0], %[gofs].s, sxtw]\n"
+        "fcvt z24.s, p2/m, z24.h\n"
+        "fcvt z25.s, p2/m, z25.h\n"
+        "tbl z26.s, {z24.s}, %[idx_d0123].s\n"
+        "tbl z27.s, {z24.s}, %[idx_d4567].s\n"
+        "tbl z28.s, {z25.s}, %[idx_a01].s\n"
+        "tbl z29.s, {z25.s}, %[idx_a23].s\n"
+        "tbl z30.s, {z25.s}, %[idx_a45].s\n"
+        "tbl z31.s, {z25.s}, %[idx_a67].s\n"
+        "fmul z24.s, z28.s, z26.s\n"
+        "fmul z25.s, z28.s, z27.s\n"
+        "scvtf z16.s, p0/m, z16.s\n"
+        "scvtf z17.s, p0/m, z17.s\n"
+        "fmla %[a0].s, p0/m, z16.s, z24.s\n"
+        "fmla %[a1].s, p0/m, z17.s, z25.s\n"
+        "fmul z24.s, z29.s, z26.s\n"
+        "fmul z25.s, z29.s, z27.s\n"
+        "scvtf z18.s, p0/m, z18.s\n"
+        "scvtf z19.s, p0/m, z19.s\n"
+        "fmla %[a2].s, p0/m, z18.s, z24.s\n"
+        "fmla %[a3].s, p0/m, z19.s, z25.s\n"
+        "fmul z24.s, z30.s, z26.s\n"
+        "fmul z25.s, z30.s, z27.s\n"
+        "scvtf z20.s, p0/m, z20.s\n"
+        "scvtf z21.s, p0/m, z21.s\n"
+        "fmla %[a4].s, p0/m, z20.s, z24.s\n"
+        "fmla %[a5].s, p0/m, z21.s, z25.s\n"
+        "fmul z24.s, z31.s, z26.s\n"
+        "fmul z25.s, z31.s, z27.s\n"
+        "scvtf z22.s, p0/m, z22.s\n"
+        "scvtf z23.s, p0/m, z23.s\n"
+        "fmla %[a6].s, p0/m, z22.s, z24.s\n"
+        "fmla %[a7].s, p0/m, z23.s, z25.s\n"
+        "mov z16.s, #0\n"
+        "mov z17.s, #0\n"
+        "mov z18.s, #0\n"
+        "mov z19.s, #0\n"
+        "mov z20.s, #0\n"
+        "mov z21.s, #0\n"
+        "mov z22.s, #0\n"
+        "mov z23.s, #0\n"
+        "add %x[l0], %x[l0], #136\n"
+        "add %x[r], %x[r], #144\n"
+        "subs %x[nb], %x[nb], #1\n"
+        "b.ne 1b\n"
+        : [l0] "+r"(l0), [r] "+r"(r), [nb] "+r"(nb), [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3),
+          [a4] "+w"(a4), [a5] "+w"(a5), [a6] "+w"(a6), [a7] "+w"(a7)
+        : [s1] "r"(s1), [gofs] "w"(gofs), [idx_a01] "w"(idx_a01), [idx_a23] "w"(idx_a23), [idx_a45] "w"(idx_a45),
+          [idx_a67] "w"(idx_a67), [idx_d0123] "w"(idx_d0123), [idx_d4567] "w"(idx_d4567)
+        : "cc", "memory", "p0", "p1", "p2", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
+          "x17", "z16", "z17", "z18", "z19", "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30",
+          "z31");
+    *f01_0123 = a0, *f01_4567 = a1, *f23_0123 = a2, *f23_4567 = a3;
+    *f45_0123 = a4, *f45_4567 = a5, *f67_0123 = a6, *f67_4567 = a7;
+}
+#endif
+
 // 8 rows (LHS blocks lhs0 and lhs1, which may be the same block when only 4 rows are left) x one
 // 8-column RHS block over all k; rows (1..8) and cols (1..8) count the valid ones.
 static inline __attribute__((always_inline)) void tile(
@@ -201,6 +384,31 @@ static inline __attribute__((always_inline)) void tile(
     const svfloat32_t zero = svdup_n_f32(0.0f);
     svfloat32_t f_r01_c0123 = zero, f_r01_c4567 = zero, f_r23_c0123 = zero, f_r23_c4567 = zero;
     svfloat32_t f_r45_c0123 = zero, f_r45_c4567 = zero, f_r67_c0123 = zero, f_r67_c4567 = zero;
+#if defined(KAI_SVE16X8_ASM)
+    // The gather offsets of block_loop_bl32_asm are 32-bit: a larger distance between the two LHS
+    // blocks (k beyond about 2^31 / 4.25) takes the intrinsics loop.
+    const size_t s1 = (size_t)(lhs1 - lhs0);
+    if (bl == 32 && nb > 0 && s1 <= (size_t)INT32_MAX - 8) {
+        const svbool_t p_hi4 = svbic_b_z(pw, pw, svptrue_pat_b32(SV_VL4));
+        const svint32_t gofs = svadd_n_s32_m(p_hi4, svld1_s32(pw, kai_gather_offsets), (int32_t)s1);
+        const svuint32_t idx_a45 = svld1_u32(pw, kai_idx_rows4567[0]);
+        const svuint32_t idx_a67 = svld1_u32(pw, kai_idx_rows4567[1]);
+        block_loop_bl32_asm(lhs0 + 2 * kai_mr, rhs + 2 * kai_nr, nb, s1, gofs, idx_a_r01, idx_a_r23, idx_a45, idx_a67,
+                            idx_d_c0123, idx_d_c4567, &f_r01_c0123, &f_r01_c4567, &f_r23_c0123, &f_r23_c4567,
+                            &f_r45_c0123, &f_r45_c4567, &f_r67_c0123, &f_r67_c4567);
+        // The accumulators hold 16 * acc (see block_loop_bl32_asm): exact back-scaling.
+        const svbool_t all = svptrue_b32();
+        f_r01_c0123 = svmul_n_f32_x(all, f_r01_c0123, 0.0625f);
+        f_r01_c4567 = svmul_n_f32_x(all, f_r01_c4567, 0.0625f);
+        f_r23_c0123 = svmul_n_f32_x(all, f_r23_c0123, 0.0625f);
+        f_r23_c4567 = svmul_n_f32_x(all, f_r23_c4567, 0.0625f);
+        f_r45_c0123 = svmul_n_f32_x(all, f_r45_c0123, 0.0625f);
+        f_r45_c4567 = svmul_n_f32_x(all, f_r45_c4567, 0.0625f);
+        f_r67_c0123 = svmul_n_f32_x(all, f_r67_c0123, 0.0625f);
+        f_r67_c4567 = svmul_n_f32_x(all, f_r67_c4567, 0.0625f);
+        nb = 0;  // the loop below has nothing left to do
+    }
+#endif
     for (size_t b = 0; b < nb; ++b) {
         const uint8_t* l0 = lhs0 + b * lhs_block;
         const uint8_t* l1 = lhs1 + b * lhs_block;
