@@ -189,9 +189,9 @@ static inline __attribute__((always_inline)) void store2x4(
 #define KAI_SVE16X8_ASM 1
 // The bl = 32 block loop in assembly (the intrinsics twin, -DKAI_QSI8D32P_SVE_NO_ASM, is the
 // loop in tile() below). Compiled from intrinsics it took about 119 instructions per block; this
-// one takes 106: the 60 of the K work (4 LD1B, 8 LSL/AND, 16 LD1RQB, 32 SMMLA), 32 for the
+// one takes 105: the 60 of the K work (4 LD1B, 8 LSL/AND, 16 LD1RQB, 32 SMMLA), 32 for the
 // block's scaling (per accumulator SCVTF, FMUL, FMLA and the zeroing DUP), 10 for the scale
-// vectors and 4 for the loop. The savings: no register copies (the high-nibble AND is done in
+// vectors and 3 for the loop (two blocks per iteration). The savings: no register copies (the high-nibble AND is done in
 // place on the raw bytes once the LSL has read them), every load addresses from the two block
 // pointers (immediate offsets for the first LHS block, registers holding fixed offsets for the
 // second LHS block and the RHS), one gather fetches the 8 LHS scales of both 4-row blocks, and
@@ -208,6 +208,118 @@ static inline __attribute__((always_inline)) void store2x4(
 // p0 all lanes, p1 the low 32 bytes, p2 the low 8 words.
 // l0: first LHS block's data (past its 8 scale bytes); r: the RHS block's data (past its 16 scale
 // bytes); nb >= 1 blocks; s1: bytes from the first to the second LHS block (0: the same block).
+// One bl = 32 block (the body of both assembly loops): LW / RW the block pointers, F0-F7 the f32
+// accumulators (f_r01_c0123, f_r01_c4567, f_r23_c0123, ..., f_r67_c4567), G the gather offsets,
+// IA01-IA67 / ID0, ID1 the TBL indices of the row / column scales.
+#define KAI_SVE16X8_BLOCK(LW, RW, F0, F1, F2, F3, F4, F5, F6, F7, G, IA01, IA23, IA45, IA67, ID0, ID1) \
+        /* Segment 0: K 0-7 (low nibbles) and 16-23 (high nibbles). */ \
+        "ld1b {z26.b}, p1/z, [" RW "]\n" \
+        "ld1b {z27.b}, p1/z, [" RW ", x17]\n" \
+        "ld1rqb {z28.b}, p0/z, [" LW "]\n" \
+        "ld1rqb {z29.b}, p0/z, [" LW ", #16]\n" \
+        "lsl z24.b, z26.b, #4\n" \
+        "lsl z25.b, z27.b, #4\n" \
+        "ld1rqb {z30.b}, p0/z, [" LW ", #64]\n" \
+        "ld1rqb {z31.b}, p0/z, [" LW ", #80]\n" \
+        "and z26.b, z26.b, #0xf0\n" \
+        "and z27.b, z27.b, #0xf0\n" \
+        "smmla z16.s, z28.b, z24.b\n" \
+        "smmla z17.s, z28.b, z25.b\n" \
+        "smmla z18.s, z29.b, z24.b\n" \
+        "smmla z19.s, z29.b, z25.b\n" \
+        "ld1rqb {z28.b}, p0/z, [" LW ", x9]\n" \
+        "ld1rqb {z29.b}, p0/z, [" LW ", x10]\n" \
+        "smmla z16.s, z30.b, z26.b\n" \
+        "smmla z17.s, z30.b, z27.b\n" \
+        "smmla z18.s, z31.b, z26.b\n" \
+        "smmla z19.s, z31.b, z27.b\n" \
+        "ld1rqb {z30.b}, p0/z, [" LW ", x13]\n" \
+        "ld1rqb {z31.b}, p0/z, [" LW ", x14]\n" \
+        "smmla z20.s, z28.b, z24.b\n" \
+        "smmla z21.s, z28.b, z25.b\n" \
+        "smmla z22.s, z29.b, z24.b\n" \
+        "smmla z23.s, z29.b, z25.b\n" \
+        "ld1b {z24.b}, p1/z, [" RW ", x8]\n" \
+        "ld1b {z25.b}, p1/z, [" RW ", x7]\n" \
+        "smmla z20.s, z30.b, z26.b\n" \
+        "smmla z21.s, z30.b, z27.b\n" \
+        "smmla z22.s, z31.b, z26.b\n" \
+        "smmla z23.s, z31.b, z27.b\n" \
+        /* Segment 1: K 8-15 and 24-31; the raw bytes are in z24/z25: low nibbles to z26/z27, high */ \
+        /* ones in place. */ \
+        "ld1rqb {z28.b}, p0/z, [" LW ", #32]\n" \
+        "ld1rqb {z29.b}, p0/z, [" LW ", #48]\n" \
+        "lsl z26.b, z24.b, #4\n" \
+        "lsl z27.b, z25.b, #4\n" \
+        "ld1rqb {z30.b}, p0/z, [" LW ", #96]\n" \
+        "ld1rqb {z31.b}, p0/z, [" LW ", #112]\n" \
+        "and z24.b, z24.b, #0xf0\n" \
+        "and z25.b, z25.b, #0xf0\n" \
+        "smmla z16.s, z28.b, z26.b\n" \
+        "smmla z17.s, z28.b, z27.b\n" \
+        "smmla z18.s, z29.b, z26.b\n" \
+        "smmla z19.s, z29.b, z27.b\n" \
+        "ld1rqb {z28.b}, p0/z, [" LW ", x11]\n" \
+        "ld1rqb {z29.b}, p0/z, [" LW ", x12]\n" \
+        "smmla z16.s, z30.b, z24.b\n" \
+        "smmla z17.s, z30.b, z25.b\n" \
+        "smmla z18.s, z31.b, z24.b\n" \
+        "smmla z19.s, z31.b, z25.b\n" \
+        "ld1rqb {z30.b}, p0/z, [" LW ", x15]\n" \
+        "ld1rqb {z31.b}, p0/z, [" LW ", x16]\n" \
+        "smmla z20.s, z28.b, z26.b\n" \
+        "smmla z21.s, z28.b, z27.b\n" \
+        "smmla z22.s, z29.b, z26.b\n" \
+        "smmla z23.s, z29.b, z27.b\n" \
+        "smmla z20.s, z30.b, z24.b\n" \
+        "smmla z21.s, z30.b, z25.b\n" \
+        "smmla z22.s, z31.b, z24.b\n" \
+        "smmla z23.s, z31.b, z25.b\n" \
+        /* Scaling: d (8 f16 column scales), a (4 + 4 f16 row scales, one gather), widened, then */ \
+        /* laid out in the accumulators' lane order. */ \
+        "ld1h {z24.s}, p2/z, [" RW ", x6, lsl #1]\n" \
+        "ld1h {z25.s}, p2/z, [" LW ", " G ".s, sxtw]\n" \
+        "fcvt z24.s, p2/m, z24.h\n" \
+        "fcvt z25.s, p2/m, z25.h\n" \
+        "tbl z26.s, {z24.s}, " ID0 ".s\n" \
+        "tbl z27.s, {z24.s}, " ID1 ".s\n" \
+        "tbl z28.s, {z25.s}, " IA01 ".s\n" \
+        "tbl z29.s, {z25.s}, " IA23 ".s\n" \
+        "tbl z30.s, {z25.s}, " IA45 ".s\n" \
+        "tbl z31.s, {z25.s}, " IA67 ".s\n" \
+        "fmul z24.s, z28.s, z26.s\n" \
+        "fmul z25.s, z28.s, z27.s\n" \
+        "scvtf z16.s, p0/m, z16.s\n" \
+        "scvtf z17.s, p0/m, z17.s\n" \
+        "fmla " F0 ".s, p0/m, z16.s, z24.s\n" \
+        "fmla " F1 ".s, p0/m, z17.s, z25.s\n" \
+        "fmul z24.s, z29.s, z26.s\n" \
+        "fmul z25.s, z29.s, z27.s\n" \
+        "scvtf z18.s, p0/m, z18.s\n" \
+        "scvtf z19.s, p0/m, z19.s\n" \
+        "fmla " F2 ".s, p0/m, z18.s, z24.s\n" \
+        "fmla " F3 ".s, p0/m, z19.s, z25.s\n" \
+        "fmul z24.s, z30.s, z26.s\n" \
+        "fmul z25.s, z30.s, z27.s\n" \
+        "scvtf z20.s, p0/m, z20.s\n" \
+        "scvtf z21.s, p0/m, z21.s\n" \
+        "fmla " F4 ".s, p0/m, z20.s, z24.s\n" \
+        "fmla " F5 ".s, p0/m, z21.s, z25.s\n" \
+        "fmul z24.s, z31.s, z26.s\n" \
+        "fmul z25.s, z31.s, z27.s\n" \
+        "scvtf z22.s, p0/m, z22.s\n" \
+        "scvtf z23.s, p0/m, z23.s\n" \
+        "fmla " F6 ".s, p0/m, z22.s, z24.s\n" \
+        "fmla " F7 ".s, p0/m, z23.s, z25.s\n" \
+        "mov z16.s, #0\n" \
+        "mov z17.s, #0\n" \
+        "mov z18.s, #0\n" \
+        "mov z19.s, #0\n" \
+        "mov z20.s, #0\n" \
+        "mov z21.s, #0\n" \
+        "mov z22.s, #0\n" \
+        "mov z23.s, #0\n"
+
 // Byte offsets, from the first LHS block's data, of the 4 f16 scales of each 4-row block (the
 // second block's get the distance s1 added), and the TBL indices of rows 4-5 / 6-7 in that vector.
 static const int32_t kai_gather_offsets[8] = {-8, -6, -4, -2, -8, -6, -4, -2};
@@ -244,118 +356,22 @@ static inline __attribute__((always_inline)) void block_loop_bl32_asm(
         "mov z21.s, #0\n"
         "mov z22.s, #0\n"
         "mov z23.s, #0\n"
-        "1:\n"
-        // Segment 0: K 0-7 (low nibbles) and 16-23 (high nibbles).
-        "ld1b {z26.b}, p1/z, [%x[r]]\n"
-        "ld1b {z27.b}, p1/z, [%x[r], x17]\n"
-        "ld1rqb {z28.b}, p0/z, [%x[l0]]\n"
-        "ld1rqb {z29.b}, p0/z, [%x[l0], #16]\n"
-        "lsl z24.b, z26.b, #4\n"
-        "lsl z25.b, z27.b, #4\n"
-        "ld1rqb {z30.b}, p0/z, [%x[l0], #64]\n"
-        "ld1rqb {z31.b}, p0/z, [%x[l0], #80]\n"
-        "and z26.b, z26.b, #0xf0\n"
-        "and z27.b, z27.b, #0xf0\n"
-        "smmla z16.s, z28.b, z24.b\n"
-        "smmla z17.s, z28.b, z25.b\n"
-        "smmla z18.s, z29.b, z24.b\n"
-        "smmla z19.s, z29.b, z25.b\n"
-        "ld1rqb {z28.b}, p0/z, [%x[l0], x9]\n"
-        "ld1rqb {z29.b}, p0/z, [%x[l0], x10]\n"
-        "smmla z16.s, z30.b, z26.b\n"
-        "smmla z17.s, z30.b, z27.b\n"
-        "smmla z18.s, z31.b, z26.b\n"
-        "smmla z19.s, z31.b, z27.b\n"
-        "ld1rqb {z30.b}, p0/z, [%x[l0], x13]\n"
-        "ld1rqb {z31.b}, p0/z, [%x[l0], x14]\n"
-        "smmla z20.s, z28.b, z24.b\n"
-        "smmla z21.s, z28.b, z25.b\n"
-        "smmla z22.s, z29.b, z24.b\n"
-        "smmla z23.s, z29.b, z25.b\n"
-        "ld1b {z24.b}, p1/z, [%x[r], x8]\n"
-        "ld1b {z25.b}, p1/z, [%x[r], x7]\n"
-        "smmla z20.s, z30.b, z26.b\n"
-        "smmla z21.s, z30.b, z27.b\n"
-        "smmla z22.s, z31.b, z26.b\n"
-        "smmla z23.s, z31.b, z27.b\n"
-        // Segment 1: K 8-15 and 24-31; the raw bytes are in z24/z25: low nibbles to z26/z27, high
-        // ones in place.
-        "ld1rqb {z28.b}, p0/z, [%x[l0], #32]\n"
-        "ld1rqb {z29.b}, p0/z, [%x[l0], #48]\n"
-        "lsl z26.b, z24.b, #4\n"
-        "lsl z27.b, z25.b, #4\n"
-        "ld1rqb {z30.b}, p0/z, [%x[l0], #96]\n"
-        "ld1rqb {z31.b}, p0/z, [%x[l0], #112]\n"
-        "and z24.b, z24.b, #0xf0\n"
-        "and z25.b, z25.b, #0xf0\n"
-        "smmla z16.s, z28.b, z26.b\n"
-        "smmla z17.s, z28.b, z27.b\n"
-        "smmla z18.s, z29.b, z26.b\n"
-        "smmla z19.s, z29.b, z27.b\n"
-        "ld1rqb {z28.b}, p0/z, [%x[l0], x11]\n"
-        "ld1rqb {z29.b}, p0/z, [%x[l0], x12]\n"
-        "smmla z16.s, z30.b, z24.b\n"
-        "smmla z17.s, z30.b, z25.b\n"
-        "smmla z18.s, z31.b, z24.b\n"
-        "smmla z19.s, z31.b, z25.b\n"
-        "ld1rqb {z30.b}, p0/z, [%x[l0], x15]\n"
-        "ld1rqb {z31.b}, p0/z, [%x[l0], x16]\n"
-        "smmla z20.s, z28.b, z26.b\n"
-        "smmla z21.s, z28.b, z27.b\n"
-        "smmla z22.s, z29.b, z26.b\n"
-        "smmla z23.s, z29.b, z27.b\n"
-        "smmla z20.s, z30.b, z24.b\n"
-        "smmla z21.s, z30.b, z25.b\n"
-        "smmla z22.s, z31.b, z24.b\n"
-        "smmla z23.s, z31.b, z25.b\n"
-        // Scaling: d (8 f16 column scales), a (4 + 4 f16 row scales, one gather), widened, then
-        // laid out in the accumulators' lane order.
-        "ld1h {z24.s}, p2/z, [%x[r], x6, lsl #1]\n"
-        "ld1h {z25.s}, p2/z, [%x[l0], %[gofs].s, sxtw]\n"
-        "fcvt z24.s, p2/m, z24.h\n"
-        "fcvt z25.s, p2/m, z25.h\n"
-        "tbl z26.s, {z24.s}, %[idx_d0123].s\n"
-        "tbl z27.s, {z24.s}, %[idx_d4567].s\n"
-        "tbl z28.s, {z25.s}, %[idx_a01].s\n"
-        "tbl z29.s, {z25.s}, %[idx_a23].s\n"
-        "tbl z30.s, {z25.s}, %[idx_a45].s\n"
-        "tbl z31.s, {z25.s}, %[idx_a67].s\n"
-        "fmul z24.s, z28.s, z26.s\n"
-        "fmul z25.s, z28.s, z27.s\n"
-        "scvtf z16.s, p0/m, z16.s\n"
-        "scvtf z17.s, p0/m, z17.s\n"
-        "fmla %[a0].s, p0/m, z16.s, z24.s\n"
-        "fmla %[a1].s, p0/m, z17.s, z25.s\n"
-        "fmul z24.s, z29.s, z26.s\n"
-        "fmul z25.s, z29.s, z27.s\n"
-        "scvtf z18.s, p0/m, z18.s\n"
-        "scvtf z19.s, p0/m, z19.s\n"
-        "fmla %[a2].s, p0/m, z18.s, z24.s\n"
-        "fmla %[a3].s, p0/m, z19.s, z25.s\n"
-        "fmul z24.s, z30.s, z26.s\n"
-        "fmul z25.s, z30.s, z27.s\n"
-        "scvtf z20.s, p0/m, z20.s\n"
-        "scvtf z21.s, p0/m, z21.s\n"
-        "fmla %[a4].s, p0/m, z20.s, z24.s\n"
-        "fmla %[a5].s, p0/m, z21.s, z25.s\n"
-        "fmul z24.s, z31.s, z26.s\n"
-        "fmul z25.s, z31.s, z27.s\n"
-        "scvtf z22.s, p0/m, z22.s\n"
-        "scvtf z23.s, p0/m, z23.s\n"
-        "fmla %[a6].s, p0/m, z22.s, z24.s\n"
-        "fmla %[a7].s, p0/m, z23.s, z25.s\n"
-        "mov z16.s, #0\n"
-        "mov z17.s, #0\n"
-        "mov z18.s, #0\n"
-        "mov z19.s, #0\n"
-        "mov z20.s, #0\n"
-        "mov z21.s, #0\n"
-        "mov z22.s, #0\n"
-        "mov z23.s, #0\n"
+        // Two blocks per iteration; an odd count enters at the second one.
+        "tbz %x[nb], #0, 2f\n"
+        "add %x[nb], %x[nb], #1\n"
+        "b 3f\n"
+        "2:\n"
+        KAI_SVE16X8_BLOCK("%x[l0]", "%x[r]", "%[a0]", "%[a1]", "%[a2]", "%[a3]", "%[a4]", "%[a5]", "%[a6]", "%[a7]",
+                          "%[gofs]", "%[idx_a01]", "%[idx_a23]", "%[idx_a45]", "%[idx_a67]", "%[idx_d0123]", "%[idx_d4567]")
         "add %x[l0], %x[l0], #136\n"
         "add %x[r], %x[r], #144\n"
-        "subs %x[nb], %x[nb], #1\n"
-        "b.ne 1b\n"
+        "3:\n"
+        KAI_SVE16X8_BLOCK("%x[l0]", "%x[r]", "%[a0]", "%[a1]", "%[a2]", "%[a3]", "%[a4]", "%[a5]", "%[a6]", "%[a7]",
+                          "%[gofs]", "%[idx_a01]", "%[idx_a23]", "%[idx_a45]", "%[idx_a67]", "%[idx_d0123]", "%[idx_d4567]")
+        "add %x[l0], %x[l0], #136\n"
+        "add %x[r], %x[r], #144\n"
+        "subs %x[nb], %x[nb], #2\n"
+        "b.gt 2b\n"
         : [l0] "+r"(l0), [r] "+r"(r), [nb] "+r"(nb), [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3),
           [a4] "+w"(a4), [a5] "+w"(a5), [a6] "+w"(a6), [a7] "+w"(a7)
         : [s1] "r"(s1), [gofs] "w"(gofs), [idx_a01] "w"(idx_a01), [idx_a23] "w"(idx_a23), [idx_a45] "w"(idx_a45),
@@ -366,7 +382,215 @@ static inline __attribute__((always_inline)) void block_loop_bl32_asm(
     *f01_0123 = a0, *f01_4567 = a1, *f23_0123 = a2, *f23_4567 = a3;
     *f45_0123 = a4, *f45_4567 = a5, *f67_0123 = a6, *f67_4567 = a7;
 }
+
+// The constants of pass_bl32_asm, one 8-word vector each: the TBL indices of the row scales of
+// rows 0-1, 2-3, 4-5, 6-7 and of the column scales of columns 0-3, 4-7 (lane order of the
+// accumulators), the gather offsets (s1 still to add to lanes 4-7) and, as doublewords, the
+// row-major order of an accumulator for the store.
+static const uint32_t kai_pass_consts[8][8] = {
+    {0, 0, 1, 1, 0, 0, 1, 1}, {2, 2, 3, 3, 2, 2, 3, 3}, {4, 4, 5, 5, 4, 4, 5, 5}, {6, 6, 7, 7, 6, 6, 7, 7},
+    {0, 1, 0, 1, 2, 3, 2, 3}, {4, 5, 4, 5, 6, 7, 6, 7}, {(uint32_t)-8, (uint32_t)-6, (uint32_t)-4, (uint32_t)-2,
+    (uint32_t)-8, (uint32_t)-6, (uint32_t)-4, (uint32_t)-2}, {0, 0, 2, 0, 1, 0, 3, 0},
+};
+
+// ntiles >= 1 full 8 x 8 tiles of one 8-row pass, all in assembly: compiled around the block loop
+// alone, GCC spilled the constants and re-loaded them for every tile (about 160 instructions per
+// tile outside the block loop, 5 % at k = 1024); here a tile costs about 75 beyond its blocks. Per
+// tile: zero the f32 accumulators, run the blocks (the block loop of block_loop_bl32_asm, the same
+// instructions), scale by 1/16, clamp (FMAX then FMIN, as store2x4), TBL to row-major order and
+// store as store2x8 does. l0: the pass's first LHS block's data; r: the first tile's RHS data;
+// rhs_stride: bytes between the tiles' RHS; dst: the first tile's output. Register map as
+// block_loop_bl32_asm, plus z0-z7 the f32 accumulators, z8-z13 the TBL indices, z14 the gather
+// offsets, z15 the store order, z24-z26 1/16, min and max; x0-x5 by the compiler (operands).
+static inline __attribute__((always_inline)) void pass_bl32_asm(
+    const uint8_t* l0, const uint8_t* r, size_t rhs_stride, size_t ntiles, size_t nb, size_t s1, float* dst,
+    size_t dst_stride, float scalar_min, float scalar_max) {
+    uint32_t min_bits, max_bits;
+    memcpy(&min_bits, &scalar_min, sizeof(min_bits));
+    memcpy(&max_bits, &scalar_max, sizeof(max_bits));
+    const uint8_t* lw;
+    const uint8_t* rw;
+    size_t cnt;
+    uint8_t* dp;
+    __asm__ volatile(
+        "ptrue p0.b\n"
+        "ptrue p1.b, vl32\n"
+        "ptrue p2.s, vl8\n"
+        "ptrue p3.s, vl4\n"
+        "bic p4.b, p2/z, p2.b, p3.b\n"
+        "mov %x[lw], %x[consts]\n"
+        "ld1w {z8.s}, p2/z, [%x[lw]]\n"
+        "add %x[lw], %x[lw], #32\n"
+        "ld1w {z9.s}, p2/z, [%x[lw]]\n"
+        "add %x[lw], %x[lw], #32\n"
+        "ld1w {z10.s}, p2/z, [%x[lw]]\n"
+        "add %x[lw], %x[lw], #32\n"
+        "ld1w {z11.s}, p2/z, [%x[lw]]\n"
+        "add %x[lw], %x[lw], #32\n"
+        "ld1w {z12.s}, p2/z, [%x[lw]]\n"
+        "add %x[lw], %x[lw], #32\n"
+        "ld1w {z13.s}, p2/z, [%x[lw]]\n"
+        "add %x[lw], %x[lw], #32\n"
+        "ld1w {z14.s}, p2/z, [%x[lw]]\n"
+        "add %x[lw], %x[lw], #32\n"
+        "ld1w {z15.s}, p2/z, [%x[lw]]\n"
+        "dup z24.s, %w[s1]\n"
+        "add z14.s, p4/m, z14.s, z24.s\n"
+        "add x9, %x[s1], #0\n"
+        "add x10, %x[s1], #16\n"
+        "add x11, %x[s1], #32\n"
+        "add x12, %x[s1], #48\n"
+        "add x13, %x[s1], #64\n"
+        "add x14, %x[s1], #80\n"
+        "add x15, %x[s1], #96\n"
+        "add x16, %x[s1], #112\n"
+        "mov x17, #32\n"
+        "mov x8, #64\n"
+        "mov x7, #96\n"
+        "mov x6, #-8\n"
+        "mov z16.s, #0\n"
+        "mov z17.s, #0\n"
+        "mov z18.s, #0\n"
+        "mov z19.s, #0\n"
+        "mov z20.s, #0\n"
+        "mov z21.s, #0\n"
+        "mov z22.s, #0\n"
+        "mov z23.s, #0\n"
+        "5:\n"
+        "mov %x[lw], %x[l0]\n"
+        "mov %x[rw], %x[r]\n"
+        "mov %x[cnt], %x[nb]\n"
+        "mov z0.s, #0\n"
+        "mov z1.s, #0\n"
+        "mov z2.s, #0\n"
+        "mov z3.s, #0\n"
+        "mov z4.s, #0\n"
+        "mov z5.s, #0\n"
+        "mov z6.s, #0\n"
+        "mov z7.s, #0\n"
+        // Two blocks per iteration; an odd count enters at the second one. The int32
+        // accumulators z16-z23 are zero here (each block leaves them so).
+        "tbz %x[cnt], #0, 2f\n"
+        "add %x[cnt], %x[cnt], #1\n"
+        "b 3f\n"
+        "2:\n"
+        KAI_SVE16X8_BLOCK("%x[lw]", "%x[rw]", "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z14", "z8", "z9", "z10", "z11", "z12", "z13")
+        "add %x[lw], %x[lw], #136\n"
+        "add %x[rw], %x[rw], #144\n"
+        "3:\n"
+        KAI_SVE16X8_BLOCK("%x[lw]", "%x[rw]", "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z14", "z8", "z9", "z10", "z11", "z12", "z13")
+        "add %x[lw], %x[lw], #136\n"
+        "add %x[rw], %x[rw], #144\n"
+        "subs %x[cnt], %x[cnt], #2\n"
+        "b.gt 2b\n"
+        // 16 * acc back to acc, clamp, row-major order, store.
+        "mov w6, #0x3d800000\n"
+        "dup z24.s, w6\n"
+        "mov x6, #-8\n"
+        "dup z25.s, %w[vmin]\n"
+        "dup z26.s, %w[vmax]\n"
+        "fmul z0.s, z0.s, z24.s\n"
+        "fmul z1.s, z1.s, z24.s\n"
+        "fmul z2.s, z2.s, z24.s\n"
+        "fmul z3.s, z3.s, z24.s\n"
+        "fmul z4.s, z4.s, z24.s\n"
+        "fmul z5.s, z5.s, z24.s\n"
+        "fmul z6.s, z6.s, z24.s\n"
+        "fmul z7.s, z7.s, z24.s\n"
+        "fmax z0.s, p0/m, z0.s, z25.s\n"
+        "fmax z1.s, p0/m, z1.s, z25.s\n"
+        "fmax z2.s, p0/m, z2.s, z25.s\n"
+        "fmax z3.s, p0/m, z3.s, z25.s\n"
+        "fmax z4.s, p0/m, z4.s, z25.s\n"
+        "fmax z5.s, p0/m, z5.s, z25.s\n"
+        "fmax z6.s, p0/m, z6.s, z25.s\n"
+        "fmax z7.s, p0/m, z7.s, z25.s\n"
+        "fmin z0.s, p0/m, z0.s, z26.s\n"
+        "fmin z1.s, p0/m, z1.s, z26.s\n"
+        "fmin z2.s, p0/m, z2.s, z26.s\n"
+        "fmin z3.s, p0/m, z3.s, z26.s\n"
+        "fmin z4.s, p0/m, z4.s, z26.s\n"
+        "fmin z5.s, p0/m, z5.s, z26.s\n"
+        "fmin z6.s, p0/m, z6.s, z26.s\n"
+        "fmin z7.s, p0/m, z7.s, z26.s\n"
+        "tbl z24.d, {z0.d}, z15.d\n"
+        "tbl z25.d, {z1.d}, z15.d\n"
+        "tbl z26.d, {z2.d}, z15.d\n"
+        "tbl z27.d, {z3.d}, z15.d\n"
+        "tbl z28.d, {z4.d}, z15.d\n"
+        "tbl z29.d, {z5.d}, z15.d\n"
+        "tbl z30.d, {z6.d}, z15.d\n"
+        "tbl z31.d, {z7.d}, z15.d\n"
+        // Row 2i from lanes 0-3 (columns 0-3, and 4-7 at x7 = 4 floats on); row 2i + 1 from lanes
+        // 4-7, columns 0-3 based x8 = -4 floats lower (x7, x8 get their block-loop values back).
+        "mov x7, #4\n"
+        "mov x8, #-4\n"
+        "mov %x[dp], %x[dst]\n"
+        "st1w {z24.s}, p3, [%x[dp]]\n"
+        "st1w {z25.s}, p3, [%x[dp], x7, lsl #2]\n"
+        "add %x[dp], %x[dp], %x[stride]\n"
+        "st1w {z24.s}, p4, [%x[dp], x8, lsl #2]\n"
+        "st1w {z25.s}, p4, [%x[dp]]\n"
+        "add %x[dp], %x[dp], %x[stride]\n"
+        "st1w {z26.s}, p3, [%x[dp]]\n"
+        "st1w {z27.s}, p3, [%x[dp], x7, lsl #2]\n"
+        "add %x[dp], %x[dp], %x[stride]\n"
+        "st1w {z26.s}, p4, [%x[dp], x8, lsl #2]\n"
+        "st1w {z27.s}, p4, [%x[dp]]\n"
+        "add %x[dp], %x[dp], %x[stride]\n"
+        "st1w {z28.s}, p3, [%x[dp]]\n"
+        "st1w {z29.s}, p3, [%x[dp], x7, lsl #2]\n"
+        "add %x[dp], %x[dp], %x[stride]\n"
+        "st1w {z28.s}, p4, [%x[dp], x8, lsl #2]\n"
+        "st1w {z29.s}, p4, [%x[dp]]\n"
+        "add %x[dp], %x[dp], %x[stride]\n"
+        "st1w {z30.s}, p3, [%x[dp]]\n"
+        "st1w {z31.s}, p3, [%x[dp], x7, lsl #2]\n"
+        "add %x[dp], %x[dp], %x[stride]\n"
+        "st1w {z30.s}, p4, [%x[dp], x8, lsl #2]\n"
+        "st1w {z31.s}, p4, [%x[dp]]\n"
+        "mov x7, #96\n"
+        "mov x8, #64\n"
+        "mov z16.s, #0\n"
+        "mov z17.s, #0\n"
+        "mov z18.s, #0\n"
+        "mov z19.s, #0\n"
+        "mov z20.s, #0\n"
+        "mov z21.s, #0\n"
+        "mov z22.s, #0\n"
+        "mov z23.s, #0\n"
+        "add %x[r], %x[r], %x[rhs_stride]\n"
+        "add %x[dst], %x[dst], #32\n"
+        "subs %x[ntiles], %x[ntiles], #1\n"
+        "b.ne 5b\n"
+        : [r] "+r"(r), [dst] "+r"(dst), [ntiles] "+r"(ntiles), [lw] "=&r"(lw), [rw] "=&r"(rw), [cnt] "=&r"(cnt),
+          [dp] "=&r"(dp)
+        : [l0] "r"(l0), [nb] "r"(nb), [s1] "r"(s1), [rhs_stride] "r"(rhs_stride), [stride] "r"(dst_stride),
+          [vmin] "r"(min_bits), [vmax] "r"(max_bits), [consts] "r"(kai_pass_consts)
+        : "cc", "memory", "p0", "p1", "p2", "p3", "p4", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15",
+          "x16", "x17", "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14",
+          "z15", "z16", "z17", "z18", "z19", "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30",
+          "z31");
+}
 #endif
+
+// Clamps and stores rows r, r + 1 x 8 columns from their two accumulators (columns 0-3, 4-7).
+// Row 1 leaves through lanes 4-7 of the row-major vectors, so its base is 4 floats lower (still
+// inside the output: with 8 columns the row stride is at least 8 floats).
+static inline __attribute__((always_inline)) void store2x8(
+    float* dst, size_t dst_stride, svfloat32_t lo4, svfloat32_t hi4, svfloat32_t vmin, svfloat32_t vmax, svuint64_t rows_idx,
+    svbool_t p_lo4, svbool_t p_hi4) {
+    const svbool_t pw = svptrue_pat_b32(SV_VL8);
+    const svfloat32_t ylo = svmin_f32_x(pw, svmax_f32_x(pw, lo4, vmin), vmax);
+    const svfloat32_t yhi = svmin_f32_x(pw, svmax_f32_x(pw, hi4, vmin), vmax);
+    const svfloat32_t rlo = svreinterpret_f32_u64(svtbl_u64(svreinterpret_u64_f32(ylo), rows_idx));
+    const svfloat32_t rhi = svreinterpret_f32_u64(svtbl_u64(svreinterpret_u64_f32(yhi), rows_idx));
+    svst1_f32(p_lo4, dst, rlo);
+    svst1_f32(p_lo4, dst + 4, rhi);
+    float* dst1 = (float*)(void*)((uint8_t*)dst + dst_stride);
+    svst1_f32(p_hi4, dst1 - 4, rlo);
+    svst1_f32(p_hi4, dst1, rhi);
+}
 
 // 8 rows (LHS blocks lhs0 and lhs1, which may be the same block when only 4 rows are left) x one
 // 8-column RHS block over all k; rows (1..8) and cols (1..8) count the valid ones.
@@ -444,6 +668,19 @@ static inline __attribute__((always_inline)) void tile(
         f_r67_c4567 = scale_add(f_r67_c4567, a_r67_c4567, a_r67, d_c4567);
     }
     const svuint64_t idx_rows = svld1_u64(svptrue_pat_b64(SV_VL4), kai_idx_rows);
+    if (rows == 8 && cols == 8) {
+        // Full tile: no per-row decisions, and row 1 of each store2x4 goes out through the upper
+        // 4 lanes (no EXT).
+        const svbool_t p_lo4 = svptrue_pat_b32(SV_VL4);
+        const svbool_t p_hi4 = svbic_b_z(pw, pw, p_lo4);
+        uint8_t* d = (uint8_t*)dst;
+        const size_t s = dst_stride;
+        store2x8((float*)(void*)d, s, f_r01_c0123, f_r01_c4567, vmin, vmax, idx_rows, p_lo4, p_hi4);
+        store2x8((float*)(void*)(d + 2 * s), s, f_r23_c0123, f_r23_c4567, vmin, vmax, idx_rows, p_lo4, p_hi4);
+        store2x8((float*)(void*)(d + 4 * s), s, f_r45_c0123, f_r45_c4567, vmin, vmax, idx_rows, p_lo4, p_hi4);
+        store2x8((float*)(void*)(d + 6 * s), s, f_r67_c0123, f_r67_c4567, vmin, vmax, idx_rows, p_lo4, p_hi4);
+        return;
+    }
     const size_t c_lo = KAI_MIN(cols, 4);
     const size_t c_hi = cols > 4 ? cols - 4 : 0;
     for (size_t rp = 0; rp < 4 && 2 * rp < rows; ++rp) {
@@ -461,7 +698,9 @@ static inline __attribute__((always_inline)) void tile(
 // GGUF block, fully unrolled; any bl), which keep the hot loop in a small function of its own.
 static inline __attribute__((always_inline)) void tiles(
     size_t m, size_t n, size_t nb, size_t bl, const uint8_t* lhs_packed, const uint8_t* rhs_packed, float* dst,
-    size_t dst_stride_row, svfloat32_t vmin, svfloat32_t vmax) {
+    size_t dst_stride_row, float scalar_min, float scalar_max) {
+    const svfloat32_t vmin = svdup_n_f32(scalar_min);
+    const svfloat32_t vmax = svdup_n_f32(scalar_max);
     const size_t lhs_stride = nb * kai_mr * (bl + 2);
     const size_t rhs_stride = kai_nr * nb * (bl / 2 + 2);
     for (size_t m0 = 0; m0 < m; m0 += 8) {
@@ -469,7 +708,16 @@ static inline __attribute__((always_inline)) void tiles(
         const uint8_t* lhs0 = lhs_packed + (m0 / kai_mr) * lhs_stride;
         const uint8_t* lhs1 = rows > 4 ? lhs0 + lhs_stride : lhs0;
         float* dst_row = (float*)(void*)((uint8_t*)dst + m0 * dst_stride_row);
-        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
+        size_t n_done = 0;
+#if defined(KAI_SVE16X8_ASM)
+        // The full 8 x 8 tiles of a full 8-row pass (the gather's offsets are 32-bit).
+        if (bl == 32 && rows == 8 && n >= kai_nr && nb > 0 && lhs_stride <= (size_t)INT32_MAX - 8) {
+            n_done = n - n % kai_nr;
+            pass_bl32_asm(lhs0 + 2 * kai_mr, rhs_packed + 2 * kai_nr, rhs_stride, n / kai_nr, nb, lhs_stride, dst_row,
+                          dst_stride_row, scalar_min, scalar_max);
+        }
+#endif
+        for (size_t n0 = n_done; n0 < n; n0 += kai_nr) {
             tile(lhs0, lhs1, rhs_packed + (n0 / kai_nr) * rhs_stride, nb, bl, dst_row + n0, dst_stride_row, rows,
                  KAI_MIN(n - n0, kai_nr), vmin, vmax);
         }
@@ -478,14 +726,14 @@ static inline __attribute__((always_inline)) void tiles(
 
 static __attribute__((noinline)) void sve16x8_tiles_bl32(
     size_t m, size_t n, size_t nb, const uint8_t* lhs_packed, const uint8_t* rhs_packed, float* dst,
-    size_t dst_stride_row, svfloat32_t vmin, svfloat32_t vmax) {
-    tiles(m, n, nb, 32, lhs_packed, rhs_packed, dst, dst_stride_row, vmin, vmax);
+    size_t dst_stride_row, float scalar_min, float scalar_max) {
+    tiles(m, n, nb, 32, lhs_packed, rhs_packed, dst, dst_stride_row, scalar_min, scalar_max);
 }
 
 static __attribute__((noinline)) void sve16x8_tiles_any_bl(
     size_t m, size_t n, size_t nb, size_t bl, const uint8_t* lhs_packed, const uint8_t* rhs_packed, float* dst,
-    size_t dst_stride_row, svfloat32_t vmin, svfloat32_t vmax) {
-    tiles(m, n, nb, bl, lhs_packed, rhs_packed, dst, dst_stride_row, vmin, vmax);
+    size_t dst_stride_row, float scalar_min, float scalar_max) {
+    tiles(m, n, nb, bl, lhs_packed, rhs_packed, dst, dst_stride_row, scalar_min, scalar_max);
 }
 
 void kai_run_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm(
@@ -505,13 +753,11 @@ void kai_run_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm(
     KAI_ASSUME_MSG(m == 1 || dst_stride_row / sizeof(float) >= n, "dst_stride_row must be at least n * sizeof(float) when m > 1");
 
     const size_t nb = k / bl;
-    const svfloat32_t vmin = svdup_n_f32(scalar_min);
-    const svfloat32_t vmax = svdup_n_f32(scalar_max);
     if (bl == 32) {
-        sve16x8_tiles_bl32(m, n, nb, (const uint8_t*)lhs_packed, (const uint8_t*)rhs_packed, dst, dst_stride_row, vmin,
-                           vmax);
+        sve16x8_tiles_bl32(m, n, nb, (const uint8_t*)lhs_packed, (const uint8_t*)rhs_packed, dst, dst_stride_row,
+                           scalar_min, scalar_max);
     } else {
         sve16x8_tiles_any_bl(m, n, nb, bl, (const uint8_t*)lhs_packed, (const uint8_t*)rhs_packed, dst, dst_stride_row,
-                             vmin, vmax);
+                             scalar_min, scalar_max);
     }
 }
