@@ -188,26 +188,30 @@ static inline __attribute__((always_inline)) void store2x4(
 #if defined(__GNUC__) && !defined(KAI_QSI8D32P_SVE_NO_ASM)
 #define KAI_SVE16X8_ASM 1
 // The bl = 32 block loop in assembly (the intrinsics twin, -DKAI_QSI8D32P_SVE_NO_ASM, is the
-// loop in tile() below). Compiled from intrinsics it took about 119 instructions per block; this
-// one takes 105: the 60 of the K work (4 LD1B, 8 LSL/AND, 16 LD1RQB, 32 SMMLA), 32 for the
-// block's scaling (per accumulator SCVTF, FMUL, FMLA and the zeroing DUP), 10 for the scale
-// vectors and 3 for the loop (two blocks per iteration). The savings: no register copies (the high-nibble AND is done in
-// place on the raw bytes once the LSL has read them), every load addresses from the two block
-// pointers (immediate offsets for the first LHS block, registers holding fixed offsets for the
-// second LHS block and the RHS), one gather fetches the 8 LHS scales of both 4-row blocks, and
-// the column scales are not divided by 16: the f32 accumulators hold 16 * acc (an exact power-of-2
-// scaling: |acc| never comes near the f32 overflow or subnormal range, as every nonzero partial
-// sum is a multiple of 2^-48, the f16 x f16 product grain) and the caller multiplies them by 1/16
-// before the clamp, so fmaf(16 I, a * d, 16 acc) = 16 fmaf(I, a * d, acc) gives the same bits.
-// Register map: z16-z23 the int32 accumulators (acc_r01_c0123, acc_r01_c4567, acc_r23_c0123, ...,
-// acc_r67_c4567), z24/z25 the decoded low nibbles (16 w) of columns 0-3 / 4-7, z26/z27 their
-// high nibbles (in place on the raw bytes; segment 1 swaps the two pairs), z28-z31 the LHS rows
-// 0-1 / 2-3 of the low and the high K half; in the scaling, z24/z25 the products a * d, z26/z27 the column scales, z28-z31 the
-// row scales. x9-x16 the offsets of the second LHS block's groups, x17/x8/x7 the RHS segment
-// offsets 32, 64, 96 and x6 = -8 (the RHS scales, halfword-scaled, sit 16 bytes before the data).
+// loop in tile() below): block_loop_bl32_asm for the edge tiles of tile(), pass_bl32_asm for the
+// full tiles of a full 8-row pass; both run KAI_SVE16X8_BLOCK. Compiled from intrinsics a block
+// took about 119 instructions; this one takes 105: the 60 of the K work (4 LD1B, 8 LSL/AND,
+// 16 LD1RQB, 32 SMMLA), 32 for the block's scaling (per accumulator SCVTF, FMUL, FMLA and the
+// zeroing DUP), 10 for the scale vectors and 1.5 for the loop (two blocks per iteration). The
+// savings: no register copies (the high-nibble AND is done in place on the raw bytes once the
+// LSL has read them), every load addresses from the two block pointers (immediate offsets for
+// the first LHS block, registers holding fixed offsets for the second LHS block and the RHS),
+// one gather fetches the 8 LHS scales of both 4-row blocks, and the column scales are not
+// divided by 16: the f32 accumulators hold 16 * acc (an exact power-of-2 scaling: |acc| never
+// comes near the f32 overflow or subnormal range, as every nonzero partial sum is a multiple of
+// 2^-48, the f16 x f16 product grain) and are multiplied by 1/16 before the clamp, so
+// fmaf(16 I, a * d, 16 acc) = 16 fmaf(I, a * d, acc) gives the same bits.
+// Register map: z16-z23 the int32 accumulators (acc_r01_c0123, acc_r01_c4567, acc_r23_c0123,
+// ..., acc_r67_c4567), z24/z25 the decoded low nibbles (16 w) of columns 0-3 / 4-7, z26/z27
+// their high nibbles (in place on the raw bytes; segment 1 swaps the two pairs), z28-z31 the LHS
+// rows 0-1 / 2-3 of the low and the high K half; in the scaling, z24/z25 the products a * d,
+// z26/z27 the column scales, z28-z31 the row scales. x9-x16 the offsets of the second LHS
+// block's groups, x17/x8/x7 the RHS segment offsets 32, 64, 96 and x6 = -8 (the RHS scales,
+// halfword-scaled, sit 16 bytes before the data).
 // p0 all lanes, p1 the low 32 bytes, p2 the low 8 words.
 // l0: first LHS block's data (past its 8 scale bytes); r: the RHS block's data (past its 16 scale
 // bytes); nb >= 1 blocks; s1: bytes from the first to the second LHS block (0: the same block).
+
 // One bl = 32 block (the body of both assembly loops): LW / RW the block pointers, F0-F7 the f32
 // accumulators (f_r01_c0123, f_r01_c4567, f_r23_c0123, ..., f_r67_c4567), G the gather offsets,
 // IA01-IA67 / ID0, ID1 the TBL indices of the row / column scales.
@@ -362,12 +366,14 @@ static inline __attribute__((always_inline)) void block_loop_bl32_asm(
         "b 3f\n"
         "2:\n"
         KAI_SVE16X8_BLOCK("%x[l0]", "%x[r]", "%[a0]", "%[a1]", "%[a2]", "%[a3]", "%[a4]", "%[a5]", "%[a6]", "%[a7]",
-                          "%[gofs]", "%[idx_a01]", "%[idx_a23]", "%[idx_a45]", "%[idx_a67]", "%[idx_d0123]", "%[idx_d4567]")
+                          "%[gofs]", "%[idx_a01]", "%[idx_a23]", "%[idx_a45]", "%[idx_a67]", "%[idx_d0123]",
+                          "%[idx_d4567]")
         "add %x[l0], %x[l0], #136\n"
         "add %x[r], %x[r], #144\n"
         "3:\n"
         KAI_SVE16X8_BLOCK("%x[l0]", "%x[r]", "%[a0]", "%[a1]", "%[a2]", "%[a3]", "%[a4]", "%[a5]", "%[a6]", "%[a7]",
-                          "%[gofs]", "%[idx_a01]", "%[idx_a23]", "%[idx_a45]", "%[idx_a67]", "%[idx_d0123]", "%[idx_d4567]")
+                          "%[gofs]", "%[idx_a01]", "%[idx_a23]", "%[idx_a45]", "%[idx_a67]", "%[idx_d0123]",
+                          "%[idx_d4567]")
         "add %x[l0], %x[l0], #136\n"
         "add %x[r], %x[r], #144\n"
         "subs %x[nb], %x[nb], #2\n"
@@ -474,11 +480,13 @@ static inline __attribute__((always_inline)) void pass_bl32_asm(
         "add %x[cnt], %x[cnt], #1\n"
         "b 3f\n"
         "2:\n"
-        KAI_SVE16X8_BLOCK("%x[lw]", "%x[rw]", "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z14", "z8", "z9", "z10", "z11", "z12", "z13")
+        KAI_SVE16X8_BLOCK("%x[lw]", "%x[rw]", "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z14", "z8", "z9", "z10",
+                          "z11", "z12", "z13")
         "add %x[lw], %x[lw], #136\n"
         "add %x[rw], %x[rw], #144\n"
         "3:\n"
-        KAI_SVE16X8_BLOCK("%x[lw]", "%x[rw]", "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z14", "z8", "z9", "z10", "z11", "z12", "z13")
+        KAI_SVE16X8_BLOCK("%x[lw]", "%x[rw]", "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z14", "z8", "z9", "z10",
+                          "z11", "z12", "z13")
         "add %x[lw], %x[lw], #136\n"
         "add %x[rw], %x[rw], #144\n"
         "subs %x[cnt], %x[cnt], #2\n"
@@ -578,8 +586,8 @@ static inline __attribute__((always_inline)) void pass_bl32_asm(
 // Row 1 leaves through lanes 4-7 of the row-major vectors, so its base is 4 floats lower (still
 // inside the output: with 8 columns the row stride is at least 8 floats).
 static inline __attribute__((always_inline)) void store2x8(
-    float* dst, size_t dst_stride, svfloat32_t lo4, svfloat32_t hi4, svfloat32_t vmin, svfloat32_t vmax, svuint64_t rows_idx,
-    svbool_t p_lo4, svbool_t p_hi4) {
+    float* dst, size_t dst_stride, svfloat32_t lo4, svfloat32_t hi4, svfloat32_t vmin, svfloat32_t vmax,
+    svuint64_t rows_idx, svbool_t p_lo4, svbool_t p_hi4) {
     const svbool_t pw = svptrue_pat_b32(SV_VL8);
     const svfloat32_t ylo = svmin_f32_x(pw, svmax_f32_x(pw, lo4, vmin), vmax);
     const svfloat32_t yhi = svmin_f32_x(pw, svmax_f32_x(pw, hi4, vmin), vmax);
