@@ -121,8 +121,9 @@ std::string short_name(const char* full) {
     return s;
 }
 
-// Clamp bounds: none, biting (20 % and 80 % quantiles of the unclamped result) or min > max.
-enum class Clamp { kNone, kBite, kInverted };
+// Clamp bounds: none, biting (20 % and 80 % quantiles of the unclamped result), min > max, or one
+// bound finite: kRelu = [0, +FLT_MAX], kMaxOnly = [-FLT_MAX, 60 % quantile].
+enum class Clamp { kNone, kBite, kInverted, kRelu, kMaxOnly };
 
 void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float* hi) {
     *lo = -FLT_MAX;
@@ -134,6 +135,10 @@ void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float
     if (c == Clamp::kBite) {
         *lo = q20;
         *hi = q80;
+    } else if (c == Clamp::kRelu) {
+        *lo = 0.0f;
+    } else if (c == Clamp::kMaxOnly) {
+        *hi = s[s.size() * 3 / 5];
     } else {
         *lo = q80 + 1.0f;
         *hi = q20 - 1.0f;
@@ -231,6 +236,8 @@ std::vector<MatmulCase> matmul_cases() {
                 out.push_back({vi, 1, s.m, s.n, s.k, s.bl, false, Clamp::kBite, Tiling::kTiles});
             }
             out.push_back({vi, 0, 2 * ms + 1, 9, 288, 96, true, Clamp::kInverted, Tiling::kOneTile});
+            out.push_back({vi, 0, ms + 1, 5, 96, 32, false, Clamp::kRelu, Tiling::kTiles});
+            out.push_back({vi, 1, 13, 33, 224, 32, true, Clamp::kMaxOnly, Tiling::kWhole});
             continue;
         }
         const std::vector<Shape> more = {
@@ -259,6 +266,9 @@ std::vector<MatmulCase> matmul_cases() {
         }
         // The prime shape of the style guide, once per variant (K kept small for emulation).
         out.push_back({vi, 0, 257, 113, 64, 32, true, Clamp::kBite, Tiling::kTiles});
+        // One-sided clamps (only one bound finite), once each per variant.
+        out.push_back({vi, 0, ms + 1, 5, 96, 32, false, Clamp::kRelu, Tiling::kTiles});
+        out.push_back({vi, 1, 13, 33, 224, 32, true, Clamp::kMaxOnly, Tiling::kWhole});
     }
     return out;
 }
@@ -268,7 +278,11 @@ std::string matmul_case_name(const testing::TestParamInfo<MatmulCase>& info) {
     const auto& v = kai_registry::qai4c32p_variants()[c.variant];
     return short_name(v.name) + "__m" + std::to_string(c.m) + "_n" + std::to_string(c.n) + "_k" + std::to_string(c.k) +
            "_bl" + std::to_string(c.bl) + (c.packer ? "_lhsf16" : "") + (c.bias ? "_bias" : "") +
-           (c.clamp == Clamp::kNone ? "" : c.clamp == Clamp::kBite ? "_clamp" : "_inverted") +
+           (c.clamp == Clamp::kNone      ? ""
+                        : c.clamp == Clamp::kBite    ? "_clamp"
+                        : c.clamp == Clamp::kRelu    ? "_relu"
+                        : c.clamp == Clamp::kMaxOnly ? "_maxonly"
+                                                     : "_inverted") +
            (c.tiling == Tiling::kTiles ? "_tiles" : c.tiling == Tiling::kOneTile ? "_onetile" : "");
 }
 

@@ -23,8 +23,13 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
 #include "test/common/abi_call.h"
 #include "test/common/buffers.h"
@@ -110,8 +115,9 @@ std::string short_name(const char* full) {
     return s;
 }
 
-// Clamp bounds: none, biting (20 % and 80 % quantiles of the unclamped result) or min > max.
-enum class Clamp { kNone, kBite, kInverted };
+// Clamp bounds: none, biting (20 % and 80 % quantiles of the unclamped result), min > max, or one
+// bound finite: kRelu = [0, +FLT_MAX], kMaxOnly = [-FLT_MAX, 60 % quantile].
+enum class Clamp { kNone, kBite, kInverted, kRelu, kMaxOnly };
 
 void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float* hi) {
     *lo = -FLT_MAX;
@@ -123,6 +129,10 @@ void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float
     if (c == Clamp::kBite) {
         *lo = q20;
         *hi = q80;
+    } else if (c == Clamp::kRelu) {
+        *lo = 0.0f;
+    } else if (c == Clamp::kMaxOnly) {
+        *hi = s[s.size() * 3 / 5];
     } else {
         *lo = q80 + 1.0f;
         *hi = q20 - 1.0f;
@@ -290,6 +300,9 @@ std::vector<MatmulCase> matmul_cases() {
         }
         // The prime shape of the style guide, once per variant (K kept small for emulation).
         out.push_back({vi, 0, 257, 113, 64, 32, Clamp::kBite, Tiling::kTiles});
+        // One-sided clamps (only one bound finite), once each per variant.
+        out.push_back({vi, 0, ms + 1, 5, 96, 32, Clamp::kRelu, Tiling::kTiles});
+        out.push_back({vi, 0, 13, 33, 224, 32, Clamp::kMaxOnly, Tiling::kWhole});
     }
     return out;
 }
@@ -301,7 +314,11 @@ std::string matmul_case_name(const testing::TestParamInfo<MatmulCase>& info) {
     std::string name = short_name(v.name) + "__m" + std::to_string(c.m) + "_n" + std::to_string(c.n) + "_k" +
                        std::to_string(c.k) + "_bl" + std::to_string(c.bl) +
                        (packers[c.packer]->ties_to_even ? "_lhs4x8sb" : "") +
-                       (c.clamp == Clamp::kNone ? "" : c.clamp == Clamp::kBite ? "_clamp" : "_inverted") +
+                       (c.clamp == Clamp::kNone      ? ""
+                        : c.clamp == Clamp::kBite    ? "_clamp"
+                        : c.clamp == Clamp::kRelu    ? "_relu"
+                        : c.clamp == Clamp::kMaxOnly ? "_maxonly"
+                                                     : "_inverted") +
                        (c.tiling == Tiling::kTiles ? "_tiles" : c.tiling == Tiling::kOneTile ? "_onetile" : "");
     return name;
 }
@@ -1151,6 +1168,18 @@ TEST(Qsi8d32pBlockDeathTest, BadBlAbortsInEveryBuild) {
             re("kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.c", msg));
         EXPECT_DEATH((void)kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod(4, 96, bl),
                      re("kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.c", msg));
+        // The generated I8MM kernels and the packers of the SME GEMVs check bl in every build too.
+        EXPECT_DEATH((void)kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm(4, 96, bl),
+                     re("kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm.c", msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm(4, 96, bl),
+                     re("kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm.c", msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32_neon(4, 96, bl, 1, 4, 1),
+                     re("kai_lhs_quant_pack_qsi8d32p_f32_neon.c", msg));
+        EXPECT_DEATH(
+            (void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon(4, 96, 4, 4, bl),
+            re("kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon.c", msg));
+        EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon(4, 96, 4, 4, bl),
+                     re("kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon.c", msg));
     }
     // k not a multiple of bl.
     EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32(4, 96, 64, 4, 16, 2), re(lhs, k_msg));
