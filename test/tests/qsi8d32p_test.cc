@@ -602,6 +602,66 @@ TEST(Qsi8d32pLhsPackTies, TiesAwayVersusEven) {
     EXPECT_EQ(qe[4], 4);
 }
 
+// Degenerate blocks, every LHS packer and geometry (bl = 32, K = 96, 4 dense rows):
+// - tiny blocks (0 < amax < 127 / 2^128 ~ 3.7e-37): scale = amax / 127 is an f32 subnormal whose
+//   reciprocal is +inf and whose f16 is +0. KleidiAI converts x * inf with a saturating FCVT*
+//   (+inf -> INT32_MAX, -inf -> INT32_MIN, 0 * inf = NaN -> 0) and keeps the low byte: -1 for
+//   x > 0, 0 for x <= 0, with a zero scale (the block dequantises to 0);
+// - +-0 blocks: scale 0, every q = 0 (so is a block of f32 subnormals whose amax / 127 underflows
+//   to 0; one larger tiny value keeps the infinite reciprocal); a constant block: +-127;
+// - huge blocks (amax 3e38): q exact, the f16 scale +inf (0x7C00), as spec 11.3.2 states.
+// The reference quantiser is pinned to these bytes here, then every packer must give exactly the
+// reference's packing (whichever of its paths, scalar or NEON, the geometry selects).
+TEST(Qsi8d32pLhsPackDegenerate, TinyZeroConstantAndHugeBlocks) {
+    const size_t m = 4, k = 96, bl = 32;
+    std::vector<float> x(m * k, 0.0f);
+    for (size_t j = 0; j < bl; ++j) {
+        x[0 * k + j] = j % 3 == 0 ? 1.0e-38f : (j % 3 == 1 ? -2.5e-39f : 0.0f);  // tiny, mixed signs
+        x[1 * k + j] = j % 2 ? -0.0f : 0.0f;                                     // +-0
+        x[2 * k + j] = 0.75f;                                                    // constant
+        x[3 * k + j] = j % 2 ? -3.0e38f : 1.5e38f;                               // huge
+        x[0 * k + bl + j] = -1.0e-39f * static_cast<float>(j + 1);               // tiny, negative
+        x[1 * k + bl + j] = j % 2 ? 3.0e-37f : 1.4e-45f;                         // tiny with a subnormal
+        x[2 * k + bl + j] = -0.75f;
+        x[3 * k + bl + j] = static_cast<float>(j) - 16.0f;                       // an ordinary block
+    }
+    for (size_t i = 0; i < m; ++i)
+        for (size_t j = 2 * bl; j < k; ++j) x[i * k + j] = 0.125f * static_cast<float>((i * 7 + j) % 17) - 1.0f;
+    for (auto rounding : {kai_ref::Q8Rounding::kTiesAway, kai_ref::Q8Rounding::kTiesEven}) {
+        const kai_ref::Qsi8d32 q = kai_ref::quantize_qsi8d32(m, k, bl, x.data(), k * 4, rounding);
+        const size_t nb = k / bl;
+        for (size_t j = 0; j < bl; ++j) {
+            ASSERT_EQ(q.q[0 * k + j], x[0 * k + j] > 0.0f ? -1 : 0) << j;
+            ASSERT_EQ(q.q[1 * k + j], 0) << j;
+            ASSERT_EQ(q.q[2 * k + j], 127) << j;
+            ASSERT_EQ(q.q[0 * k + bl + j], 0) << j;
+            ASSERT_EQ(q.q[1 * k + bl + j], -1) << j;  // 1.4e-45 * inf and 3e-37 * inf
+            ASSERT_EQ(q.q[2 * k + bl + j], -127) << j;
+        }
+        EXPECT_EQ(q.q[3 * k + 1], -127);  // -3e38 * (127 / 3e38)
+        EXPECT_EQ(q.scales[0 * nb], 0x0000);
+        EXPECT_EQ(q.scales[0 * nb + 1], 0x0000);
+        EXPECT_EQ(q.scales[1 * nb], 0x0000);
+        EXPECT_EQ(q.scales[1 * nb + 1], 0x0000);
+        EXPECT_EQ(q.scales[3 * nb], 0x7C00);
+    }
+    const size_t geo[][3] = {{4, 16, 2}, {4, 8, 2}, {1, 16, 2}, {1, 8, 2}, {8, 4, 1}, {2, 32, 2}, {3, 4, 2}};
+    for (const Qsi8d32pLhsPacker& p : kai_registry::qsi8d32p_lhs_packers()) {
+        if (!kai_test::missing_features(p.features).empty()) continue;
+        const kai_ref::Qsi8d32 q = kai_ref::quantize_qsi8d32(m, k, bl, x.data(), k * 4, rounding_of(p));
+        for (const auto& g : geo) {
+            if (!p.accepts(g[0], g[1], g[2])) continue;
+            const std::vector<uint8_t> want = kai_ref::pack_qsi8d32p(q, g[0], g[1] / g[2], 0xA5, nullptr);
+            const size_t size = KAI_ABI(p.get_lhs_packed_size)(m, k, bl, g[0], g[1], g[2]);
+            ASSERT_EQ(size, want.size());
+            std::vector<uint8_t> got(size, 0xA5);
+            KAI_ABI(p.run)(m, k, bl, g[0], g[1], g[2], 0, x.data(), k * 4, got.data());
+            EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size))
+                << p.name << " mr " << g[0] << " kr " << g[1] << " sr " << g[2];
+        }
+    }
+}
+
 struct RhsPackCase {
     size_t n, k, bl, nr, kr;
 };
