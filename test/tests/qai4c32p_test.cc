@@ -49,7 +49,7 @@ using kai_test::PreconditionCase;
 // m x k LHS values (row stride `stride` elements), f16-representable so that the same values
 // feed both packers: uniform [-2, 2) times a per-row power of two, and, when m >= 5, special
 // rows: zeros, a constant, tiny values, and a tie row (one +-127 per block, so the block's scale is exactly 1,
-// and half-integers elsewhere: every product an exact tie).
+// and half-integers elsewhere: every product an exact tie); when m >= 7 also +-0 and +-65504 rows.
 std::vector<float> make_lhs(size_t m, size_t k, size_t bl, size_t stride, uint64_t seed) {
     kai_test::Rng rng(seed);
     std::vector<float> x(m * stride, 0.0f);
@@ -68,6 +68,14 @@ std::vector<float> make_lhs(size_t m, size_t k, size_t bl, size_t stride, uint64
             x[3 * stride + kk] = kk % 3 == 0 ? 0.0f : (kk % 2 ? -1.0e-38f : 2.5e-38f);
             x[4 * stride + kk] = kk % bl == 0 ? ((kk / bl) % 2 ? -127.0f : 127.0f)
                                               : static_cast<float>(rng.integer(-120, 120)) + 0.5f;
+        }
+    }
+    if (m >= 7) {
+        // +-0 (scale 0, q 0) and the largest f16 magnitudes (the f32 packer's widest range that the
+        // f16 packer can be given too; 127 / 65504 and its reciprocal are far from overflow).
+        for (size_t kk = 0; kk < k; ++kk) {
+            x[5 * stride + kk] = kk % 2 ? -0.0f : 0.0f;
+            x[6 * stride + kk] = kk % 3 == 0 ? 65504.0f : (kk % 3 == 1 ? -65504.0f : 1.0f);
         }
     }
     return x;
