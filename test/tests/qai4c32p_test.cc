@@ -857,4 +857,40 @@ TEST(Qai4c32pPackerPreconditionsDeathTest, Packers) {
 }
 #endif  // NDEBUG
 
+// The block length is checked in every build (release too) by every function of the family that
+// takes it, kernels' getters and run functions and all five packers alike: bl = 0 never divides by
+// zero and no getter returns an offset for a block length another function refuses.
+TEST(Qai4c32pBlockDeathTest, BadBlAbortsInEveryBuild) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    const std::string bl_msg = "bl must be a non-zero multiple of 32", k_msg = "k must be a multiple of bl";
+    const auto re = [](const std::string& name, const std::string& msg) {
+        return kai_test::kai_error_regex(name + ".c", msg);
+    };
+    for (const Qai4c32pVariant& v : kai_registry::qai4c32p_variants()) {
+        // The getters are plain arithmetic: no CPU feature needed.
+        auto lhs_off = [&](size_t k, size_t bl) {
+            return v.f16_out ? v.f16.get_lhs_packed_offset(0, k, bl) : v.f32.get_lhs_packed_offset(0, k, bl);
+        };
+        auto rhs_off = [&](size_t k, size_t bl) {
+            return v.f16_out ? v.f16.get_rhs_packed_offset(0, k, bl) : v.f32.get_rhs_packed_offset(0, k, bl);
+        };
+        EXPECT_EQ(lhs_off(96, 32), 0u);
+        for (size_t bl : {0, 48}) {
+            EXPECT_DEATH((void)lhs_off(96, bl), re(v.name, bl_msg)) << v.name;
+            EXPECT_DEATH((void)rhs_off(96, bl), re(v.name, bl_msg)) << v.name;
+        }
+        EXPECT_DEATH((void)rhs_off(96, 64), re(v.name, k_msg)) << v.name;
+    }
+    for (const Qai4c32pLhsPacker& p : kai_registry::qai4c32p_lhs_packers()) {
+        EXPECT_DEATH((void)p.get_lhs_packed_size(1, 96, 0, 1, 4, 1), re(p.name, bl_msg)) << p.name;
+        EXPECT_DEATH((void)p.get_lhs_packed_offset(0, 96, 64, 1, 4, 1), re(p.name, k_msg)) << p.name;
+    }
+    EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon(4, 96, 4, 4, 0),
+                 re("kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon", bl_msg));
+    EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon(4, 96, 4, 4, 0),
+                 re("kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon", bl_msg));
+    EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon(4, 96, 4, 4, 64),
+                 re("kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon", k_msg));
+}
+
 }  // namespace
