@@ -349,8 +349,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 enum class Portion { kFull, kAllTiles, kInterior, kLastRagged };
 // kRelu: [0, +FLT_MAX] (one finite bound); kInverted: scalar_min > scalar_max (every output is
-// scalar_min, KleidiAI's min-then-max order).
-enum class Clamp { kNone, kInfinite, kBite, kRelu, kInverted };
+// scalar_min, KleidiAI's min-then-max order); kMaxOnly: [-FLT_MAX, 60 % quantile] (the other bound).
+enum class Clamp { kNone, kInfinite, kBite, kRelu, kInverted, kMaxOnly };
 
 struct KernelCase {
     size_t variant;
@@ -439,6 +439,10 @@ TEST_P(Bf16KernelTest, MatchesReferenceWithinBound) {
         max = static_cast<float>(sorted[sorted.size() * 4 / 5]);
     } else if (c.clamp == Clamp::kRelu) {
         min = 0.0f;
+    } else if (c.clamp == Clamp::kMaxOnly) {
+        std::vector<double> sorted(ref);
+        std::sort(sorted.begin(), sorted.end());
+        max = static_cast<float>(sorted[sorted.size() * 3 / 5]);
     } else if (c.clamp == Clamp::kInverted) {
         std::vector<double> sorted(ref);
         std::sort(sorted.begin(), sorted.end());
@@ -487,6 +491,15 @@ TEST_P(Bf16KernelTest, MatchesReferenceWithinBound) {
                 const double want = v.bf16_output ? kai_ref::round_to_bf16(static_cast<float>(expected)) : expected;
                 if (got != want && std::fabs(ref[i * c.n + j] - expected) > 2 * bound) {
                     ADD_FAILURE() << "dst[" << i << "][" << j << "] = " << got << " is not the clamp bound " << want;
+                    ++failures;
+                }
+            }
+            if (c.clamp == Clamp::kInverted) {
+                // min > max: every output is exactly scalar_min (min(x, max) first, then max(., min)),
+                // whatever x is; the other order would give scalar_max.
+                const double want = v.bf16_output ? kai_ref::round_to_bf16(min) : static_cast<double>(min);
+                if (got != want) {
+                    ADD_FAILURE() << "dst[" << i << "][" << j << "] = " << got << ", inverted bounds give " << want;
                     ++failures;
                 }
             }
@@ -546,12 +559,14 @@ std::vector<KernelCase> kernel_cases() {
         for (const Shape& s : mr == 1 ? gemv : gemm) {
             const bool big = s.m * s.n * s.k > 1000000;
             for (Portion portion : {Portion::kFull, Portion::kAllTiles, Portion::kInterior, Portion::kLastRagged}) {
-                for (Clamp clamp : {Clamp::kNone, Clamp::kInfinite, Clamp::kBite, Clamp::kRelu, Clamp::kInverted}) {
+                for (Clamp clamp :
+                     {Clamp::kNone, Clamp::kInfinite, Clamp::kBite, Clamp::kRelu, Clamp::kInverted, Clamp::kMaxOnly}) {
                     for (bool bias : {true, false}) {
                         // One-sided and inverted clamps: one sub-tile each, every shape and kernel.
-                        const bool extra = clamp == Clamp::kRelu || clamp == Clamp::kInverted;
+                        const bool extra = clamp == Clamp::kRelu || clamp == Clamp::kInverted || clamp == Clamp::kMaxOnly;
                         if (extra && !((clamp == Clamp::kRelu && portion == Portion::kFull && bias) ||
-                                       (clamp == Clamp::kInverted && portion == Portion::kLastRagged && !bias))) {
+                                       (clamp == Clamp::kInverted && portion == Portion::kLastRagged && !bias) ||
+                                       (clamp == Clamp::kMaxOnly && portion == Portion::kInterior && bias))) {
                             continue;
                         }
                         if ((big || reduced) && !extra && !((portion == Portion::kFull && clamp == Clamp::kBite && bias) ||
@@ -574,7 +589,7 @@ std::vector<KernelCase> kernel_cases() {
 std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
     const KernelCase& c = info.param;
     static const char* const portions[] = {"full", "alltiles", "interior", "lastragged"};
-    static const char* const clamps[] = {"noclamp", "infclamp", "clamp", "reluclamp", "invclamp"};
+    static const char* const clamps[] = {"noclamp", "infclamp", "clamp", "reluclamp", "invclamp", "maxonlyclamp"};
     std::ostringstream os;
     os << short_name(kai_registry::bf16_variants()[c.variant].name) << "_" << c.m << "x" << c.n << "x" << c.k << "_"
        << portions[static_cast<int>(c.portion)] << "_" << clamps[static_cast<int>(c.clamp)] << "_"
@@ -884,9 +899,12 @@ TEST_P(Bf16KernelPreconditionsDeathTest, EachViolationAbortsNamingTheParameter) 
                          [&] { (void)uk.get_dst_offset(0, 6, 64); }});
         table.push_back({"run_matmul", "dst_stride_row must be a multiple of " + elem,
                          [&] { run(1, lhs, rhs, dst, es + 1, es); }});
+        // Rows 0 and 1 would overlap.
         if (v.bf16_output) {
-            // Rows 0 and 1 would overlap (hand-written kernel; the generated ones do not check yet).
             table.push_back({"run_matmul", "dst_stride_row must be at least n * sizeof(uint16_t) when m > 1",
+                             [&] { run(2, lhs, rhs, dst, 0, es); }});
+        } else {
+            table.push_back({"run_matmul", "dst_stride_row must be at least n * dst_stride_col if m > 1",
                              [&] { run(2, lhs, rhs, dst, 0, es); }});
         }
     }

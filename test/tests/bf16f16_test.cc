@@ -457,8 +457,9 @@ private:
 enum class Portion { kFull, kAllTiles, kInterior, kLastRagged };
 // kBite: the 20 % / 80 % quantiles moved 0.3 f16 ulp inward (not f16 values, as in the compat
 // vectors); kRelu: [0, +FLT_MAX]; kInverted: scalar_min > scalar_max (every output is scalar_min);
-// kHalf: [-65504, 65504] (finite f16 bounds: the clamp runs, nothing changes).
-enum class Clamp { kNone, kInfinite, kBite, kRelu, kInverted, kHalf };
+// kHalf: [-65504, 65504] (finite f16 bounds: the clamp runs, nothing changes); kMaxOnly:
+// [-FLT_MAX, 60 % quantile moved 0.3 f16 ulp inward] (only the upper bound finite).
+enum class Clamp { kNone, kInfinite, kBite, kRelu, kInverted, kHalf, kMaxOnly };
 
 struct KernelCase {
     size_t m, n, k;
@@ -534,6 +535,9 @@ void clamp_bounds(Clamp clamp, const std::vector<double>& ref, float* min, float
         case Clamp::kHalf:
             *min = -65504.0f;
             *max = 65504.0f;
+            break;
+        case Clamp::kMaxOnly:
+            *max = inward(sorted[sorted.size() * 3 / 5], 0.3);
             break;
     }
 }
@@ -656,14 +660,17 @@ std::vector<KernelCase> kernel_cases() {
         const bool big = s.m * s.n * s.k > 1000000 || s.k >= 2048;
         if (reduced && s.m * s.n * s.k > 10000000) continue;  // 257x113x373: full sweep only
         for (Portion portion : {Portion::kFull, Portion::kAllTiles, Portion::kInterior, Portion::kLastRagged}) {
-            for (Clamp clamp : {Clamp::kNone, Clamp::kInfinite, Clamp::kBite, Clamp::kRelu, Clamp::kInverted, Clamp::kHalf}) {
+            for (Clamp clamp : {Clamp::kNone, Clamp::kInfinite, Clamp::kBite, Clamp::kRelu, Clamp::kInverted, Clamp::kHalf,
+                                Clamp::kMaxOnly}) {
                 for (bool bias : {true, false}) {
                     // One-sided, inverted and f16-range clamps: one sub-tile each, every shape.
-                    const bool extra = clamp == Clamp::kRelu || clamp == Clamp::kInverted || clamp == Clamp::kHalf;
+                    const bool extra = clamp == Clamp::kRelu || clamp == Clamp::kInverted || clamp == Clamp::kHalf ||
+                                       clamp == Clamp::kMaxOnly;
                     if (extra && reduced && si % 2 == 1) continue;
                     if (extra && !((clamp == Clamp::kRelu && portion == Portion::kFull && bias) ||
                                    (clamp == Clamp::kInverted && portion == Portion::kLastRagged && !bias) ||
-                                   (clamp == Clamp::kHalf && portion == Portion::kInterior && bias))) {
+                                   (clamp == Clamp::kHalf && portion == Portion::kInterior && bias) ||
+                                   (clamp == Clamp::kMaxOnly && portion == Portion::kAllTiles && !bias))) {
                         continue;
                     }
                     if ((big || reduced) && !extra &&
@@ -689,7 +696,7 @@ std::vector<KernelCase> kernel_cases() {
 std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
     const KernelCase& c = info.param;
     static const char* const portions[] = {"full", "alltiles", "interior", "lastragged"};
-    static const char* const clamps[] = {"noclamp", "infclamp", "clamp", "reluclamp", "invclamp", "f16clamp"};
+    static const char* const clamps[] = {"noclamp", "infclamp", "clamp", "reluclamp", "invclamp", "f16clamp", "maxonlyclamp"};
     std::ostringstream os;
     os << c.m << "x" << c.n << "x" << c.k << "_" << portions[static_cast<int>(c.portion)] << "_"
        << clamps[static_cast<int>(c.clamp)] << "_" << (c.bias ? "bias" : "nobias") << "_"

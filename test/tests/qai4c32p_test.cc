@@ -49,7 +49,7 @@ using kai_test::PreconditionCase;
 // m x k LHS values (row stride `stride` elements), f16-representable so that the same values
 // feed both packers: uniform [-2, 2) times a per-row power of two, and, when m >= 5, special
 // rows: zeros, a constant, tiny values, and a tie row (one +-127 per block, so the block's scale is exactly 1,
-// and half-integers elsewhere: every product an exact tie).
+// and half-integers elsewhere: every product an exact tie); when m >= 7 also +-0 and +-65504 rows.
 std::vector<float> make_lhs(size_t m, size_t k, size_t bl, size_t stride, uint64_t seed) {
     kai_test::Rng rng(seed);
     std::vector<float> x(m * stride, 0.0f);
@@ -68,6 +68,14 @@ std::vector<float> make_lhs(size_t m, size_t k, size_t bl, size_t stride, uint64
             x[3 * stride + kk] = kk % 3 == 0 ? 0.0f : (kk % 2 ? -1.0e-38f : 2.5e-38f);
             x[4 * stride + kk] = kk % bl == 0 ? ((kk / bl) % 2 ? -127.0f : 127.0f)
                                               : static_cast<float>(rng.integer(-120, 120)) + 0.5f;
+        }
+    }
+    if (m >= 7) {
+        // +-0 (scale 0, q 0) and the largest f16 magnitudes (the f32 packer's widest range that the
+        // f16 packer can be given too; 127 / 65504 and its reciprocal are far from overflow).
+        for (size_t kk = 0; kk < k; ++kk) {
+            x[5 * stride + kk] = kk % 2 ? -0.0f : 0.0f;
+            x[6 * stride + kk] = kk % 3 == 0 ? 65504.0f : (kk % 3 == 1 ? -65504.0f : 1.0f);
         }
     }
     return x;
@@ -121,8 +129,9 @@ std::string short_name(const char* full) {
     return s;
 }
 
-// Clamp bounds: none, biting (20 % and 80 % quantiles of the unclamped result) or min > max.
-enum class Clamp { kNone, kBite, kInverted };
+// Clamp bounds: none, biting (20 % and 80 % quantiles of the unclamped result), min > max, or one
+// bound finite: kRelu = [0, +FLT_MAX], kMaxOnly = [-FLT_MAX, 60 % quantile].
+enum class Clamp { kNone, kBite, kInverted, kRelu, kMaxOnly };
 
 void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float* hi) {
     *lo = -FLT_MAX;
@@ -134,6 +143,10 @@ void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float
     if (c == Clamp::kBite) {
         *lo = q20;
         *hi = q80;
+    } else if (c == Clamp::kRelu) {
+        *lo = 0.0f;
+    } else if (c == Clamp::kMaxOnly) {
+        *hi = s[s.size() * 3 / 5];
     } else {
         *lo = q80 + 1.0f;
         *hi = q20 - 1.0f;
@@ -235,6 +248,8 @@ std::vector<MatmulCase> matmul_cases() {
                 out.push_back({vi, 1, s.m, s.n, s.k, s.bl, false, Clamp::kBite, Tiling::kTiles});
             }
             out.push_back({vi, 0, 2 * ms + 1, 9, 288, 96, true, Clamp::kInverted, Tiling::kOneTile});
+            out.push_back({vi, 0, ms + 1, 5, 96, 32, false, Clamp::kRelu, Tiling::kTiles});
+            out.push_back({vi, 1, 13, 33, 224, 32, true, Clamp::kMaxOnly, Tiling::kWhole});
             continue;
         }
         const std::vector<Shape> more = {
@@ -263,6 +278,9 @@ std::vector<MatmulCase> matmul_cases() {
         }
         // The prime shape of the style guide, once per variant (K kept small for emulation).
         out.push_back({vi, 0, 257, 113, 64, 32, true, Clamp::kBite, Tiling::kTiles});
+        // One-sided clamps (only one bound finite), once each per variant.
+        out.push_back({vi, 0, ms + 1, 5, 96, 32, false, Clamp::kRelu, Tiling::kTiles});
+        out.push_back({vi, 1, 13, 33, 224, 32, true, Clamp::kMaxOnly, Tiling::kWhole});
     }
     return out;
 }
@@ -272,7 +290,11 @@ std::string matmul_case_name(const testing::TestParamInfo<MatmulCase>& info) {
     const auto& v = kai_registry::qai4c32p_variants()[c.variant];
     return short_name(v.name) + "__m" + std::to_string(c.m) + "_n" + std::to_string(c.n) + "_k" + std::to_string(c.k) +
            "_bl" + std::to_string(c.bl) + (c.packer ? "_lhsf16" : "") + (c.bias ? "_bias" : "") +
-           (c.clamp == Clamp::kNone ? "" : c.clamp == Clamp::kBite ? "_clamp" : "_inverted") +
+           (c.clamp == Clamp::kNone      ? ""
+                        : c.clamp == Clamp::kBite    ? "_clamp"
+                        : c.clamp == Clamp::kRelu    ? "_relu"
+                        : c.clamp == Clamp::kMaxOnly ? "_maxonly"
+                                                     : "_inverted") +
            (c.tiling == Tiling::kTiles ? "_tiles" : c.tiling == Tiling::kOneTile ? "_onetile" : "");
 }
 
@@ -838,5 +860,41 @@ TEST(Qai4c32pPackerPreconditionsDeathTest, Packers) {
     kai_test::expect_preconditions(cases);
 }
 #endif  // NDEBUG
+
+// The block length is checked in every build (release too) by every function of the family that
+// takes it, kernels' getters and run functions and all five packers alike: bl = 0 never divides by
+// zero and no getter returns an offset for a block length another function refuses.
+TEST(Qai4c32pBlockDeathTest, BadBlAbortsInEveryBuild) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    const std::string bl_msg = "bl must be a non-zero multiple of 32", k_msg = "k must be a multiple of bl";
+    const auto re = [](const std::string& name, const std::string& msg) {
+        return kai_test::kai_error_regex(name + ".c", msg);
+    };
+    for (const Qai4c32pVariant& v : kai_registry::qai4c32p_variants()) {
+        // The getters are plain arithmetic: no CPU feature needed.
+        auto lhs_off = [&](size_t k, size_t bl) {
+            return v.f16_out ? v.f16.get_lhs_packed_offset(0, k, bl) : v.f32.get_lhs_packed_offset(0, k, bl);
+        };
+        auto rhs_off = [&](size_t k, size_t bl) {
+            return v.f16_out ? v.f16.get_rhs_packed_offset(0, k, bl) : v.f32.get_rhs_packed_offset(0, k, bl);
+        };
+        EXPECT_EQ(lhs_off(96, 32), 0u);
+        for (size_t bl : {0, 48}) {
+            EXPECT_DEATH((void)lhs_off(96, bl), re(v.name, bl_msg)) << v.name;
+            EXPECT_DEATH((void)rhs_off(96, bl), re(v.name, bl_msg)) << v.name;
+        }
+        EXPECT_DEATH((void)rhs_off(96, 64), re(v.name, k_msg)) << v.name;
+    }
+    for (const Qai4c32pLhsPacker& p : kai_registry::qai4c32p_lhs_packers()) {
+        EXPECT_DEATH((void)p.get_lhs_packed_size(1, 96, 0, 1, 4, 1), re(p.name, bl_msg)) << p.name;
+        EXPECT_DEATH((void)p.get_lhs_packed_offset(0, 96, 64, 1, 4, 1), re(p.name, k_msg)) << p.name;
+    }
+    EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon(4, 96, 4, 4, 0),
+                 re("kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon", bl_msg));
+    EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon(4, 96, 4, 4, 0),
+                 re("kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon", bl_msg));
+    EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon(4, 96, 4, 4, 64),
+                 re("kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon", k_msg));
+}
 
 }  // namespace

@@ -495,7 +495,8 @@ void run_tile(const Kernel& kn, size_t m, size_t n, size_t k, size_t bl, const s
     EXPECT_TRUE(dst.untouched_outside(m0, mh, n0, nw));
 }
 
-enum class Clamp { kNone, kQuantiles, kInverted, kInfinite };
+// kRelu: [0, +FLT_MAX] (only the lower bound finite); kMaxOnly: [-FLT_MAX, 60 % quantile].
+enum class Clamp { kNone, kQuantiles, kInverted, kInfinite, kRelu, kMaxOnly };
 
 struct KCase {
     size_t m, n, k, bl;
@@ -519,7 +520,8 @@ std::vector<KCase> kernel_cases(const Kernel& kn) {
             {M(13, 1), 33, 64, 64, true, Clamp::kInfinite},
             {M(2 * ms + 3, 3), 2 * ns + 1, 128, 128, true, Clamp::kQuantiles},
             {M(17, 1), 11, 256, 256, false, Clamp::kInverted},
-            {M(37, 1), 53, 128, 32, true, Clamp::kNone},
+            {M(37, 1), 53, 128, 32, true, Clamp::kRelu},
+            {M(ms + 2, 2), ns + 3, 64, 32, false, Clamp::kMaxOnly},
             {M(11, 1), 23, 1024, 32, true, Clamp::kQuantiles},
         };
         if (!kai_test::reduced_sweep()) {
@@ -537,7 +539,8 @@ std::vector<KCase> kernel_cases(const Kernel& kn) {
             {M(13, 1), 31, 7, 0, true, Clamp::kInfinite},
             {M(2 * ms + 3, 3), 2 * ns + 3, 65, 0, true, Clamp::kQuantiles},
             {M(17, 1), 11, 128, 0, false, Clamp::kInverted},
-            {M(37, 1), 53, 101, 0, true, Clamp::kNone},
+            {M(37, 1), 53, 101, 0, true, Clamp::kRelu},
+            {M(ms + 2, 2), ns + 3, 70, 0, false, Clamp::kMaxOnly},
             {M(11, 1), 23, 1024, 0, true, Clamp::kQuantiles},
         };
         if (!kai_test::reduced_sweep()) {
@@ -576,6 +579,13 @@ TEST_P(Bf16KernelTest, BitExactOnWholeMatrixAndSubTiles) {
         const float q1 = v[v.size() / 5] * (1.0f + 1.0f / 768), q4 = v[v.size() * 4 / 5] * (1.0f - 1.0f / 768);
         lo = c.clamp == Clamp::kInverted ? q4 + 1.0f : q1;
         hi = c.clamp == Clamp::kInverted ? q1 : q4;
+        if (c.clamp == Clamp::kRelu) {
+            lo = 0.0f;
+            hi = FLT_MAX;
+        } else if (c.clamp == Clamp::kMaxOnly) {
+            lo = -FLT_MAX;
+            hi = v[v.size() * 3 / 5] * (1.0f - 1.0f / 768);
+        }
     }
     const auto want = reference(kn, r, ql, 0, c.n, c.bias, lo, hi);
     // kai's own packers for the operands.
@@ -615,6 +625,8 @@ std::string kernel_param_name(const ::testing::TestParamInfo<KParam>& info) {
     s += c.clamp == Clamp::kNone       ? ""
          : c.clamp == Clamp::kQuantiles ? "_clamp"
          : c.clamp == Clamp::kInverted  ? "_inverted"
+         : c.clamp == Clamp::kRelu      ? "_relu"
+         : c.clamp == Clamp::kMaxOnly   ? "_maxonly"
                                         : "_inf";
     return s;
 }
@@ -707,7 +719,8 @@ TEST_P(Bf16KernelVariantTest, PreconditionsAbortNamingTheParameter) {
     KAI_TEST_SKIP_UNLESS(kn().features);
     const Kernel& k = kn();
     const std::string file = k.name + ".c";
-    const size_t m = k.ms, n = k.ns, kk = 64, blv = k.c32 ? 32 : 0;
+    // At least two rows, so that a row stride below one output row can be tested.
+    const size_t m = k.ms > 1 ? k.ms : 2, n = k.ns, kk = 64, blv = k.c32 ? 32 : 0;
     auto lhs = make_lhs(m, kk, kk, 3, false);
     std::vector<uint8_t> lp(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_bf16_neon(m, kk, k.mr, k.kr, k.sr));
     pack_kai(m, kk, k.mr, k.kr, k.sr, 0, lhs.data(), kk * 2, lp.data());
@@ -726,6 +739,9 @@ TEST_P(Bf16KernelVariantTest, PreconditionsAbortNamingTheParameter) {
         {"dst NULL", file, "dst must not be NULL", [&](bool b) { run(2, lp.data(), rp.data(), b ? nullptr : dst.data()); }},
         {"dst_offset n_idx", file, "n_idx must be a multiple of n_step",
          [&](bool b) { (void)k.dst_off(0, b ? 1 : 0, 64); }},
+        // One output row needs n * 2 bytes; a stride one element short would overlap the rows.
+        {"dst_stride_row", file, "dst_stride_row must be at least n * dst_stride_col if m > 1",
+         [&](bool b) { k.run(m, n, kk, blv, lp.data(), rp.data(), dst.data(), (b ? n - 1 : n) * 2, 2, -1.0f, 1.0f); }},
     };
     if (k.c32) {
         cases.push_back({"k % bl", file, "k must be a multiple of bl", [&](bool b) {

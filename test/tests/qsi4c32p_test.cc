@@ -288,7 +288,8 @@ TEST(RhsPackEdge, RowSumsFollowTheSpecOrder) {
 // Kernels.
 // ------------------------------------------------------------------------------------------
 
-enum class Clamp { kNone, kQuantiles, kInverted };
+// kRelu: [0, +FLT_MAX] (only the lower bound finite); kMaxOnly: [-FLT_MAX, 60 % quantile].
+enum class Clamp { kNone, kQuantiles, kInverted, kRelu, kMaxOnly };
 
 // (m, n, blocks) shape, block length, bias, clamp, RHS layout.
 struct KernelCase {
@@ -309,12 +310,12 @@ std::vector<KernelCase> kernel_cases(const Qsi4c32pVariant& v) {
         {gemv ? 1 : ms, ns, 2, 32, true, Clamp::kNone, true},
         {gemv ? 2 : ms + 1, ns + 1, 3, 32, true, Clamp::kQuantiles, false},
         {gemv ? size_t{1} : size_t{13}, 33, 1, 64, true, Clamp::kNone, false},
-        {gemv ? size_t{3} : size_t{23}, 13, 4, 64, false, Clamp::kNone, true},
+        {gemv ? size_t{3} : size_t{23}, 13, 4, 64, false, Clamp::kRelu, true},
         {gemv ? 1 : 2 * ms + 3, 2 * ns + 1, 1, 128, true, Clamp::kQuantiles, false},
         {gemv ? size_t{1} : size_t{9}, 37, 3, 128, true, Clamp::kNone, false},
         {gemv ? size_t{1} : size_t{17}, 11, 1, 256, false, Clamp::kInverted, false},
-        {gemv ? size_t{2} : size_t{5}, 19, 2, 256, true, Clamp::kNone, true},
-        {gemv ? size_t{1} : size_t{37}, 53, 4, 32, true, Clamp::kNone, false},
+        {gemv ? size_t{2} : size_t{5}, 19, 2, 256, true, Clamp::kMaxOnly, true},
+        {gemv ? size_t{1} : size_t{37}, 53, 4, 32, true, Clamp::kRelu, false},
         {gemv ? size_t{1} : size_t{11}, 23, 32, 32, true, Clamp::kQuantiles, false},  // K = 1024
         {gemv ? size_t{1} : size_t{7}, 17, 5, 256, true, Clamp::kNone, false},       // K = 1280, bl = 256
     };
@@ -433,6 +434,13 @@ TEST_P(KernelTest, BitExactAgainstSpecRecipe) {
         const float lo = free[free.size() / 5], hi = free[free.size() * 4 / 5];
         p.clamp_min = c.clamp == Clamp::kInverted ? hi + 1.0f : lo;
         p.clamp_max = c.clamp == Clamp::kInverted ? lo : hi;
+        if (c.clamp == Clamp::kRelu) {
+            p.clamp_min = 0.0f;
+            p.clamp_max = FLT_MAX;
+        } else if (c.clamp == Clamp::kMaxOnly) {
+            p.clamp_min = -FLT_MAX;
+            p.clamp_max = free[free.size() * 3 / 5];
+        }
     }
     const auto want = reference(p, 0, c.m, 0, c.n, mr, kbl, c.bias, p.clamp_min, p.clamp_max);
     const Packed packed = pack_whole(v, p, c.bias);
@@ -463,7 +471,8 @@ std::string kernel_param_name(const ::testing::TestParamInfo<KernelParam>& info)
     std::string name = kai_registry::qsi4c32p_variants()[vi].name + std::strlen("kai_matmul_clamp_f32_");
     name += "_" + shape_name(c.m, c.n, c.blocks * c.bl, c.bl);
     name += c.bias ? "_bias" : "_nobias";
-    name += c.clamp == Clamp::kNone ? "" : c.clamp == Clamp::kQuantiles ? "_clamp" : "_inverted";
+    static const char* const clamp_names[] = {"", "_clamp", "_inverted", "_relu", "_maxonly"};
+    name += clamp_names[static_cast<int>(c.clamp)];
     name += c.kxn ? "_kxn" : "";
     return name;
 }
@@ -579,9 +588,13 @@ TEST_P(KernelVariantTest, BadParametersAbortWithAMessage) {
     EXPECT_DEATH(KAI_ABI(uk.run_matmul)(1, 1, 96, 48, dummy, dummy, out, 4, 4, 0.0f, 1.0f), msg("bl must be a non-zero multiple of 32"));
     EXPECT_DEATH(KAI_ABI(uk.run_matmul)(1, 1, 96, 64, dummy, dummy, out, 4, 4, 0.0f, 1.0f), msg("k must be a multiple of bl"));
     EXPECT_DEATH(KAI_ABI(uk.run_matmul)(1, 1, 64, 32, dummy, dummy, out, 4, 8, 0.0f, 1.0f), msg("dst_stride_col must be 4"));
+    // The RHS offset getter takes bl too and checks it as the run does, in every build (it would
+    // otherwise divide by bl = 0 or return an offset for a block length no packer accepts).
+    EXPECT_DEATH((void)KAI_ABI(uk.get_rhs_packed_offset)(0, 96, 0), msg("bl must be a non-zero multiple of 32"));
+    EXPECT_DEATH((void)KAI_ABI(uk.get_rhs_packed_offset)(0, 96, 48), msg("bl must be a non-zero multiple of 32"));
+    EXPECT_DEATH((void)KAI_ABI(uk.get_rhs_packed_offset)(0, 96, 64), msg("k must be a multiple of bl"));
 #ifndef NDEBUG
     EXPECT_DEATH(KAI_ABI(uk.get_rhs_packed_offset)(1, 64, 32), "n_idx must be a multiple of nr");
-    EXPECT_DEATH(KAI_ABI(uk.get_rhs_packed_offset)(0, 96, 64), "k must be a multiple of bl");
     EXPECT_DEATH(KAI_ABI(uk.get_dst_offset)(0, 1, 64), "n_idx must be a multiple of n_step");
     if (KAI_ABI(uk.get_mr)() > 1) {
         EXPECT_DEATH(KAI_ABI(uk.get_lhs_packed_offset)(1, 32), "m_idx must be a multiple of mr");
@@ -692,7 +705,8 @@ TEST_P(Qsi4c32pKernelPreconditionsDeathTest, Run) {
     const auto& uk = v.ukernel;
     const std::string run_fn = "kai_run_" + std::string(v.name).substr(std::strlen("kai_"));
     const std::string file = std::string(v.name) + ".c";
-    const size_t m = 1, n = 1, k = 64, bl = 32, mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)();
+    // Two rows and two columns, so that a row stride below one output row can be tested.
+    const size_t m = 2, n = 2, k = 64, bl = 32, mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)();
     const auto lhs = make_lhs(m, k, k, 61, false);
     std::vector<uint8_t> lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, kSr));
     KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(m, k, mr, kr, kSr, 0, lhs.data(), k * sizeof(float), lhs_p.data());
@@ -712,6 +726,12 @@ TEST_P(Qsi4c32pKernelPreconditionsDeathTest, Run) {
          [&](bool bad) { run(lhs_p.data(), bad ? nullptr : rhs_p.data(), dst.data()); }},
         {run_fn, file, "dst must not be NULL",
          [&](bool bad) { run(lhs_p.data(), rhs_p.data(), bad ? nullptr : dst.data()); }},
+        // One output row needs n * 4 bytes; a stride one element short would overlap the rows.
+        {run_fn, file, "dst_stride_row must be at least n * dst_stride_col if m > 1",
+         [&](bool bad) {
+             KAI_ABI(uk.run_matmul)(m, n, k, bl, lhs_p.data(), rhs_p.data(), dst.data(),
+                                    (bad ? n - 1 : n) * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+         }},
     };
     expect_preconditions(cases);
 }

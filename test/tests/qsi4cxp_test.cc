@@ -613,7 +613,8 @@ struct Shape {
 };
 
 enum class Portion { kFull, kFirstTile, kLastTiles, kMiddle };
-enum class Clamp { kNone, kBites, kInverted };
+// kRelu: [0, +FLT_MAX] (only the lower bound is finite); kMaxOnly: [-FLT_MAX, 60 % quantile].
+enum class Clamp { kNone, kBites, kInverted, kRelu, kMaxOnly };
 
 using MatmulParam = std::tuple<size_t /*variant*/, Shape, Portion, Clamp, bool /*bias*/, bool /*kxn*/, uint8_t /*zp*/>;
 
@@ -683,6 +684,14 @@ TEST_P(MatmulTest, BitExactOnSubTile) {
         cmin = sorted[sorted.size() / 5];
         cmax = sorted[sorted.size() * 4 / 5];
         if (clamp == Clamp::kInverted) std::swap(cmin, cmax);  // min > max: the result is max
+        if (clamp == Clamp::kRelu) {
+            cmin = 0.0f;
+            cmax = FLT_MAX;
+        }
+        if (clamp == Clamp::kMaxOnly) {
+            cmin = -FLT_MAX;
+            cmax = sorted[sorted.size() * 3 / 5];
+        }
     }
     const auto want = kai_ref::matmul_qai8dxp_qsi4cx(lhs_u, n, k, w.data(), scale.data(), b, cmin, cmax);
 
@@ -723,7 +732,10 @@ std::vector<MatmulParam> matmul_params() {
             if (gemv && si % 3 == 0) sh.m = 1;  // GEMV kernels: mostly m = 1 decode, some m > 1
             for (Portion portion : {Portion::kFull, Portion::kFirstTile, Portion::kLastTiles, Portion::kMiddle}) {
                 const size_t c = si + static_cast<size_t>(portion);
-                const Clamp clamp = c % 4 == 0 ? Clamp::kNone : (c % 4 == 3 ? Clamp::kInverted : Clamp::kBites);
+                // Every variant meets every kind (c runs over 0..14).
+                static const Clamp kinds[] = {Clamp::kNone,     Clamp::kBites,   Clamp::kRelu,
+                                              Clamp::kInverted, Clamp::kMaxOnly, Clamp::kBites};
+                const Clamp clamp = kinds[c % 6];
                 p.emplace_back(vi, sh, portion, clamp, c % 2 == 0, c % 3 == 1, static_cast<uint8_t>(c % 5 == 2 ? 0 : 8));
             }
             ++si;
@@ -746,7 +758,7 @@ std::string matmul_param_name(const ::testing::TestParamInfo<MatmulParam>& info)
     std::string name = variant(vi).name;
     name = name.substr(std::string("kai_matmul_clamp_f32_").size());
     static const char* portions[] = {"full", "first", "last", "middle"};
-    static const char* clamps[] = {"noclamp", "clamp", "invclamp"};
+    static const char* clamps[] = {"noclamp", "clamp", "invclamp", "reluclamp", "maxonlyclamp"};
     return name + "_" + shape_name(s.m, s.n, s.k) + "_" + portions[static_cast<int>(portion)] + "_" +
            clamps[static_cast<int>(clamp)] + (b ? "_bias" : "_nobias") + (kxn ? "_kxn" : "_nxk") + "_zp" +
            std::to_string(zp) + "_" + std::to_string(info.index);
@@ -918,7 +930,8 @@ TEST_P(Qsi4cxpKernelPreconditionsDeathTest, Kernels) {
     const auto& uk = v.ukernel;
     const std::string stem = std::string(v.name).substr(std::string("kai_").size());
     const std::string file = std::string(v.name) + ".c";
-    const size_t m = 1, n = 1, k = 32, mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), m_step = KAI_ABI(uk.get_m_step)(),
+    // Two rows and two columns, so that a row stride below one output row can be tested.
+    const size_t m = 2, n = 2, k = 32, mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), m_step = KAI_ABI(uk.get_m_step)(),
                  n_step = KAI_ABI(uk.get_n_step)();
     const auto lhs = make_lhs(m, k, k, 31, false);
     std::vector<uint8_t> lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kKr, kSr));
@@ -953,6 +966,11 @@ TEST_P(Qsi4cxpKernelPreconditionsDeathTest, Kernels) {
                      [&](bool bad) { run(k, lhs_p.data(), bad ? nullptr : rhs_p.data(), dst.data()); }});
     cases.push_back({run_fn, file, "dst must not be NULL",
                      [&](bool bad) { run(k, lhs_p.data(), rhs_p.data(), bad ? nullptr : dst.data()); }});
+    // One output row needs n * 4 bytes; a stride one element short would overlap the rows.
+    cases.push_back({run_fn, file, "dst_stride_row must be at least n * dst_stride_col if m > 1", [&](bool bad) {
+                         KAI_ABI(uk.run_matmul)(m, n, k, lhs_p.data(), rhs_p.data(), dst.data(),
+                                                (bad ? n - 1 : n) * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+                     }});
     expect_preconditions(cases);
 }
 

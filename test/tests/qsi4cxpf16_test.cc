@@ -159,6 +159,57 @@ TEST(Qai8dxpF16Packer, FourRowAndSingleRowPathsDiffer) {
     EXPECT_EQ(static_cast<int8_t>(one[1]), -126);   // row 0, k = 1: half even (1.7 -> 2)
 }
 
+// Exact ties and degenerate rows. Row 0 spans [-101.5, 153.5]: scale 1 and zp = -128 + 101.5 =
+// -26.5, which rounds to even (-26, stored offset +26); its 2.5 values are data ties, which the
+// three data paths of spec 16.2 round differently (4-row vector part: truncation, 2 - 26 = -24;
+// single-row vector part: ties to even, -24; roundf parts: ties away, 3 - 26 = -23). Rows 1-7: all
+// zero, constant +3 and -0.5, +-0, f16 subnormals (the smallest magnitudes an f16 row can hold; the
+// f32 packer's infinite-multiplier case cannot occur), +-65504, and one row of ties at scale 1.
+TEST(Qai8dxpF16Packer, TiesAndDegenerateRows) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_FP16);
+    const size_t k = 64, m = 8;
+    std::vector<uint16_t> x(m * k);
+    for (size_t j = 0; j < k; ++j) {
+        static const float ties[] = {2.5f, -2.5f, 0.5f, 1.5f, 3.5f, -0.5f};
+        x[0 * k + j] = f16_rne(j == 0 ? -101.5f : (j == 1 ? 153.5f : ties[j % 6]));
+        x[1 * k + j] = 0;
+        x[2 * k + j] = f16_rne(3.0f);
+        x[3 * k + j] = f16_rne(-0.5f);
+        x[4 * k + j] = j % 2 ? 0x8000 : 0x0000;
+        x[5 * k + j] = j % 3 ? 0x0001 : 0x8002;
+        x[6 * k + j] = j % 2 ? 0xFBFF : 0x7BFF;
+        x[7 * k + j] = f16_rne(j == 0 ? -127.5f : (j == 1 ? 127.5f : 0.5f * static_cast<float>(j % 9) - 2.0f));
+    }
+    x[0 * k + 8] = f16_rne(2.5f);
+    x[0 * k + 63] = f16_rne(2.5f);
+    const size_t krs[][2] = {{4, 1}, {8, 1}, {8, 2}, {16, 2}};
+    for (size_t rows : {size_t{4}, size_t{7}, size_t{8}}) {
+        for (size_t mr : {1, 4}) {
+            for (const auto& kr : krs) {
+                const size_t size = kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f16_neon(rows, k, mr, kr[0], kr[1]);
+                std::vector<uint8_t> got(size, 0x5A), want(size, 0x5A);
+                kai_run_lhs_quant_pack_qai8dxp_f16_neon(rows, k, mr, kr[0], kr[1], 0, x.data(), k * 2, got.data());
+                kai_ref::pack_qai8dxp_f16(rows, k, mr, kr[0], kr[1], 0, x.data(), k * 2, want.data());
+                ASSERT_EQ(got, want) << "m " << rows << " mr " << mr << " kr " << kr[0] << " sr " << kr[1];
+            }
+        }
+    }
+    // Spot checks of row 0 against the rules themselves (kbl = 8).
+    int32_t off = 0;
+    std::vector<uint8_t> one(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f16_neon(1, k, 1, 8, 1));
+    kai_run_lhs_quant_pack_qai8dxp_f16_neon(1, k, 1, 8, 1, 0, x.data(), k * 2, one.data());
+    std::memcpy(&off, one.data() + k, 4);  // mr = 1: 64 data bytes, then the offset
+    EXPECT_EQ(off, 26);
+    EXPECT_EQ(static_cast<int8_t>(one[8]), -24);   // vector part, ties to even
+    EXPECT_EQ(static_cast<int8_t>(one[63]), -23);  // last full group: roundf, ties away
+    std::vector<uint8_t> four(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f16_neon(4, k, 4, 8, 1));
+    kai_run_lhs_quant_pack_qai8dxp_f16_neon(4, k, 4, 8, 1, 0, x.data(), k * 2, four.data());
+    std::memcpy(&off, four.data() + 4 * k, 4);  // mr = 4: 4 x 64 data bytes, then 4 offsets
+    EXPECT_EQ(off, 26);
+    EXPECT_EQ(static_cast<int8_t>(four[32]), -24);       // q[0][8]: truncated
+    EXPECT_EQ(static_cast<int8_t>(four[7 * 32 + 7]), -24);  // q[0][63]: truncated
+}
+
 TEST(Qai8dxpF16Packer, CompatVectors) {
     KAI_TEST_SKIP_UNLESS(KAI_FEATURE_FP16);
     const auto files = kai_test::list_compat_vectors("kai_lhs_quant_pack_qai8dxp_f16_neon__");
@@ -387,6 +438,14 @@ TEST(Qsi4cxpF16PreconditionsDeathTest, KernelsAndPacker) {
                          [uk, p](bool broken) {
                              uint16_t d[4] = {0, 0, 0, 0};
                              uk.run_matmul(1, 1, 32, p->lhs_packed.data(), p->rhs_packed.data(), d, 8, broken ? 4 : 2,
+                                           -kInf, kInf);
+                         }});
+        // Two rows of two f16 columns: one output row needs 4 bytes, a stride of 2 overlaps the rows.
+        auto p2 = std::make_shared<Problem>(make_problem(v, 2, 2, 32, 10, true, true, false));
+        cases.push_back({std::string(v.name) + " dst_stride_row", std::string(v.name) + ".c",
+                         "dst_stride_row must be at least n * dst_stride_col if m > 1", [uk, p2](bool broken) {
+                             uint16_t d[4] = {0, 0, 0, 0};
+                             uk.run_matmul(2, 2, 32, p2->lhs_packed.data(), p2->rhs_packed.data(), d, broken ? 2 : 4, 2,
                                            -kInf, kInf);
                          }});
     }

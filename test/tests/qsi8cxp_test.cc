@@ -929,7 +929,8 @@ TEST_P(Qsi8cxpKernelPreconditionsDeathTest, Kernels) {
     const auto& uk = v.ukernel;
     const std::string stem = std::string(v.name).substr(std::string("kai_").size());
     const std::string file = std::string(v.name) + ".c";
-    const size_t m = 1, n = 1, k = 32, mr = uk.get_mr(), nr = uk.get_nr(), m_step = uk.get_m_step(),
+    // Two rows and two columns, so that a row stride below one output row can be tested.
+    const size_t m = 2, n = 2, k = 32, mr = uk.get_mr(), nr = uk.get_nr(), m_step = uk.get_m_step(),
                  n_step = uk.get_n_step();
     const Packed p = pack_random(v, m, n, k, 31, nullptr);
     std::vector<float> dst(m * n);
@@ -965,6 +966,11 @@ TEST_P(Qsi8cxpKernelPreconditionsDeathTest, Kernels) {
                      [&](bool bad) { run(k, p.lhs_p.data(), bad ? nullptr : p.rhs_p.data(), dst.data(), 4); }});
     cases.push_back({run_fn, file, "dst must not be NULL",
                      [&](bool bad) { run(k, p.lhs_p.data(), p.rhs_p.data(), bad ? nullptr : dst.data(), 4); }});
+    // One output row needs n * 4 bytes; a stride one element short would overlap the rows.
+    cases.push_back({run_fn, file, "dst_stride_row must be at least n * dst_stride_col if m > 1", [&](bool bad) {
+                         uk.run_matmul(m, n, k, p.lhs_p.data(), p.rhs_p.data(), dst.data(),
+                                       (bad ? n - 1 : n) * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
+                     }});
     expect_preconditions(cases);
 }
 

@@ -299,6 +299,14 @@ TEST(Qsi8cxpF16PreconditionsDeathTest, Kernels) {
                              uk.run_matmul(1, 1, 32, p->lhs_packed.data(), p->rhs_packed.data(), d, 8, broken ? 4 : 2,
                                            -kInf, kInf);
                          }});
+        // Two rows of two f16 columns: one output row needs 4 bytes, a stride of 2 overlaps the rows.
+        auto p2 = std::make_shared<Problem>(make_problem(v, 2, 2, 32, 10, true, true, false));
+        cases.push_back({std::string(v.name) + " dst_stride_row", std::string(v.name) + ".c",
+                         "dst_stride_row must be at least n * dst_stride_col if m > 1", [uk, p2](bool broken) {
+                             uint16_t d[4] = {0, 0, 0, 0};
+                             uk.run_matmul(2, 2, 32, p2->lhs_packed.data(), p2->rhs_packed.data(), d, broken ? 2 : 4, 2,
+                                           -kInf, kInf);
+                         }});
     }
     kai_test::expect_preconditions(cases);
 }

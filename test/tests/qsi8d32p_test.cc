@@ -23,8 +23,13 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
 #include "test/common/abi_call.h"
 #include "test/common/buffers.h"
@@ -111,8 +116,9 @@ std::string short_name(const char* full) {
     return s;
 }
 
-// Clamp bounds: none, biting (20 % and 80 % quantiles of the unclamped result) or min > max.
-enum class Clamp { kNone, kBite, kInverted };
+// Clamp bounds: none, biting (20 % and 80 % quantiles of the unclamped result), min > max, or one
+// bound finite: kRelu = [0, +FLT_MAX], kMaxOnly = [-FLT_MAX, 60 % quantile].
+enum class Clamp { kNone, kBite, kInverted, kRelu, kMaxOnly };
 
 void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float* hi) {
     *lo = -FLT_MAX;
@@ -124,6 +130,10 @@ void clamp_bounds(Clamp c, const std::vector<float>& unclamped, float* lo, float
     if (c == Clamp::kBite) {
         *lo = q20;
         *hi = q80;
+    } else if (c == Clamp::kRelu) {
+        *lo = 0.0f;
+    } else if (c == Clamp::kMaxOnly) {
+        *hi = s[s.size() * 3 / 5];
     } else {
         *lo = q80 + 1.0f;
         *hi = q20 - 1.0f;
@@ -301,6 +311,9 @@ std::vector<MatmulCase> matmul_cases() {
                                si == 0 ? Tiling::kTiles : Tiling::kWhole});
             }
         }
+        // One-sided clamps (only one bound finite), once each per variant.
+        out.push_back({vi, 0, ms + 1, 5, 96, 32, Clamp::kRelu, Tiling::kTiles});
+        out.push_back({vi, 0, 13, 33, 224, 32, Clamp::kMaxOnly, Tiling::kWhole});
     }
     return out;
 }
@@ -312,7 +325,11 @@ std::string matmul_case_name(const testing::TestParamInfo<MatmulCase>& info) {
     std::string name = short_name(v.name) + "__m" + std::to_string(c.m) + "_n" + std::to_string(c.n) + "_k" +
                        std::to_string(c.k) + "_bl" + std::to_string(c.bl) +
                        (packers[c.packer]->ties_to_even ? "_lhs4x8sb" : "") +
-                       (c.clamp == Clamp::kNone ? "" : c.clamp == Clamp::kBite ? "_clamp" : "_inverted") +
+                       (c.clamp == Clamp::kNone      ? ""
+                        : c.clamp == Clamp::kBite    ? "_clamp"
+                        : c.clamp == Clamp::kRelu    ? "_relu"
+                        : c.clamp == Clamp::kMaxOnly ? "_maxonly"
+                                                     : "_inverted") +
                        (c.tiling == Tiling::kTiles ? "_tiles" : c.tiling == Tiling::kOneTile ? "_onetile" : "");
     return name;
 }
@@ -594,6 +611,66 @@ TEST(Qsi8d32pLhsPackTies, TiesAwayVersusEven) {
     EXPECT_EQ(qe[2], -2);
     EXPECT_EQ(qe[3], 0);
     EXPECT_EQ(qe[4], 4);
+}
+
+// Degenerate blocks, every LHS packer and geometry (bl = 32, K = 96, 4 dense rows):
+// - tiny blocks (0 < amax < 127 / 2^128 ~ 3.7e-37): scale = amax / 127 is an f32 subnormal whose
+//   reciprocal is +inf and whose f16 is +0. KleidiAI converts x * inf with a saturating FCVT*
+//   (+inf -> INT32_MAX, -inf -> INT32_MIN, 0 * inf = NaN -> 0) and keeps the low byte: -1 for
+//   x > 0, 0 for x <= 0, with a zero scale (the block dequantises to 0);
+// - +-0 blocks: scale 0, every q = 0 (so is a block of f32 subnormals whose amax / 127 underflows
+//   to 0; one larger tiny value keeps the infinite reciprocal); a constant block: +-127;
+// - huge blocks (amax 3e38): q exact, the f16 scale +inf (0x7C00), as spec 11.3.2 states.
+// The reference quantiser is pinned to these bytes here, then every packer must give exactly the
+// reference's packing (whichever of its paths, scalar or NEON, the geometry selects).
+TEST(Qsi8d32pLhsPackDegenerate, TinyZeroConstantAndHugeBlocks) {
+    const size_t m = 4, k = 96, bl = 32;
+    std::vector<float> x(m * k, 0.0f);
+    for (size_t j = 0; j < bl; ++j) {
+        x[0 * k + j] = j % 3 == 0 ? 1.0e-38f : (j % 3 == 1 ? -2.5e-39f : 0.0f);  // tiny, mixed signs
+        x[1 * k + j] = j % 2 ? -0.0f : 0.0f;                                     // +-0
+        x[2 * k + j] = 0.75f;                                                    // constant
+        x[3 * k + j] = j % 2 ? -3.0e38f : 1.5e38f;                               // huge
+        x[0 * k + bl + j] = -1.0e-39f * static_cast<float>(j + 1);               // tiny, negative
+        x[1 * k + bl + j] = j % 2 ? 3.0e-37f : 1.4e-45f;                         // tiny with a subnormal
+        x[2 * k + bl + j] = -0.75f;
+        x[3 * k + bl + j] = static_cast<float>(j) - 16.0f;                       // an ordinary block
+    }
+    for (size_t i = 0; i < m; ++i)
+        for (size_t j = 2 * bl; j < k; ++j) x[i * k + j] = 0.125f * static_cast<float>((i * 7 + j) % 17) - 1.0f;
+    for (auto rounding : {kai_ref::Q8Rounding::kTiesAway, kai_ref::Q8Rounding::kTiesEven}) {
+        const kai_ref::Qsi8d32 q = kai_ref::quantize_qsi8d32(m, k, bl, x.data(), k * 4, rounding);
+        const size_t nb = k / bl;
+        for (size_t j = 0; j < bl; ++j) {
+            ASSERT_EQ(q.q[0 * k + j], x[0 * k + j] > 0.0f ? -1 : 0) << j;
+            ASSERT_EQ(q.q[1 * k + j], 0) << j;
+            ASSERT_EQ(q.q[2 * k + j], 127) << j;
+            ASSERT_EQ(q.q[0 * k + bl + j], 0) << j;
+            ASSERT_EQ(q.q[1 * k + bl + j], -1) << j;  // 1.4e-45 * inf and 3e-37 * inf
+            ASSERT_EQ(q.q[2 * k + bl + j], -127) << j;
+        }
+        EXPECT_EQ(q.q[3 * k + 1], -127);  // -3e38 * (127 / 3e38)
+        EXPECT_EQ(q.scales[0 * nb], 0x0000);
+        EXPECT_EQ(q.scales[0 * nb + 1], 0x0000);
+        EXPECT_EQ(q.scales[1 * nb], 0x0000);
+        EXPECT_EQ(q.scales[1 * nb + 1], 0x0000);
+        EXPECT_EQ(q.scales[3 * nb], 0x7C00);
+    }
+    const size_t geo[][3] = {{4, 16, 2}, {4, 8, 2}, {1, 16, 2}, {1, 8, 2}, {8, 4, 1}, {2, 32, 2}, {3, 4, 2}};
+    for (const Qsi8d32pLhsPacker& p : kai_registry::qsi8d32p_lhs_packers()) {
+        if (!kai_test::missing_features(p.features).empty()) continue;
+        const kai_ref::Qsi8d32 q = kai_ref::quantize_qsi8d32(m, k, bl, x.data(), k * 4, rounding_of(p));
+        for (const auto& g : geo) {
+            if (!p.accepts(g[0], g[1], g[2])) continue;
+            const std::vector<uint8_t> want = kai_ref::pack_qsi8d32p(q, g[0], g[1] / g[2], 0xA5, nullptr);
+            const size_t size = KAI_ABI(p.get_lhs_packed_size)(m, k, bl, g[0], g[1], g[2]);
+            ASSERT_EQ(size, want.size());
+            std::vector<uint8_t> got(size, 0xA5);
+            KAI_ABI(p.run)(m, k, bl, g[0], g[1], g[2], 0, x.data(), k * 4, got.data());
+            EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size))
+                << p.name << " mr " << g[0] << " kr " << g[1] << " sr " << g[2];
+        }
+    }
 }
 
 struct RhsPackCase {
@@ -1162,6 +1239,18 @@ TEST(Qsi8d32pBlockDeathTest, BadBlAbortsInEveryBuild) {
             re("kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.c", msg));
         EXPECT_DEATH((void)kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod(4, 96, bl),
                      re("kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.c", msg));
+        // The generated I8MM kernels and the packers of the SME GEMVs check bl in every build too.
+        EXPECT_DEATH((void)kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm(4, 96, bl),
+                     re("kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm.c", msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm(4, 96, bl),
+                     re("kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm.c", msg));
+        EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32_neon(4, 96, bl, 1, 4, 1),
+                     re("kai_lhs_quant_pack_qsi8d32p_f32_neon.c", msg));
+        EXPECT_DEATH(
+            (void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon(4, 96, 4, 4, bl),
+            re("kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon.c", msg));
+        EXPECT_DEATH((void)kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon(4, 96, 4, 4, bl),
+                     re("kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon.c", msg));
     }
     // k not a multiple of bl.
     EXPECT_DEATH((void)kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32(4, 96, 64, 4, 16, 2), re(lhs, k_msg));

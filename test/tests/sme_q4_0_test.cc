@@ -1127,6 +1127,21 @@ TEST(SmeF16DeathTest, BlockChecksAbortInEveryBuild) {
     });
 }
 
+// Its LHS packer takes bl as well and, like the kernel, refuses a bad one in every build (no
+// SME instruction runs: the packer is NEON code and its getters are plain arithmetic).
+TEST(SmeF16DeathTest, PackerBlockCheckAbortsInEveryBuild) {
+    const size_t mr = 16, kr = 2, sr = 1;
+    EXPECT_GT(kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon(1, 64, 32, mr, kr, sr), 0u);
+    expect_each_aborts(kF16PackName, {
+        {"get_lhs_packed_size", "k must be a multiple of bl (non-zero)",
+         [&] { (void)kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon(1, 64, 0, mr, kr, sr); }},
+        {"get_lhs_packed_offset", "k must be a multiple of bl (non-zero)",
+         [&] { (void)kai_get_lhs_packed_offset_lhs_pack_f16pmrx2_f32_neon(0, 64, 0, mr, kr, sr); }},
+        {"get_lhs_packed_size", "k must be a multiple of bl (non-zero)",
+         [&] { (void)kai_get_lhs_packed_size_lhs_pack_f16pmrx2_f32_neon(1, 96, 64, mr, kr, sr); }},
+    });
+}
+
 #ifndef NDEBUG
 TEST(SmeF16DeathTest, EachViolationAbortsNamingTheParameter) {
     KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME2);

@@ -53,6 +53,11 @@ size_t kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p4x8sb_f32_neon(size_t m, s
 /// rows beyond m in the last block are not written. Returns at once when m == 0.
 /// Per block: amax = max|x|, scale = amax / 127, stored as f16 (ties to even); q = round(x * (1 / scale)),
 /// ties to even (0 when amax == 0).
+/// Degenerate blocks (byte for byte as KleidiAI): a block of zeros (or of values whose amax / 127
+/// underflows to 0) has scale 0 and q = 0; a tiny block (0 < amax / 127 < 2^-128, amax below about
+/// 3.7e-37) has an infinite reciprocal and packs scale +0 with q = -1 for x > 0 and 0 otherwise (it
+/// dequantises to 0); a block with amax >= about 8.3e6 quantises exactly but its f16 scale is +inf
+/// (the format's limit, kept as KleidiAI has it). NaN and infinities are not supported.
 /// @param[in]  m           Number of rows to pack.
 /// @param[in]  k           Depth; must be a multiple of bl.
 /// @param[in]  bl          Block length; must be a non-zero multiple of 32 (checked in every build, as k % bl == 0).

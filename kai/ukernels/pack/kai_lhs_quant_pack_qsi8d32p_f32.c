@@ -18,6 +18,7 @@
 #if defined(__aarch64__) && defined(__ARM_NEON)
 #include <arm_neon.h>
 #endif
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -100,6 +101,15 @@ static void quant_block_scalar(
         amax = a > amax ? a : amax;
     }
     const float rep = block_scale(amax, scale_dst);
+    if (rep > FLT_MAX) {
+        // A tiny block (0 < amax < ~3.7e-37): rep = +inf. KleidiAI's bytes, which the NEON path
+        // gives by itself (FCVTAS saturates, the low byte is kept): x * inf = +inf -> INT32_MAX ->
+        // -1 for x > 0; -inf -> INT32_MIN -> 0 for x < 0; 0 * inf = NaN -> 0. The f16 scale is +0.
+        for (size_t i = 0; i < bl; ++i) {
+            dst[(i / kbl) * group_stride + i % kbl] = x[i] > 0.0f ? (int8_t)-1 : (int8_t)0;
+        }
+        return;
+    }
     for (size_t i = 0; i < bl; ++i) {
         dst[(i / kbl) * group_stride + i % kbl] = (int8_t)round_half_away(x[i] * rep);
     }

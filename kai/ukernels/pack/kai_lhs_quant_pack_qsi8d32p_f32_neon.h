@@ -63,6 +63,11 @@ size_t kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32_neon(size_t m, size_t
 /// KleidiAI's packer reads row r at lhs + r * k * sizeof(float) whatever lhs_stride is; kai honours
 /// lhs_stride, which gives the same bytes for dense rows (lhs_stride = k * sizeof(float)).
 /// Lanes of rows beyond m in the last block are not written. Returns after the checks when m == 0.
+/// Degenerate blocks (byte for byte as KleidiAI): a block of zeros (or of values whose amax / 127
+/// underflows to 0) has scale 0 and q = 0; a tiny block (0 < amax / 127 < 2^-128, amax below about
+/// 3.7e-37) has an infinite reciprocal and packs scale +0 with q = -1 for x > 0 and 0 otherwise (it
+/// dequantises to 0); a block with amax >= about 8.3e6 quantises exactly but its f16 scale is +inf
+/// (the format's limit, kept as KleidiAI has it). NaN and infinities are not supported.
 /// @param[in]  m           Number of rows to pack.
 /// @param[in]  k           Depth; must be a multiple of bl.
 /// @param[in]  bl          Block length; must be a non-zero multiple of 32 and a multiple of kr.

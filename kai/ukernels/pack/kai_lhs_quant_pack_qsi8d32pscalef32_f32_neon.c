@@ -32,8 +32,8 @@
 // (end of the weak definitions)
 
 static void kai_check_shape(size_t k, size_t bl, size_t mr, size_t kr) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_ASSUME_MSG(k % 2 == 0, "k must be even");
     KAI_ASSUME_MSG(kr != 0 && k % kr == 0, "k must be a multiple of kr");
     KAI_ASSUME_MSG(mr != 0, "mr must be non-zero");

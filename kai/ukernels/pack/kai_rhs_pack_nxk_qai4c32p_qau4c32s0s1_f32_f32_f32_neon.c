@@ -37,8 +37,8 @@
 // (end of the weak definitions)
 
 static void kai_check_shape(size_t k, size_t nr, size_t kr, size_t bl) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_ASSUME_MSG(k % 2 == 0, "k must be even");
     KAI_ASSUME_MSG(kr != 0 && k % kr == 0, "k must be a multiple of kr");
     KAI_ASSUME_MSG(nr != 0, "nr must be non-zero");

@@ -46,8 +46,8 @@ static const size_t kai_sr = 2;
 static const size_t kai_bl_max = 256;
 
 static void kai_check_shape(size_t k, size_t nr, size_t bl) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_ASSUME_MSG(nr != 0, "nr must be non-zero");
     KAI_UNUSED(k);
     KAI_UNUSED(nr);

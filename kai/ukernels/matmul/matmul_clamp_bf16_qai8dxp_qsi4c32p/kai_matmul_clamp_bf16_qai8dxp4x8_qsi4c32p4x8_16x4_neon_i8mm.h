@@ -78,7 +78,7 @@ size_t kai_get_dst_size_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm(
 /// @param[in]  lhs_packed     Packed LHS (at get_lhs_packed_offset(m_idx, k)); not NULL.
 /// @param[in]  rhs_packed     Packed RHS (at get_rhs_packed_offset(n_idx, k, bl)); not NULL.
 /// @param[out] dst            DST element (m_idx, n_idx) (at get_dst_offset), bf16 values; not NULL.
-/// @param[in]  dst_stride_row Row stride of DST in bytes.
+/// @param[in]  dst_stride_row Row stride of DST in bytes; at least n * dst_stride_col when m > 1.
 /// @param[in]  dst_stride_col Column stride of DST in bytes; must be 2 (sizeof(uint16_t)).
 /// @param[in]  scalar_min     Lower clamp bound (-FLT_MAX or -INFINITY for none).
 /// @param[in]  scalar_max     Upper clamp bound (FLT_MAX or INFINITY for none).

@@ -42,8 +42,8 @@ static const size_t kai_sr = 2;
 static const size_t kai_dst_elem = 2;
 
 static void check_block(size_t k, size_t bl) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_UNUSED(k);
     KAI_UNUSED(bl);
 }

@@ -382,6 +382,8 @@ void kai_run_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla(
     KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
     KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
     KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
+    KAI_ASSUME_MSG(
+        m == 1 || dst_stride_row / dst_stride_col >= n, "dst_stride_row must be at least n * dst_stride_col if m > 1");
 
     if (k == 0) {
         // No products: every output is its clamped bias.

@@ -65,7 +65,8 @@ size_t kai_get_dst_size_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla(size
 /// @param[in]  lhs_packed     Packed LHS (at get_lhs_packed_offset(m_idx, k)); not NULL.
 /// @param[in]  rhs_packed     Packed RHS (at get_rhs_packed_offset(n_idx, k)); not NULL.
 /// @param[out] dst            DST element (m_idx, n_idx) (at get_dst_offset); not NULL.
-/// @param[in]  dst_stride_row Row stride of DST in bytes; must be a multiple of 4.
+/// @param[in]  dst_stride_row Row stride of DST in bytes; must be a multiple of 4, and at least
+///                            n * sizeof(float) when m > 1 (rows must not overlap).
 /// @param[in]  dst_stride_col Column stride of DST in bytes; must be 4 (sizeof(float)).
 /// @param[in]  scalar_min     Lower clamp bound (-FLT_MAX or -INFINITY for none).
 /// @param[in]  scalar_max     Upper clamp bound (FLT_MAX or INFINITY for none).

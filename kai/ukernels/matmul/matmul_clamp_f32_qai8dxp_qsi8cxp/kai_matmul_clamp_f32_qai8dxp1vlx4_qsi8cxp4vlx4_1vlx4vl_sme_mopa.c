@@ -183,6 +183,8 @@ void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa(
     KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
     KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
     KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
+    KAI_ASSUME_MSG(
+        m == 1 || dst_stride_row / dst_stride_col >= n, "dst_stride_row must be at least n * dst_stride_col if m > 1");
 
     const size_t mr = kai_mr();
     const size_t nr = kai_nr();

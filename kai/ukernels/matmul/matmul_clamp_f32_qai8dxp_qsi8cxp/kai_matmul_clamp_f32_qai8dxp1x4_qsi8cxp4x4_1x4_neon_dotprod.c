@@ -245,6 +245,8 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod(
     KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
     KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
     KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
+    KAI_ASSUME_MSG(
+        m == 1 || dst_stride_row / dst_stride_col >= n, "dst_stride_row must be at least n * dst_stride_col if m > 1");
     const size_t kp = kai_roundup(k, kai_k_chunk);
     const size_t lhs_stride = kai_lhs_block_stride(k);
     const size_t rhs_stride = kai_rhs_block_stride(k);

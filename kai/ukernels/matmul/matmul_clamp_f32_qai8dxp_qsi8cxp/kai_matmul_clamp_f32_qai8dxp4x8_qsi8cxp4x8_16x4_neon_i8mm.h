@@ -81,7 +81,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm(si
 /// @param[in]  lhs_packed     Packed LHS at the block of the tile's first row; not NULL.
 /// @param[in]  rhs_packed     Packed RHS at the block of the tile's first column; not NULL.
 /// @param[out] dst            Element (0, 0) of the tile; not NULL.
-/// @param[in]  dst_stride_row Row stride of dst in bytes.
+/// @param[in]  dst_stride_row Row stride of dst in bytes; at least n * dst_stride_col when m > 1.
 /// @param[in]  dst_stride_col Column stride of dst in bytes; must be sizeof(float).
 /// @param[in]  scalar_min     Lower clamp bound (applied first, with FMAX).
 /// @param[in]  scalar_max     Upper clamp bound (applied second, with FMIN).

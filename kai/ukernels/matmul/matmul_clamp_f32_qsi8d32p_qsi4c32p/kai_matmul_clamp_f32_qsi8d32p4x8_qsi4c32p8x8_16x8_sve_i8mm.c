@@ -59,8 +59,8 @@ static const uint32_t kai_idx_words[4][8] = {
 static const uint64_t kai_idx_rows[4] = {0, 2, 1, 3};
 
 static void check_block(size_t k, size_t bl) {
-    KAI_ASSUME_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_MSG(k % bl == 0, "k must be a multiple of bl");
+    KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
+    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
     KAI_UNUSED(k);
     KAI_UNUSED(bl);
 }
