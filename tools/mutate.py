@@ -77,6 +77,8 @@ DEFAULT_FILTER = "-*Death*:*Precondition*:*BadParameters*"
 KINDS = {"bounds", "clamp", "rounding", "bias", "tail", "stride", "offset", "zero_point", "scale"}
 KEYS = {"id", "family", "file", "find", "occurrence", "replace", "kind", "test", "filter", "equivalent"}
 TEST_TIMEOUT = 900
+# Restoring a file after its mutant makes Bazel rebuild the original; the disk cache makes that a hit.
+DISK_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "kai-mutate")
 
 
 class Interrupted(Exception):
@@ -187,7 +189,7 @@ def run_mutant(m, verbose):
             f.write(mutated)
         if is_template(m):
             regenerate()
-        build = subprocess.run(["bazel", "build", "--jobs=2", target], cwd=ROOT,
+        build = subprocess.run(["bazel", "build", "--jobs=2", "--disk_cache=" + DISK_CACHE, target], cwd=ROOT,
                                capture_output=True, text=True)
         if build.returncode != 0:
             tail = "\n".join((build.stderr or "").splitlines()[-15:])
