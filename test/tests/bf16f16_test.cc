@@ -661,7 +661,10 @@ std::vector<KernelCase> kernel_cases() {
                     const bool extra = clamp == Clamp::kRelu || clamp == Clamp::kInverted || clamp == Clamp::kHalf;
                     if (extra && reduced && si % 2 == 1) continue;
                     if (extra && !((clamp == Clamp::kRelu && portion == Portion::kFull && bias) ||
+                                   // inverted bounds both on the ragged last tile (single column
+                                   // blocks) and on the whole matrix (the column-pair blocks)
                                    (clamp == Clamp::kInverted && portion == Portion::kLastRagged && !bias) ||
+                                   (clamp == Clamp::kInverted && portion == Portion::kFull && bias) ||
                                    (clamp == Clamp::kHalf && portion == Portion::kInterior && bias))) {
                         continue;
                     }

@@ -317,6 +317,8 @@ std::vector<KernelCase> kernel_cases(const Qsi4c32pVariant& v) {
         {gemv ? size_t{1} : size_t{37}, 53, 4, 32, true, Clamp::kNone, false},
         {gemv ? size_t{1} : size_t{11}, 23, 32, 32, true, Clamp::kQuantiles, false},  // K = 1024
         {gemv ? size_t{1} : size_t{7}, 17, 5, 256, true, Clamp::kNone, false},       // K = 1280, bl = 256
+        // Inverted bounds across two or more column blocks (the GEMVs' 2-block path) and a ragged one.
+        {gemv ? size_t{1} : size_t{9}, 2 * ns + 3, 2, 64, true, Clamp::kInverted, true},
     };
     if (!kai_test::reduced_sweep()) {
         cases.push_back({gemv ? size_t{1} : size_t{257}, 113, 12, 32, true, Clamp::kNone, false});
