@@ -534,7 +534,10 @@ std::vector<KernelCase> kernel_cases() {
                         // One-sided and inverted clamps: one sub-tile each, every shape and kernel.
                         const bool extra = clamp == Clamp::kRelu || clamp == Clamp::kInverted;
                         if (extra && !((clamp == Clamp::kRelu && portion == Portion::kFull && bias) ||
-                                       (clamp == Clamp::kInverted && portion == Portion::kLastRagged && !bias))) {
+                                       // inverted bounds on the ragged last tile and on the whole
+                                       // matrix (the bf16-output GEMM's column-pair blocks)
+                                       (clamp == Clamp::kInverted && portion == Portion::kLastRagged && !bias) ||
+                                       (clamp == Clamp::kInverted && portion == Portion::kFull && bias))) {
                             continue;
                         }
                         if ((big || reduced) && !extra && !((portion == Portion::kFull && clamp == Clamp::kBite && bias) ||
