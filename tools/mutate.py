@@ -266,8 +266,8 @@ def main():
         for m in selected:
             what = "equivalent: " + m["equivalent"] if "equivalent" in m else \
                 "%s --gtest_filter=%s" % (test_of(m), m.get("filter", DEFAULT_FILTER))
-            print("%-34s %-10s %s: %r -> %r  [%s]" % (m["id"], m["kind"], m["file"], m["find"],
-                                                     m["replace"], what))
+            print("%-40s %-10s %s\n    %r\n -> %r\n    [%s]" % (m["id"], m["kind"], m["file"], m["find"],
+                                                                m["replace"], what))
         return 0
 
     paths = sorted({m["file"] for m in selected if "equivalent" not in m})
@@ -289,7 +289,7 @@ def main():
             c = counts.setdefault(m["family"], {"applied": 0, "killed": 0, "equivalent": 0, "survived": 0, "error": 0})
             if "equivalent" in m:
                 c["equivalent"] += 1
-                print("%-34s equivalent   -      (%s)" % (m["id"], m["equivalent"]), flush=True)
+                print("%-40s equivalent   -      (%s)" % (m["id"], m["equivalent"]), flush=True)
                 continue
             status, secs, detail = run_mutant(m, args.verbose)
             c["applied"] += 1
@@ -297,7 +297,7 @@ def main():
             if status != "killed":
                 bad += 1
             note = (" " + detail) if (detail and (status != "killed" or args.verbose)) else ""
-            print("%-34s %-8s %6.0f s  %s%s" % (m["id"], status, secs, m["kind"], note), flush=True)
+            print("%-40s %-8s %6.0f s  %s%s" % (m["id"], status, secs, m["kind"], note), flush=True)
     except Interrupted as e:
         print("mutate.py: interrupted (%s); the source is restored" % e, file=sys.stderr)
         return 1
