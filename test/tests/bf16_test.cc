@@ -565,7 +565,10 @@ std::vector<KernelCase> kernel_cases() {
                         // One-sided and inverted clamps: one sub-tile each, every shape and kernel.
                         const bool extra = clamp == Clamp::kRelu || clamp == Clamp::kInverted || clamp == Clamp::kMaxOnly;
                         if (extra && !((clamp == Clamp::kRelu && portion == Portion::kFull && bias) ||
+                                       // inverted bounds on the ragged last tile and on the whole
+                                       // matrix (the bf16-output GEMM's column-pair blocks)
                                        (clamp == Clamp::kInverted && portion == Portion::kLastRagged && !bias) ||
+                                       (clamp == Clamp::kInverted && portion == Portion::kFull && bias) ||
                                        (clamp == Clamp::kMaxOnly && portion == Portion::kInterior && bias))) {
                             continue;
                         }

@@ -170,7 +170,11 @@ std::unique_ptr<GuardedBuffer> pack_rhs(const Bf16F16RhsPacker& p, const Matrix&
     const size_t k = rhs_kxn.rows, n = rhs_kxn.cols;
     const Matrix src_mat = p.nxk ? transpose(rhs_kxn) : rhs_kxn;
     size_t stride = 0;
-    const std::vector<uint8_t> src = source_bytes(src_mat, 5, &stride);
+    const std::vector<uint8_t> padded = source_bytes(src_mat, 5, &stride);
+    // The source ends at a guard page right after its last element: a packer that reads a row
+    // (nxk) or a column (kxn) past the matrix, e.g. for the padding columns of a ragged block, faults.
+    GuardedBuffer src(src_mat.rows == 0 ? 1 : (src_mat.rows - 1) * stride + src_mat.cols * 2);
+    std::memcpy(src.data(), padded.data(), src.size());
     auto buf = std::make_unique<GuardedBuffer>(KAI_ABI(p.get_rhs_packed_size)(n, k), fill);
     const size_t bias_es = p.bias_f16 ? 2 : 4;
     const uint8_t* b = static_cast<const uint8_t*>(bias.data(p.bias_f16));
@@ -668,7 +672,10 @@ std::vector<KernelCase> kernel_cases() {
                                        clamp == Clamp::kMaxOnly;
                     if (extra && reduced && si % 2 == 1) continue;
                     if (extra && !((clamp == Clamp::kRelu && portion == Portion::kFull && bias) ||
+                                   // inverted bounds both on the ragged last tile (single column
+                                   // blocks) and on the whole matrix (the column-pair blocks)
                                    (clamp == Clamp::kInverted && portion == Portion::kLastRagged && !bias) ||
+                                   (clamp == Clamp::kInverted && portion == Portion::kFull && bias) ||
                                    (clamp == Clamp::kHalf && portion == Portion::kInterior && bias) ||
                                    (clamp == Clamp::kMaxOnly && portion == Portion::kAllTiles && !bias))) {
                         continue;

@@ -523,6 +523,8 @@ std::vector<KCase> kernel_cases(const Kernel& kn) {
             {M(37, 1), 53, 128, 32, true, Clamp::kRelu},
             {M(ms + 2, 2), ns + 3, 64, 32, false, Clamp::kMaxOnly},
             {M(11, 1), 23, 1024, 32, true, Clamp::kQuantiles},
+            // Inverted bounds across several column blocks (the GEMVs' multi-block path).
+            {M(9, 1), 4 * ns + 3, 128, 64, true, Clamp::kInverted},
         };
         if (!kai_test::reduced_sweep()) {
             c.push_back({M(29, 2), 37, 4096, 32, true, Clamp::kNone});
@@ -542,6 +544,7 @@ std::vector<KCase> kernel_cases(const Kernel& kn) {
             {M(37, 1), 53, 101, 0, true, Clamp::kRelu},
             {M(ms + 2, 2), ns + 3, 70, 0, false, Clamp::kMaxOnly},
             {M(11, 1), 23, 1024, 0, true, Clamp::kQuantiles},
+            {M(9, 1), 4 * ns + 3, 70, 0, true, Clamp::kInverted},
         };
         if (!kai_test::reduced_sweep()) {
             c.push_back({M(29, 2), 37, 4099, 0, true, Clamp::kNone});
