@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Lists the KleidiAI names an engine's source files use and says which ones kai has.
 
   test/dropin/engine_names.py FILE_OR_DIR...
