@@ -6,6 +6,10 @@
 // activations, and compares. Weight types: Q4_0, Q8_0 and F32 (the types ggml's KleidiAI backend
 // repacks); M = 1 (decode, the GEMV kernels) and M > 1 (prefill, the GEMM kernels).
 //
+// Built with the --wrap trampolines of CMakeLists.txt (KAI_GGML_WRAP), it also prints which kai
+// functions each case ran, and fails a Q4_0 or Q8_0 case in which no kai matmul ran or a reference
+// case (plain CPU buffer) in which any kai function ran.
+//
 // Exit status 0 when every case used the KleidiAI buffer and agrees with ggml's own path within a
 // relative RMS error of 1 % (both paths quantize the activations, to different formats, so the
 // results are close, not equal). Built and run by run.sh; not part of kai's CI (it needs a ggml
@@ -19,6 +23,28 @@
 #include "ggml-backend.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
+
+#ifdef KAI_GGML_WRAP
+// Set by the --wrap trampolines CMakeLists.txt generates: one flag per kai_run_* function ggml names.
+extern unsigned char kai_wrap_hits[];
+extern const char* const kai_wrap_names[];
+extern const int kai_wrap_count;
+// Names of the kai functions run since the last call, into ran (without "kai_run_"); clears the flags.
+static void take_kai_ran(char* ran, size_t cap) {
+    size_t len = 0;
+    ran[0] = 0;
+    for (int i = 0; i < kai_wrap_count; ++i) {
+        if (kai_wrap_hits[i] && len + 1 < cap) {
+            len += (size_t)snprintf(ran + len, cap - len, " %s", kai_wrap_names[i] + 8);
+            if (len >= cap) len = cap - 1;
+        }
+        kai_wrap_hits[i] = 0;
+    }
+    if (!ran[0]) snprintf(ran, cap, " (none)");
+}
+#else
+static void take_kai_ran(char* ran, size_t cap) { snprintf(ran, cap, " (not instrumented)"); }
+#endif
 
 static float frand(unsigned* s) {
     *s = *s * 1664525u + 1013904223u;
@@ -96,8 +122,12 @@ int main(void) {
             float* yc = malloc(sizeof(float) * (size_t)m * n);
             for (size_t i = 0; i < (size_t)n * k; ++i) w[i] = frand(&seed);
             for (size_t i = 0; i < (size_t)m * k; ++i) x[i] = frand(&seed);
+            char ran_k[1024], ran_c[256];
+            take_kai_ran(ran_k, sizeof(ran_k));
             int rk = matmul(be, kbuft, types[ti], n, m, k, w, x, yk);
+            take_kai_ran(ran_k, sizeof(ran_k));
             int rc = matmul(be, cbuft, types[ti], n, m, k, w, x, yc);
+            take_kai_ran(ran_c, sizeof(ran_c));
             double num = 0, den = 0;
             int nonfinite = 0, identical = 1;
             for (size_t i = 0; i < (size_t)m * n; ++i) {
@@ -108,9 +138,17 @@ int main(void) {
             }
             double rel = sqrt(num / (den > 0 ? den : 1));
             int ok = rk == 0 && rc == 0 && nonfinite == 0 && rel < 0.01;
+#ifdef KAI_GGML_WRAP
+            // ggml has kernels for Q4_0 and Q8_0 on every CPU with DotProd: they must be kai's.
+            // (F32 goes to kai only on SME2; elsewhere ggml runs its own code, which is fine.)
+            if (types[ti] != GGML_TYPE_F32 && !strstr(ran_k, "matmul_clamp_")) ok = 0;
+            // The reference must be ggml's own code, not kai again.
+            if (strcmp(ran_c, " (none)") != 0) ok = 0;
+#endif
             failures += !ok;
             printf("%-4s m=%-3d n=%-4d k=%-4d  rel_rms=%.2e%s  %s\n", ggml_type_name(types[ti]), m, n, k, rel,
                    identical ? " (bit-identical)" : "", ok ? "ok" : "FAIL");
+            printf("    kai functions run, CPU_KLEIDIAI:%s; CPU:%s\n", ran_k, ran_c);
             free(w);
             free(x);
             free(yk);

@@ -5,7 +5,8 @@
 #   test/consumers/ggml_real/run.sh GGML_SRC MARCH [gcc|clang] [QEMU_CPU_OPTIONS]
 # e.g.  run.sh /tmp/ggml armv8.6-a+dotprod+i8mm            gcc   max
 #       run.sh /tmp/ggml armv8.2-a+dotprod                 gcc   neoverse-n1
-#       run.sh /tmp/ggml armv9-a+sme2                      clang max,sme512=on
+#       run.sh /tmp/ggml armv9-a+dotprod+i8mm+sve+sme2     clang max,sme512=on
+# Spell the features out: ggml picks the KleidiAI sources by the strings +dotprod, +i8mm, +sve, +sme.
 # SME/SME2 builds need clang (GCC 12 has no SME) and the SME2 emulator tools/setup.sh installs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

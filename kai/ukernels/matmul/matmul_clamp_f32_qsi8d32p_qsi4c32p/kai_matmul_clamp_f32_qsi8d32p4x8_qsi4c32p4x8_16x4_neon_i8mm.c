@@ -139,7 +139,7 @@ static void lhs_scale_vectors(const uint8_t* la, const uint8_t* lb, size_t nb, s
 #if defined(__GNUC__) && !defined(KAI_QSI8D32P_NO_ASM)
 static const int32_t kai_q40_zeros[8] __attribute__((aligned(16))) = {0, 0, 0, 0, 0, 0, 0, 0};
 #define KAI_Q40_ZERO2(a, b) \
-    __asm__ volatile("ldp %q0, %q1, [%2]" : "=w"(a), "=w"(b) : "r"(kai_q40_zeros), "m"(*(const int32_t(*)[8])kai_q40_zeros))
+    __asm__ volatile("ldp %q0, %q1, [%2]" : "=w"(a), "=w"(b) : "r"(kai_q40_zeros), "m"(kai_q40_zeros))
 #else
 #define KAI_Q40_ZERO2(a, b) ((a) = vdupq_n_s32(0), (b) = (a))
 #endif
