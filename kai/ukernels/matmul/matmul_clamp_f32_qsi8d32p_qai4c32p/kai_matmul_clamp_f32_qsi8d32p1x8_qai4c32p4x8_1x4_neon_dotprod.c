@@ -146,24 +146,47 @@ static inline void store_row(uint8_t* d, float32x4_t v, size_t cols) {
     }
 }
 
+#if defined(KAI_QAI4C32P_GEMV_ASM)
+enum { KAI_GEMV_DUP_BYTES = 20480 };  // k up to 8192 at bl = 32
+
+// The packed LHS row with every 8-value group written twice (16 bytes: the operand of the 8-byte
+// column segments' SDOT), then S and recip per block: nb * (2 bl + 8) bytes, built once per row.
+static const int8_t* dup_lhs(const int8_t* lhs, size_t nb, size_t bl, int8_t* out) {
+    int8_t* d = out;
+    for (size_t b = 0; b < nb; ++b) {
+        for (size_t g = 0; g < bl / 8; ++g) {
+            vst1q_s8(d, vreinterpretq_s8_u64(vld1q_dup_u64((const uint64_t*)(const void*)lhs)));
+            d += 16;
+            lhs += 8;
+        }
+        memcpy(d, lhs, 8);
+        d += 8;
+        lhs += 8;
+    }
+    return out;
+}
+#endif
+
 // Columns [n0, n0 + 4 * NC) of one row (NC 4-column blocks), over all k; cols = valid columns of the
-// last block (4 unless at the matrix edge).
+// last block (4 unless at the matrix edge). lhs_dup: the row in the layout of dup_lhs, or NULL.
 static inline __attribute__((always_inline)) void gemv_cols(
-    const int8_t* lhs, const uint8_t* rhs, size_t rhs_stride, size_t nb, size_t bl, uint8_t* dst, size_t nc_blocks,
-    size_t last_cols, float32x4_t vmin, float32x4_t vmax) {
+    const int8_t* lhs, const int8_t* lhs_dup, const uint8_t* rhs, size_t rhs_stride, size_t nb, size_t bl, uint8_t* dst,
+    size_t nc_blocks, size_t last_cols, float32x4_t vmin, float32x4_t vmax) {
     enum { NC_MAX = 4 };
     const size_t rhs_block = kai_nr * (bl / 2 + 8);
     const uint8x16_t high_mask = vdupq_n_u8(0xF0);
+    KAI_UNUSED(lhs_dup);
     float32x4_t f[NC_MAX];
     for (size_t c = 0; c < NC_MAX; ++c) f[c] = vdupq_n_f32(0.0F);
     const int8_t* pa = lhs;
     const int8_t* pr = (const int8_t*)rhs;
 #if defined(KAI_QAI4C32P_GEMV_ASM)
-    if (nc_blocks == NC_MAX && nb != 0) {
+    if (nc_blocks == NC_MAX && nb != 0 && lhs_dup != NULL) {
         // v0-v7 the int32 accumulators (columns 0-1 and 2-3 of each 4-column block), zeroed by loads;
-        // v16-v19 the LHS groups (LD1R); v20-v27 RHS and decoded nibbles; v28 the 0xF0 mask; v29-v31
+        // v16-v19 the LHS groups (from lhs_dup: LDP, no vector-pipe LD1R); v20-v27 RHS and decoded nibbles; v28 the 0xF0 mask; v29-v31
         // the block parameters. Every RHS pointer ends at its block's bias.
         const int8_t* r0 = pr;
+        pa = lhs_dup;
         const int8_t* r1 = pr + rhs_stride;
         const int8_t* r2 = pr + 2 * rhs_stride;
         const int8_t* r3 = pr + 3 * rhs_stride;
@@ -178,10 +201,8 @@ static inline __attribute__((always_inline)) void gemv_cols(
             "ldp q6, q7, [%[zero]]\n"
             "mov %[c], %[chunks]\n"
             "1:\n"
-            "ld1r {v16.2d}, [%[a]], #8\n"
-            "ld1r {v17.2d}, [%[a]], #8\n"
-            "ld1r {v18.2d}, [%[a]], #8\n"
-            "ld1r {v19.2d}, [%[a]], #8\n"
+            "ldp q16, q17, [%[a]], #32\n"
+            "ldp q18, q19, [%[a]], #32\n"
             "kai_qai4c32p_gemv_cols %[r0], v0, v1\n"
             "kai_qai4c32p_gemv_cols %[r1], v2, v3\n"
             "kai_qai4c32p_gemv_cols %[r2], v4, v5\n"
@@ -251,28 +272,43 @@ static inline __attribute__((always_inline)) void gemv_cols(
     }
 }
 
-static __attribute__((noinline)) void gemv_row_bl32(
+// The row functions carry the kernel name: a binary holding several kernels (perf tools) resolves them.
+static __attribute__((noinline)) void gemv_row_bl32_matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(
     const int8_t* lhs, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, uint8_t* dst,
     float32x4_t vmin, float32x4_t vmax) {
+    const int8_t* dup = NULL;
+#if defined(KAI_QAI4C32P_GEMV_ASM)
+    int8_t dup_buf[KAI_GEMV_DUP_BYTES] __attribute__((aligned(16)));
+    if (n >= 16 && nb * (2 * 32 + 8) <= sizeof(dup_buf)) {
+        dup = dup_lhs(lhs, nb, 32, dup_buf);
+    }
+#endif
     size_t n0 = 0;
     for (; n0 + 16 <= n; n0 += 16) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
     }
     for (; n0 < n; n0 += kai_nr) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 1,
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 1,
                   KAI_MIN(n - n0, kai_nr), vmin, vmax);
     }
 }
 
-static __attribute__((noinline)) void gemv_row(
+static __attribute__((noinline)) void gemv_row_matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(
     const int8_t* lhs, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl, uint8_t* dst,
     float32x4_t vmin, float32x4_t vmax) {
+    const int8_t* dup = NULL;
+#if defined(KAI_QAI4C32P_GEMV_ASM)
+    int8_t dup_buf[KAI_GEMV_DUP_BYTES] __attribute__((aligned(16)));
+    if (n >= 16 && nb * (2 * bl + 8) <= sizeof(dup_buf)) {
+        dup = dup_lhs(lhs, nb, bl, dup_buf);
+    }
+#endif
     size_t n0 = 0;
     for (; n0 + 16 <= n; n0 += 16) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
     }
     for (; n0 < n; n0 += kai_nr) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 1,
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 1,
                   KAI_MIN(n - n0, kai_nr), vmin, vmax);
     }
 }
@@ -300,9 +336,9 @@ void kai_run_matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(
         const int8_t* lhs = (const int8_t*)lhs_packed + i * lhs_stride;
         uint8_t* d = (uint8_t*)dst + i * dst_stride_row;
         if (bl == 32) {
-            gemv_row_bl32(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, d, vmin, vmax);
+            gemv_row_bl32_matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, d, vmin, vmax);
         } else {
-            gemv_row(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl, d, vmin, vmax);
+            gemv_row_matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl, d, vmin, vmax);
         }
     }
 }
