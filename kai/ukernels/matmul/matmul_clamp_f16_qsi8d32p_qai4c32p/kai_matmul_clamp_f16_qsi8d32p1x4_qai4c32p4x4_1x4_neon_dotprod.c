@@ -108,13 +108,14 @@ static inline void store_row(uint8_t* d, float32x4_t v, size_t cols) {
 }
 
 // Columns [n0, n0 + 4 * NC) of one row (NC 4-column blocks), over all k; cols = valid columns of the
-// last block (4 unless at the matrix edge).
+// last block (4 unless at the matrix edge). lhs_dup: the row in the layout of dup_lhs, or NULL.
 static inline __attribute__((always_inline)) void gemv_cols(
-    const int8_t* lhs, const uint8_t* rhs, size_t rhs_stride, size_t nb, size_t bl, uint8_t* dst, size_t nc_blocks,
-    size_t last_cols, float32x4_t vmin, float32x4_t vmax) {
+    const int8_t* lhs, const int8_t* lhs_dup, const uint8_t* rhs, size_t rhs_stride, size_t nb, size_t bl, uint8_t* dst,
+    size_t nc_blocks, size_t last_cols, float32x4_t vmin, float32x4_t vmax) {
     enum { NC_MAX = 4 };
     const size_t rhs_block = kai_nr * (bl / 2 + 8);
     const uint8x16_t high_mask = vdupq_n_u8(0xF0);
+    KAI_UNUSED(lhs_dup);
     float32x4_t f[NC_MAX];
     for (size_t c = 0; c < NC_MAX; ++c) f[c] = vdupq_n_f32(0.0F);
     const int8_t* pa = lhs;
@@ -164,28 +165,31 @@ static inline __attribute__((always_inline)) void gemv_cols(
     }
 }
 
-static __attribute__((noinline)) void gemv_row_bl32(
+// The row functions carry the kernel name: a binary holding several kernels (perf tools) resolves them.
+static __attribute__((noinline)) void gemv_row_bl32_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod(
     const int8_t* lhs, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, uint8_t* dst,
     float32x4_t vmin, float32x4_t vmax) {
+    const int8_t* dup = NULL;
     size_t n0 = 0;
     for (; n0 + 16 <= n; n0 += 16) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
     }
     for (; n0 < n; n0 += kai_nr) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 1,
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 1,
                   KAI_MIN(n - n0, kai_nr), vmin, vmax);
     }
 }
 
-static __attribute__((noinline)) void gemv_row(
+static __attribute__((noinline)) void gemv_row_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod(
     const int8_t* lhs, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl, uint8_t* dst,
     float32x4_t vmin, float32x4_t vmax) {
+    const int8_t* dup = NULL;
     size_t n0 = 0;
     for (; n0 + 16 <= n; n0 += 16) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
     }
     for (; n0 < n; n0 += kai_nr) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 1,
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 1,
                   KAI_MIN(n - n0, kai_nr), vmin, vmax);
     }
 }
@@ -213,9 +217,9 @@ void kai_run_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod(
         const int8_t* lhs = (const int8_t*)lhs_packed + i * lhs_stride;
         uint8_t* d = (uint8_t*)dst + i * dst_stride_row;
         if (bl == 32) {
-            gemv_row_bl32(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, d, vmin, vmax);
+            gemv_row_bl32_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, d, vmin, vmax);
         } else {
-            gemv_row(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl, d, vmin, vmax);
+            gemv_row_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl, d, vmin, vmax);
         }
     }
 }

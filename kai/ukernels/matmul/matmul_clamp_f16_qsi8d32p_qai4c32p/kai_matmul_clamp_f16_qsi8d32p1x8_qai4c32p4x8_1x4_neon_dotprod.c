@@ -42,6 +42,47 @@ static const size_t kai_kr = 16;
 static const size_t kai_sr = 2;
 static const size_t kai_dst_elem = 2;
 
+#if defined(__GNUC__) && !defined(KAI_QAI4C32P_NO_ASM)
+#define KAI_QAI4C32P_GEMV_ASM 1
+// The K loop of 16 columns in assembly: in the intrinsics twin (-DKAI_QAI4C32P_NO_ASM) GCC copies
+// accumulators, zeroes them on the vector pipes (which bind) and splits the LD1R loads. The same
+// SDOTs and the same f32 operations in the same order (FMLA zero * S, ADDP, SCVTF, FMUL scale * recip,
+// FMLA): the same bits.
+static const int32_t kai_qai4c32p_zeros[8] = {0};
+// One 4-column block of a 32-value chunk: raw 64 bytes at r (segment 0 columns 0-1, 2-3, segment 1
+// columns 0-1, 2-3) into the accumulators p (columns 0, 1) and q (2, 3); v16-v19 the LHS groups 0-3.
+__asm__(
+    ".macro kai_qai4c32p_gemv_cols r, p, q\n"
+    "ldp q20, q21, [\\r], #32\n"
+    "ldp q22, q23, [\\r], #32\n"
+    "shl v24.16b, v20.16b, #4\n"
+    "shl v25.16b, v21.16b, #4\n"
+    "shl v26.16b, v22.16b, #4\n"
+    "shl v27.16b, v23.16b, #4\n"
+    "and v20.16b, v20.16b, v28.16b\n"
+    "and v21.16b, v21.16b, v28.16b\n"
+    "and v22.16b, v22.16b, v28.16b\n"
+    "and v23.16b, v23.16b, v28.16b\n"
+    "sdot \\p\\().4s, v24.16b, v16.16b\n"
+    "sdot \\q\\().4s, v25.16b, v16.16b\n"
+    "sdot \\p\\().4s, v20.16b, v18.16b\n"
+    "sdot \\q\\().4s, v21.16b, v18.16b\n"
+    "sdot \\p\\().4s, v26.16b, v17.16b\n"
+    "sdot \\q\\().4s, v27.16b, v17.16b\n"
+    "sdot \\p\\().4s, v22.16b, v19.16b\n"
+    "sdot \\q\\().4s, v23.16b, v19.16b\n"
+    ".endm\n"
+    // Block epilogue of one 4-column block: parameters at r (zero, scale / 16), v31 = [S, recip].
+    ".macro kai_qai4c32p_gemv_epi r, p, q, f\n"
+    "ldp q29, q30, [\\r], #32\n"
+    "addp \\p\\().4s, \\p\\().4s, \\q\\().4s\n"
+    "fmla \\f\\().4s, v29.4s, v31.s[0]\n"
+    "scvtf \\p\\().4s, \\p\\().4s\n"
+    "fmul v30.4s, v30.4s, v31.s[1]\n"
+    "fmla \\f\\().4s, \\p\\().4s, v30.4s\n"
+    ".endm\n");
+#endif
+
 static void check_block(size_t k, size_t bl) {
     KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
     KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
@@ -107,18 +148,84 @@ static inline void store_row(uint8_t* d, float32x4_t v, size_t cols) {
     }
 }
 
+#if defined(KAI_QAI4C32P_GEMV_ASM)
+enum { KAI_GEMV_DUP_BYTES = 20480 };  // k up to 8192 at bl = 32
+
+// The packed LHS row with every 8-value group written twice (16 bytes: the operand of the 8-byte
+// column segments' SDOT), then S and recip per block: nb * (2 bl + 8) bytes, built once per row.
+static const int8_t* dup_lhs(const int8_t* lhs, size_t nb, size_t bl, int8_t* out) {
+    int8_t* d = out;
+    for (size_t b = 0; b < nb; ++b) {
+        for (size_t g = 0; g < bl / 8; ++g) {
+            vst1q_s8(d, vreinterpretq_s8_u64(vld1q_dup_u64((const uint64_t*)(const void*)lhs)));
+            d += 16;
+            lhs += 8;
+        }
+        memcpy(d, lhs, 8);
+        d += 8;
+        lhs += 8;
+    }
+    return out;
+}
+#endif
+
 // Columns [n0, n0 + 4 * NC) of one row (NC 4-column blocks), over all k; cols = valid columns of the
-// last block (4 unless at the matrix edge).
+// last block (4 unless at the matrix edge). lhs_dup: the row in the layout of dup_lhs, or NULL.
 static inline __attribute__((always_inline)) void gemv_cols(
-    const int8_t* lhs, const uint8_t* rhs, size_t rhs_stride, size_t nb, size_t bl, uint8_t* dst, size_t nc_blocks,
-    size_t last_cols, float32x4_t vmin, float32x4_t vmax) {
+    const int8_t* lhs, const int8_t* lhs_dup, const uint8_t* rhs, size_t rhs_stride, size_t nb, size_t bl, uint8_t* dst,
+    size_t nc_blocks, size_t last_cols, float32x4_t vmin, float32x4_t vmax) {
     enum { NC_MAX = 4 };
     const size_t rhs_block = kai_nr * (bl / 2 + 8);
     const uint8x16_t high_mask = vdupq_n_u8(0xF0);
+    KAI_UNUSED(lhs_dup);
     float32x4_t f[NC_MAX];
     for (size_t c = 0; c < NC_MAX; ++c) f[c] = vdupq_n_f32(0.0F);
     const int8_t* pa = lhs;
     const int8_t* pr = (const int8_t*)rhs;
+#if defined(KAI_QAI4C32P_GEMV_ASM)
+    if (nc_blocks == NC_MAX && nb != 0 && lhs_dup != NULL) {
+        // v0-v7 the int32 accumulators (columns 0-1 and 2-3 of each 4-column block), zeroed by loads;
+        // v16-v19 the LHS groups (from lhs_dup: LDP, no vector-pipe LD1R); v20-v27 RHS and decoded nibbles; v28 the 0xF0 mask; v29-v31
+        // the block parameters. Every RHS pointer ends at its block's bias.
+        const int8_t* r0 = pr;
+        pa = lhs_dup;
+        const int8_t* r1 = pr + rhs_stride;
+        const int8_t* r2 = pr + 2 * rhs_stride;
+        const int8_t* r3 = pr + 3 * rhs_stride;
+        size_t blocks = nb;
+        size_t c;
+        __asm__ __volatile__(
+            "movi v28.16b, #0xf0\n"
+            "2:\n"
+            "ldp q0, q1, [%[zero]]\n"
+            "ldp q2, q3, [%[zero]]\n"
+            "ldp q4, q5, [%[zero]]\n"
+            "ldp q6, q7, [%[zero]]\n"
+            "mov %[c], %[chunks]\n"
+            "1:\n"
+            "ldp q16, q17, [%[a]], #32\n"
+            "ldp q18, q19, [%[a]], #32\n"
+            "kai_qai4c32p_gemv_cols %[r0], v0, v1\n"
+            "kai_qai4c32p_gemv_cols %[r1], v2, v3\n"
+            "kai_qai4c32p_gemv_cols %[r2], v4, v5\n"
+            "kai_qai4c32p_gemv_cols %[r3], v6, v7\n"
+            "subs %[c], %[c], #1\n"
+            "b.ne 1b\n"
+            "ldr d31, [%[a]], #8\n"
+            "kai_qai4c32p_gemv_epi %[r0], v0, v1, %[f0]\n"
+            "kai_qai4c32p_gemv_epi %[r1], v2, v3, %[f1]\n"
+            "kai_qai4c32p_gemv_epi %[r2], v4, v5, %[f2]\n"
+            "kai_qai4c32p_gemv_epi %[r3], v6, v7, %[f3]\n"
+            "subs %[nb], %[nb], #1\n"
+            "b.ne 2b\n"
+            : [f0] "+w"(f[0]), [f1] "+w"(f[1]), [f2] "+w"(f[2]), [f3] "+w"(f[3]), [a] "+r"(pa), [r0] "+r"(r0),
+              [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3), [nb] "+r"(blocks), [c] "=&r"(c)
+            : [zero] "r"(kai_qai4c32p_zeros), [chunks] "r"(bl / 32)
+            : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19", "v20",
+              "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+        pr = r0;
+    } else
+#endif
     for (size_t b = 0; b < nb; ++b) {
         int32x4_t acc_c01[NC_MAX];
         int32x4_t acc_c23[NC_MAX];
@@ -167,28 +274,43 @@ static inline __attribute__((always_inline)) void gemv_cols(
     }
 }
 
-static __attribute__((noinline)) void gemv_row_bl32(
+// The row functions carry the kernel name: a binary holding several kernels (perf tools) resolves them.
+static __attribute__((noinline)) void gemv_row_bl32_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(
     const int8_t* lhs, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, uint8_t* dst,
     float32x4_t vmin, float32x4_t vmax) {
+    const int8_t* dup = NULL;
+#if defined(KAI_QAI4C32P_GEMV_ASM)
+    int8_t dup_buf[KAI_GEMV_DUP_BYTES] __attribute__((aligned(16)));
+    if (n >= 16 && nb * (2 * 32 + 8) <= sizeof(dup_buf)) {
+        dup = dup_lhs(lhs, nb, 32, dup_buf);
+    }
+#endif
     size_t n0 = 0;
     for (; n0 + 16 <= n; n0 += 16) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
     }
     for (; n0 < n; n0 += kai_nr) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 1,
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, 32, dst + n0 * kai_dst_elem, 1,
                   KAI_MIN(n - n0, kai_nr), vmin, vmax);
     }
 }
 
-static __attribute__((noinline)) void gemv_row(
+static __attribute__((noinline)) void gemv_row_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(
     const int8_t* lhs, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl, uint8_t* dst,
     float32x4_t vmin, float32x4_t vmax) {
+    const int8_t* dup = NULL;
+#if defined(KAI_QAI4C32P_GEMV_ASM)
+    int8_t dup_buf[KAI_GEMV_DUP_BYTES] __attribute__((aligned(16)));
+    if (n >= 16 && nb * (2 * bl + 8) <= sizeof(dup_buf)) {
+        dup = dup_lhs(lhs, nb, bl, dup_buf);
+    }
+#endif
     size_t n0 = 0;
     for (; n0 + 16 <= n; n0 += 16) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 4, 4, vmin, vmax);
     }
     for (; n0 < n; n0 += kai_nr) {
-        gemv_cols(lhs, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 1,
+        gemv_cols(lhs, dup, rhs_packed + (n0 / kai_nr) * rhs_stride, rhs_stride, nb, bl, dst + n0 * kai_dst_elem, 1,
                   KAI_MIN(n - n0, kai_nr), vmin, vmax);
     }
 }
@@ -216,9 +338,9 @@ void kai_run_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(
         const int8_t* lhs = (const int8_t*)lhs_packed + i * lhs_stride;
         uint8_t* d = (uint8_t*)dst + i * dst_stride_row;
         if (bl == 32) {
-            gemv_row_bl32(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, d, vmin, vmax);
+            gemv_row_bl32_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, d, vmin, vmax);
         } else {
-            gemv_row(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl, d, vmin, vmax);
+            gemv_row_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(lhs, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl, d, vmin, vmax);
         }
     }
 }

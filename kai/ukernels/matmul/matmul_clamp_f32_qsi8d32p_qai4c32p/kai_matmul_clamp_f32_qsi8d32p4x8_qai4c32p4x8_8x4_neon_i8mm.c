@@ -41,6 +41,22 @@ static const size_t kai_kr = 16;
 static const size_t kai_sr = 2;
 static const size_t kai_dst_elem = sizeof(float);
 
+#if defined(__GNUC__) && !defined(KAI_QAI4C32P_NO_ASM)
+#define KAI_QAI4C32P_MMLA_ASM 1
+// The K loop of an 8-row tile in assembly: in the intrinsics twin (-DKAI_QAI4C32P_NO_ASM) GCC spills,
+// copies accumulators at the block boundary and leaves LHS loads unpaired. The same SMMLAs and the
+// same f32 operations in the same order (FMLA zero * S, SCVTF, FMUL scale * recip, FMLA): the same bits.
+static const int32_t kai_qai4c32p_zeros[8] = {0};
+// Four SMMLAs: rows x (r01) and y (r23) of one 4-row LHS block times the column pairs w0 (c01), w1 (c23).
+__asm__(
+    ".macro kai_qai4c32p_mmla4 d0, d1, d2, d3, x, y, w0, w1\n"
+    "smmla \\d0\\().4s, \\x\\().16b, \\w0\\().16b\n"
+    "smmla \\d1\\().4s, \\x\\().16b, \\w1\\().16b\n"
+    "smmla \\d2\\().4s, \\y\\().16b, \\w0\\().16b\n"
+    "smmla \\d3\\().4s, \\y\\().16b, \\w1\\().16b\n"
+    ".endm\n");
+#endif
+
 static void check_block(size_t k, size_t bl) {
     KAI_ASSUME_ALWAYS_MSG(bl != 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
     KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
@@ -149,6 +165,105 @@ static inline __attribute__((always_inline)) void tile(
     const int8_t* pa = (const int8_t*)lhs;
     const int8_t* pb = (const int8_t*)(lhs + lhs_stride);
     const int8_t* pr = (const int8_t*)rhs;
+#if defined(KAI_QAI4C32P_MMLA_ASM)
+    if (two_blocks && pv != NULL && nb != 0) {
+        // v0-v7 the int32 accumulators (c01_r01, c23_r01, c01_r23, c23_r23, then r45, r67), zeroed by
+        // loads; v16-v19 raw RHS (segment 0 c01, c23, segment 1 c01, c23), then their high-nibble
+        // operands; v20-v23 the low-nibble operands; v24-v25 LHS pairs; v26 the 0xF0 mask; block
+        // epilogue: v27-v30 zero_c01, zero_c23, scale_c01, scale_c23 (LD1R), v16-v23 the 8 LHS parameter
+        // vectors, v24-v25 scale * recip. pr ends at the bias.
+        const float32x4_t* pvb = pv;
+        size_t blocks = nb;
+        size_t c;
+        __asm__ __volatile__(
+            "movi v26.16b, #0xf0\n"
+            "2:\n"
+            "ldp q0, q1, [%[zero]]\n"
+            "ldp q2, q3, [%[zero]]\n"
+            "ldp q4, q5, [%[zero]]\n"
+            "ldp q6, q7, [%[zero]]\n"
+            "mov %[c], %[chunks]\n"
+            "1:\n"
+            "ldp q16, q17, [%[r]], #32\n"
+            "ldp q18, q19, [%[r]], #32\n"
+            "ldp q24, q25, [%[a]], #128\n"
+            "shl v20.16b, v16.16b, #4\n"
+            "shl v21.16b, v17.16b, #4\n"
+            "shl v22.16b, v18.16b, #4\n"
+            "shl v23.16b, v19.16b, #4\n"
+            "and v16.16b, v16.16b, v26.16b\n"
+            "and v17.16b, v17.16b, v26.16b\n"
+            "and v18.16b, v18.16b, v26.16b\n"
+            "and v19.16b, v19.16b, v26.16b\n"
+            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v24, v25, v20, v21\n"
+            "ldp q24, q25, [%[a], #-64]\n"
+            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v24, v25, v16, v17\n"
+            "ldp q24, q25, [%[e]], #128\n"
+            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v24, v25, v20, v21\n"
+            "ldp q24, q25, [%[e], #-64]\n"
+            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v24, v25, v16, v17\n"
+            "ldp q24, q25, [%[a], #-96]\n"
+            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v24, v25, v22, v23\n"
+            "ldp q24, q25, [%[a], #-32]\n"
+            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v24, v25, v18, v19\n"
+            "ldp q24, q25, [%[e], #-96]\n"
+            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v24, v25, v22, v23\n"
+            "ldp q24, q25, [%[e], #-32]\n"
+            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v24, v25, v18, v19\n"
+            "subs %[c], %[c], #1\n"
+            "b.ne 1b\n"
+            "add %[a], %[a], #32\n"
+            "add %[e], %[e], #32\n"
+            "ld1r {v27.2d}, [%[r]], #8\n"
+            "ld1r {v28.2d}, [%[r]], #8\n"
+            "ld1r {v29.2d}, [%[r]], #8\n"
+            "ld1r {v30.2d}, [%[r]], #8\n"
+            "ldp q16, q17, [%[pv]], #32\n"
+            "ldp q18, q19, [%[pv]], #32\n"
+            "ldp q20, q21, [%[pv]], #32\n"
+            "ldp q22, q23, [%[pv]], #32\n"
+            "fmla %[f0].4s, v27.4s, v16.4s\n"
+            "fmla %[f1].4s, v28.4s, v16.4s\n"
+            "fmla %[f2].4s, v27.4s, v17.4s\n"
+            "fmla %[f3].4s, v28.4s, v17.4s\n"
+            "fmla %[f4].4s, v27.4s, v18.4s\n"
+            "fmla %[f5].4s, v28.4s, v18.4s\n"
+            "fmla %[f6].4s, v27.4s, v19.4s\n"
+            "fmla %[f7].4s, v28.4s, v19.4s\n"
+            "scvtf v0.4s, v0.4s\n"
+            "scvtf v1.4s, v1.4s\n"
+            "scvtf v2.4s, v2.4s\n"
+            "scvtf v3.4s, v3.4s\n"
+            "scvtf v4.4s, v4.4s\n"
+            "scvtf v5.4s, v5.4s\n"
+            "scvtf v6.4s, v6.4s\n"
+            "scvtf v7.4s, v7.4s\n"
+            "fmul v24.4s, v29.4s, v20.4s\n"
+            "fmul v25.4s, v30.4s, v20.4s\n"
+            "fmla %[f0].4s, v0.4s, v24.4s\n"
+            "fmla %[f1].4s, v1.4s, v25.4s\n"
+            "fmul v24.4s, v29.4s, v21.4s\n"
+            "fmul v25.4s, v30.4s, v21.4s\n"
+            "fmla %[f2].4s, v2.4s, v24.4s\n"
+            "fmla %[f3].4s, v3.4s, v25.4s\n"
+            "fmul v24.4s, v29.4s, v22.4s\n"
+            "fmul v25.4s, v30.4s, v22.4s\n"
+            "fmla %[f4].4s, v4.4s, v24.4s\n"
+            "fmla %[f5].4s, v5.4s, v25.4s\n"
+            "fmul v24.4s, v29.4s, v23.4s\n"
+            "fmul v25.4s, v30.4s, v23.4s\n"
+            "fmla %[f6].4s, v6.4s, v24.4s\n"
+            "fmla %[f7].4s, v7.4s, v25.4s\n"
+            "subs %[nb], %[nb], #1\n"
+            "b.ne 2b\n"
+            : [f0] "+w"(f_c01_r01), [f1] "+w"(f_c23_r01), [f2] "+w"(f_c01_r23), [f3] "+w"(f_c23_r23),
+              [f4] "+w"(f_c01_r45), [f5] "+w"(f_c23_r45), [f6] "+w"(f_c01_r67), [f7] "+w"(f_c23_r67),
+              [a] "+r"(pa), [e] "+r"(pb), [r] "+r"(pr), [pv] "+r"(pvb), [nb] "+r"(blocks), [c] "=&r"(c)
+            : [zero] "r"(kai_qai4c32p_zeros), [chunks] "r"(bl / 32)
+            : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19", "v20",
+              "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30");
+    } else
+#endif
     for (size_t b = 0; b < nb; ++b) {
         int32x4_t i_c01_r01 = vdupq_n_s32(0);
         int32x4_t i_c23_r01 = i_c01_r01;
