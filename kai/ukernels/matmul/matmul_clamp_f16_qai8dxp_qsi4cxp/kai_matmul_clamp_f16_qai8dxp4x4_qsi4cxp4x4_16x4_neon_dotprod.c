@@ -118,6 +118,11 @@ size_t kai_get_dst_size_matmul_clamp_f16_qai8dxp4x4_qsi4cxp4x4_16x4_neon_dotprod
 
 #if defined(__GNUC__) && !defined(KAI_QSI4CXP_NO_ASM)
 #define KAI_CX_ASM 1
+// The full-tile assembly block is one string (it keeps the accumulators in registers from the
+// K loop to the stores, so it cannot be split), longer than the 4095 characters C99 guarantees.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Woverlength-strings"
+#endif
 /// The K loop of a full 16x4 tile in assembly: acc[16 x 4] (row-major) = the int32 sums
 /// A[i][j] over chunks 32-K chunks, from LHS blocks lhs[0..3] and the RHS block at rhs.
 /// Register map: v0-v15 the accumulators (row i: v<i>), v16-v19 the raw RHS groups s = 0..3 (then

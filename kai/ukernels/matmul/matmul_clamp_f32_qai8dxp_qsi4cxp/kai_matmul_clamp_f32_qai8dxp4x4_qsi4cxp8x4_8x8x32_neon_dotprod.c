@@ -116,6 +116,11 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotpr
 
 #if defined(__GNUC__) && !defined(KAI_QSI4CXP_NO_ASM)
 #define KAI_CX_ASM 1
+// The full-tile assembly block is one string (it keeps the accumulators in registers from the
+// K loop to the stores, so it cannot be split), longer than the 4095 characters C99 guarantees.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Woverlength-strings"
+#endif
 /// The K loop of a full 8x8 tile in assembly: acc[8 x 8] (row-major) = the int32 sums A[i][j]
 /// over chunks 32-K chunks, from LHS blocks lhs[0..1] and the RHS block at rhs.
 /// Register map: v0-v15 the accumulators (row i, columns 4g..4g+3: v<2i+g>), per half of the chunk
