@@ -140,7 +140,8 @@ static inline int16x4_t kai_q4(float32x4_t x, float32x4_t vs, int32x4_t vzp32, i
             vreinterpretq_u32_s32(vcvtaq_s32_f32(v)), vreinterpretq_u32_s32(vzp32))));
     }
     const int32x4_t t = mode == kai_mode_trunc ? vcvtq_s32_f32(v) : vcvtnq_s32_f32(v);
-    return vadd_s16(vqmovn_s32(t), vzp16);
+    // Wrapping int16 add (see the top): an unsigned ADD, the same instruction without C's signed overflow.
+    return vreinterpret_s16_u16(vadd_u16(vreinterpret_u16_s16(vqmovn_s32(t)), vreinterpret_u16_s16(vzp16)));
 }
 
 // Stores the 8 values of logical K positions i..i+7 (i a multiple of 4) of a lane.
@@ -170,12 +171,13 @@ static inline void kai_quant8(
 }
 
 // The main loop, one rounding mode for all of [0, end) (end a multiple of 8): 16 values a step,
-// the store pointer stepping by the group stride. z holds the zero points of the two 4-groups.
+// the store pointer stepping by the group stride. z holds the zero points of the two 4-groups; the
+// int16 add wraps (unsigned ADD, see the top).
 #define KAI_Q8(h, cvt)                                                                              \
-    vqmovn_s16(vaddq_s16(                                                                           \
-        vqmovn_high_s32(vqmovn_s32(cvt(vmulq_f32(vcvt_f32_f16(vget_low_f16(h)), vs))),               \
-                        cvt(vmulq_f32(vcvt_high_f32_f16(h), vs))),                                   \
-        z))
+    vqmovn_s16(vreinterpretq_s16_u16(vaddq_u16(                                                     \
+        vreinterpretq_u16_s16(vqmovn_high_s32(vqmovn_s32(cvt(vmulq_f32(vcvt_f32_f16(vget_low_f16(h)), vs))), \
+                                              cvt(vmulq_f32(vcvt_high_f32_f16(h), vs)))),             \
+        vreinterpretq_u16_s16(z))))
 #define KAI_QUANT_RUN(cvt)                                                                          \
     do {                                                                                            \
         size_t i = 0;                                                                               \
