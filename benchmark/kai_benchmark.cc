@@ -504,28 +504,11 @@ int main(int argc, char** argv) {
     add_qsi4cxpf16_cases(cli.opt, cases);
     add_bf16_qai8dxp_cases(cli.opt, cases);
 
+    add_sme_q4_0_cases(cli.opt, cases);
+
     // Each entry of kai/kernels.bzl must have a case. With --shape or --bl an adapter may skip a
     // shape a kernel cannot take (K not a multiple of bl); the default suite covers everything.
-    // Known gap, listed by name so that nothing else can go uncovered silently: the SME Q4_0 kernels
-    // and the f16 x Q4_0 MOPA's LHS packer have no adapter yet (their figures come from
-    // tools/perf_sme_q4_0.c under qtrace, docs/performance.md); they are named on every run.
-    static const char* const kNoAdapterYet[] = {
-        "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot",
-        "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot",
-        "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa",
-        "kai_lhs_pack_f16pmrx2_f32_neon",
-    };
-    std::vector<const Entry*> missing;
-    for (const Entry* e : uncovered(cases)) {
-        bool known = false;
-        for (const char* n : kNoAdapterYet) known = known || std::string(n) == e->name;
-        if (known) {
-            std::fprintf(stderr, "kai_benchmark: note: %s %s has no benchmark case yet (tools/perf_sme_q4_0.c measures it)\n",
-                         e->kind, e->name);
-        } else {
-            missing.push_back(e);
-        }
-    }
+    const std::vector<const Entry*> missing = uncovered(cases);
     for (const Entry* e : missing) {
         std::fprintf(stderr, "kai_benchmark: %s %s has no benchmark case%s\n", e->kind, e->name,
                      cli.opt.shapes.empty() && cli.opt.bl == 32 ? "" : " at these shapes");
