@@ -58,6 +58,12 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+// Wrapping int16 add: an unsigned ADD, the same instruction (and bytes) as vaddq_s16 without the
+// undefined behaviour of C's signed overflow should a lane wrap.
+static inline int16x8_t kai_add_wrap_s16(int16x8_t a, int16x8_t b) {
+    return vreinterpretq_s16_u16(vaddq_u16(vreinterpretq_u16_s16(a), vreinterpretq_u16_s16(b)));
+}
+
 static const size_t kai_k_pad = 32;  // Kp = roundup(K, 32)
 static const size_t kai_kbl = 8;     // kr / sr: the only group length KleidiAI's packer takes
 
@@ -190,7 +196,7 @@ static inline float32x4_t kai_widen_hi(uint16x8_t v) {
 static inline int8x8_t kai_quantize8(uint16x8_t b, float32x4_t vs, int16x8_t vzp) {
     const int32x4_t lo = vcvtnq_s32_f32(vmulq_f32(kai_widen_lo(b), vs));
     const int32x4_t hi = vcvtnq_s32_f32(vmulq_f32(kai_widen_hi(b), vs));
-    const int16x8_t h = vaddq_s16(vuzp1q_s16(vreinterpretq_s16_s32(lo), vreinterpretq_s16_s32(hi)), vzp);
+    const int16x8_t h = kai_add_wrap_s16(vuzp1q_s16(vreinterpretq_s16_s32(lo), vreinterpretq_s16_s32(hi)), vzp);
     return vqmovn_s16(h);
 }
 

@@ -53,6 +53,14 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+#if defined(__aarch64__)
+// Wrapping int16 add: an unsigned ADD, the same instruction (and bytes) as vaddq_s16 without the
+// undefined behaviour of C's signed overflow should a lane wrap.
+static inline int16x8_t kai_add_wrap_s16(int16x8_t a, int16x8_t b) {
+    return vreinterpretq_s16_u16(vaddq_u16(vreinterpretq_u16_s16(a), vreinterpretq_u16_s16(b)));
+}
+#endif
+
 static const size_t kai_k_pad = 32;  // Kp = roundup(K, 32), whatever kr and sr are
 
 /// Quantisation parameters of one row.
@@ -204,10 +212,10 @@ static inline void kai_quantize32(const float* x, float32x4_t vs, int16x8_t vzp,
     const int32x4_t b3 = vcvtaq_s32_f32(vmulq_f32(b.val[3], vs));
     // |round(x * scale)| <= 256: UZP1 (the low halves) narrows to int16 exactly, in one
     // instruction per 8 values.
-    out[0] = vaddq_s16(vuzp1q_s16(vreinterpretq_s16_s32(a0), vreinterpretq_s16_s32(a1)), vzp);
-    out[1] = vaddq_s16(vuzp1q_s16(vreinterpretq_s16_s32(a2), vreinterpretq_s16_s32(a3)), vzp);
-    out[2] = vaddq_s16(vuzp1q_s16(vreinterpretq_s16_s32(b0), vreinterpretq_s16_s32(b1)), vzp);
-    out[3] = vaddq_s16(vuzp1q_s16(vreinterpretq_s16_s32(b2), vreinterpretq_s16_s32(b3)), vzp);
+    out[0] = kai_add_wrap_s16(vuzp1q_s16(vreinterpretq_s16_s32(a0), vreinterpretq_s16_s32(a1)), vzp);
+    out[1] = kai_add_wrap_s16(vuzp1q_s16(vreinterpretq_s16_s32(a2), vreinterpretq_s16_s32(a3)), vzp);
+    out[2] = kai_add_wrap_s16(vuzp1q_s16(vreinterpretq_s16_s32(b0), vreinterpretq_s16_s32(b1)), vzp);
+    out[3] = kai_add_wrap_s16(vuzp1q_s16(vreinterpretq_s16_s32(b2), vreinterpretq_s16_s32(b3)), vzp);
 }
 #endif
 
@@ -327,8 +335,8 @@ static void kai_pack_row(
             const int32x4_t i1 = vcvtaq_s32_f32(vmulq_f32(v.val[1], vs));
             const int32x4_t i2 = vcvtaq_s32_f32(vmulq_f32(v.val[2], vs));
             const int32x4_t i3 = vcvtaq_s32_f32(vmulq_f32(v.val[3], vs));
-            const int16x8_t h0 = vaddq_s16(vqmovn_high_s32(vqmovn_s32(i0), i1), vzp);
-            const int16x8_t h1 = vaddq_s16(vqmovn_high_s32(vqmovn_s32(i2), i3), vzp);
+            const int16x8_t h0 = kai_add_wrap_s16(vqmovn_high_s32(vqmovn_s32(i0), i1), vzp);
+            const int16x8_t h1 = kai_add_wrap_s16(vqmovn_high_s32(vqmovn_s32(i2), i3), vzp);
             if (mr == 1 || kbl == 16) {
                 vst1q_s8(lane + (i / kbl) * group_stride, vqmovn_high_s16(vqmovn_s16(h0), h1));
             } else {  // kbl == 8
