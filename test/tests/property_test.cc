@@ -8,8 +8,8 @@
 // outside the sub-rectangle must keep its sentinel.
 // Families: qsi4cxp, qsi4cxpf16, bf16_qsi4cxp, qsi8cxp (NEON and SME / SME2 at SVL 128, 512, 2048), qsi8cxpf16,
 // qsi4c32p, bf16_qsi4c32p, qsi8d32p (NEON and SVE at VL 256, 512, 2048; not the SME Q4_0 kernels), qai4c32p
-// (f32 and f16 output), bf16 and bf16o. Not yet drawn: bf16f16, the SME float families and the SME Q4_0 kernels
-// (their own suites cover them).
+// (f32 and f16 output), bf16, bf16o and bf16f16 (f16 data and output, within the f16 interval of the bf16 bound).
+// Not yet drawn: the SME float families and the SME Q4_0 kernels (their own suites cover them).
 //
 // Environment (bazel test --test_env=...):
 //   KAI_PROPERTY_SEED     base seed (default 20), printed with every failure.
@@ -68,6 +68,7 @@
 #include "test/reference/reference_common.h"
 #include "test/registry/bf16_qai8dxp_registry.h"
 #include "test/registry/bf16_registry.h"
+#include "test/registry/bf16f16_registry.h"
 #include "test/registry/qai4c32p_registry.h"
 #include "test/registry/qsi4c32p_registry.h"
 #include "test/registry/qsi4cxp_registry.h"
@@ -322,6 +323,8 @@ std::vector<Instance> all_instances() {
     for (size_t i = 0; i < h8.size(); ++i) out.push_back({"qsi8cxpf16", h8[i].name, h8[i].features, i, 0, 0});
     const auto& a4 = kai_registry::qai4c32p_variants();
     for (size_t i = 0; i < a4.size(); ++i) out.push_back({"qai4c32p", a4[i].name, a4[i].features, i, 0, 0});
+    const auto& hb = kai_registry::bf16f16_variants();
+    for (size_t i = 0; i < hb.size(); ++i) out.push_back({"bf16f16", hb[i].name, hb[i].features, i, 0, 0});
     return out;
 }
 
@@ -764,6 +767,98 @@ AssertionResult run_bf16(Rng& rng, const kai_registry::Bf16Variant& v, Desc& d) 
 }
 
 // ------------------------------------------------------------------------------------------
+// Family bf16f16 (f16 data, BF16 arithmetic, f16 output): each output within the f16 interval
+// kai_ref::f16_output_interval gives around the exact sum of the bf16 operands (f32 bound of bf16_ref.cc).
+// ------------------------------------------------------------------------------------------
+
+AssertionResult run_bf16f16(Rng& rng, const kai_registry::Bf16F16Variant& v, Desc& d) {
+    const auto& uk = v.ukernel;
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
+    const size_t ms = KAI_ABI(uk.get_m_step)(), ns = KAI_ABI(uk.get_n_step)();
+    std::vector<const kai_registry::Bf16F16LhsPacker*> lps;
+    for (const auto& p : kai_registry::bf16f16_lhs_packers())
+        if (kai_test::missing_features(p.features).empty()) lps.push_back(&p);
+    std::vector<const kai_registry::Bf16F16RhsPacker*> rps;  // the f16-output kernel reads biasf16 blocks
+    for (const auto& p : kai_registry::bf16f16_rhs_packers())
+        if (p.bias_f16 && kai_test::missing_features(p.features).empty()) rps.push_back(&p);
+    if (lps.empty() || rps.empty()) return AssertionFailure() << "no packer can run for " << v.name;
+    const auto& lp = *lps[static_cast<size_t>(rng.integer(0, lps.size() - 1))];
+    const auto& rpk = *rps[static_cast<size_t>(rng.integer(0, rps.size() - 1))];
+    Draw w = draw_common(rng, ms, ns, 3 * ms + 2, 3 * ns + 2, false);
+    w.k = pick_k(rng, kr);
+    w.kxn = !rpk.nxk;
+    describe(d, w);
+    d.os << " lhs=" << lp.name << " rhs=" << rpk.name;
+    const size_t m = w.m, n = w.n, k = w.k;
+
+    // f16 data (LHS from make_lhs: its edge rows reach 3e4, still finite in f16), every 7th value an exact bf16 tie
+    // of the f16 -> bf16 rounding; the reference multiplies the bf16 patterns the packers produce.
+    auto to_f16 = [&](const std::vector<float>& f, size_t rows, size_t cols, size_t src_stride) {
+        std::vector<uint16_t> h(rows * cols);
+        for (size_t i = 0; i < rows; ++i)
+            for (size_t j = 0; j < cols; ++j) h[i * cols + j] = kai_ref::f16_from_f32(f[i * src_stride + j]);
+        for (size_t t = 3; t < h.size(); t += 7) h[t] = static_cast<uint16_t>((h[t] & 0xFFF8u) | 0x0004u);
+        return h;
+    };
+    const std::vector<uint16_t> ah = to_f16(make_lhs(rng, w.data, m, k, k, false), m, k, k);
+    const std::vector<uint16_t> bh = to_f16(kai_test::random_f32(k * n, -1.0f, 1.0f, rng.next_u64()), k, n, n);
+    std::vector<uint16_t> bias_h(n);
+    for (size_t j = 0; j < n; ++j) bias_h[j] = kai_ref::f16_from_f32(rng.uniform(-1.0f, 1.0f));
+    std::vector<uint16_t> ab(ah.size()), bb(bh.size());
+    for (size_t t = 0; t < ah.size(); ++t) ab[t] = kai_ref::bf16_from_f16(ah[t]);
+    for (size_t t = 0; t < bh.size(); ++t) bb[t] = kai_ref::bf16_from_f16(bh[t]);
+    std::vector<float> bias_f(n);
+    for (size_t j = 0; j < n; ++j) bias_f[j] = kai_ref::f32_from_f16(bias_h[j]);
+
+    // Sources with a wider row stride (0xFFFF in the gaps: an f16 NaN, which must not be read).
+    const size_t lpad = pick(rng, {0, 3});
+    std::vector<uint16_t> lsrc(std::max<size_t>(m * (k + lpad), 1), 0xFFFF);
+    for (size_t i = 0; i < m; ++i) std::memcpy(&lsrc[i * (k + lpad)], &ah[i * k], k * 2);
+    GuardedBuffer lpk(KAI_ABI(lp.get_lhs_packed_size)(m, k, mr, kr, sr));
+    KAI_ABI(lp.run)(m, k, mr, kr, sr, 0, lsrc.data(), (k + lpad) * 2, lpk.data());
+    const size_t rpad = pick(rng, {0, 5});
+    const size_t rows = rpk.nxk ? n : k, cols = rpk.nxk ? k : n;
+    std::vector<uint16_t> rsrc(std::max<size_t>(rows * (cols + rpad), 1), 0xFFFF);
+    for (size_t i = 0; i < rows; ++i)
+        for (size_t j = 0; j < cols; ++j) rsrc[i * (cols + rpad) + j] = rpk.nxk ? bh[j * n + i] : bh[i * n + j];
+    GuardedBuffer rpb(KAI_ABI(rpk.get_rhs_packed_size)(n, k));
+    KAI_ABI(rpk.run)(1, n, k, nr, kr, sr, (cols + rpad) * 2, rsrc.data(), w.bias ? bias_h.data() : nullptr, nullptr,
+                     rpb.data(), 0, nullptr);
+
+    std::vector<double> ref, abs_sum;
+    kai_ref::bf16_matmul(ab.data(), bb.data(), w.bias ? bias_f.data() : nullptr, m, n, k, &ref, &abs_sum);
+    float lo, hi;
+    clamp_bounds(w.clamp, ref, &lo, &hi);
+
+    DstBuffer dst(m, n, 2, w.stride_elems * 2);
+    const size_t lo_off = KAI_ABI(uk.get_lhs_packed_offset)(w.m0, k);
+    const size_t ro_off = KAI_ABI(uk.get_rhs_packed_offset)(w.n0, k);
+    if (lo_off != KAI_ABI(lp.get_lhs_packed_offset)(w.m0, k, mr, kr, sr))
+        return AssertionFailure() << "lhs packed offset differs from the packer's";
+    if (ro_off != KAI_ABI(rpk.get_rhs_packed_offset)(w.n0, k))
+        return AssertionFailure() << "rhs packed offset differs from the packer's";
+    const size_t dst_off = KAI_ABI(uk.get_dst_offset)(w.m0, w.n0, dst.stride());
+    if (dst.at(0, 0) + dst_off != dst.at(w.m0, w.n0)) return AssertionFailure() << "dst offset " << dst_off;
+    KAI_ABI(uk.run_matmul)(w.mh, w.nw, k, lpk.data() + lo_off, rpb.data() + ro_off, dst.at(w.m0, w.n0), dst.stride(), 2,
+                           lo, hi);
+    for (size_t i = w.m0; i < w.m0 + w.mh; ++i)
+        for (size_t j = w.n0; j < w.n0 + w.nw; ++j) {
+            const double exact = ref[i * n + j];
+            const double bound = kai_ref::bf16_error_bound(abs_sum[i * n + j], exact, k, false);
+            float ilo = 0, ihi = 0;
+            kai_ref::f16_output_interval(exact, bound, lo, hi, &ilo, &ihi);
+            const float got = kai_ref::f32_from_f16(static_cast<uint16_t>(dst.bits(i, j)));
+            const bool ok = std::isnan(ilo) ? std::isnan(got) : (got >= ilo && got <= ihi);
+            if (!ok) {
+                return AssertionFailure() << "dst[" << i << "][" << j << "] = " << got << " (0x" << std::hex
+                                          << dst.bits(i, j) << std::dec << "), expected in [" << ilo << ", " << ihi
+                                          << "] (exact " << exact << ")";
+            }
+        }
+    return dst.untouched_outside(w.m0, w.mh, w.n0, w.nw);
+}
+
+// ------------------------------------------------------------------------------------------
 // Family qai4c32p (asymmetric int4 weights; f32 and f16 output, f32 and f16 LHS packers).
 // ------------------------------------------------------------------------------------------
 
@@ -868,6 +963,7 @@ AssertionResult run_instance(Rng& rng, const Instance& in, Desc& d) {
     if (in.family == "qsi8d32p") return run_qsi8d32p(rng, kai_registry::qsi8d32p_variants()[in.index], d);
     if (in.family == "bf16" || in.family == "bf16o") return run_bf16(rng, kai_registry::bf16_variants()[in.index], d);
     if (in.family == "qai4c32p") return run_qai4c32p(rng, kai_registry::qai4c32p_variants()[in.index], d);
+    if (in.family == "bf16f16") return run_bf16f16(rng, kai_registry::bf16f16_variants()[in.index], d);
     return AssertionFailure() << "unknown family " << in.family;
 }
 
