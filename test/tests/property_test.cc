@@ -8,8 +8,9 @@
 // outside the sub-rectangle must keep its sentinel.
 // Families: qsi4cxp, qsi4cxpf16, bf16_qsi4cxp, qsi8cxp (NEON and SME / SME2 at SVL 128, 512, 2048), qsi8cxpf16,
 // qsi4c32p, bf16_qsi4c32p, qsi8d32p (NEON and SVE at VL 256, 512, 2048; not the SME Q4_0 kernels), qai4c32p
-// (f32 and f16 output), bf16, bf16o and bf16f16 (f16 data and output, within the f16 interval of the bf16 bound).
-// Not yet drawn: the SME float families and the SME Q4_0 kernels (their own suites cover them).
+// (f32 and f16 output), bf16, bf16o, bf16f16 (f16 data and output, within the f16 interval of the bf16 bound) and
+// qsi8d32p_sme (the SME and SME2 Q4_0 GEMVs at SVL 128, 512, 2048). Not yet drawn: the SME float families and the
+// f16 x Q4_0 MOPA (their own suites cover them).
 //
 // Environment (bazel test --test_env=...):
 //   KAI_PROPERTY_SEED     base seed (default 20), printed with every failure.
@@ -42,6 +43,7 @@
 
 #include "kai/kai_common.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon.h"
@@ -49,6 +51,8 @@
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon.h"
@@ -308,6 +312,10 @@ std::vector<Instance> all_instances() {
         } else {
             out.push_back({"qsi8d32p", d32[i].name, d32[i].features, i, 0, 0});
         }
+    }
+    const auto& d32s = kai_registry::qsi8d32p_sme_variants();
+    for (size_t i = 0; i < d32s.size(); ++i) {
+        for (size_t svl : {16, 64, 256}) out.push_back({"qsi8d32p_sme", d32s[i].name, d32s[i].features, i, svl, 0});
     }
     const auto& bf = kai_registry::bf16_variants();
     for (size_t i = 0; i < bf.size(); ++i) {
@@ -659,6 +667,80 @@ AssertionResult run_qsi8d32p(Rng& rng, const kai_registry::Qsi8d32pVariant& v, D
 }
 
 // ------------------------------------------------------------------------------------------
+// Family qsi8d32p_sme (the SME2 sdot GEMV and its SME twin at the instance's SVL): LHS
+// kai_lhs_quant_pack_qsi8d32p_f32_neon (ties away), RHS ..._ps1s0scalef16_..._neon (SME2) or ..._ps4s0sf16_..._neon
+// (SME, which stores f16(d / 16): the reference then runs on the rows with scale 16 f16(d / 16), exactly the twin's).
+// ------------------------------------------------------------------------------------------
+
+AssertionResult run_qsi8d32p_sme(Rng& rng, const kai_registry::Qsi8d32pVariant& v, Desc& d) {
+    const auto& uk = v.ukernel;
+    const bool sme1 = std::strstr(v.name, "_sme_dot") != nullptr;
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
+    const size_t ms = KAI_ABI(uk.get_m_step)(), ns = KAI_ABI(uk.get_n_step)();
+    Draw w = draw_common(rng, ms, ns, 3, 3 * ns + 2, true);
+    w.kxn = false;
+    w.bias = false;
+    w.bl = 32 * pick(rng, {1, 1, 2, 3, 4, 8});
+    w.k = w.bl * static_cast<size_t>(rng.integer(1, static_cast<int64_t>(std::max<size_t>(1, 512 / w.bl))));
+    describe(d, w);
+    const size_t m = w.m, n = w.n, k = w.k, bl = w.bl;
+
+    const size_t lhs_stride = k + pick(rng, {0, 3});
+    const auto x = make_lhs(rng, w.data, m, k, lhs_stride, false);
+    const size_t row_bytes = kai_ref::q4_0_row_bytes(k, bl), blk = bl / 2 + 2;
+    std::vector<uint8_t> rows = kai_test::random_bytes(n * row_bytes, rng.next_u64());
+    for (size_t j = 0; j < n; ++j)
+        for (size_t bb = 0; bb < k / bl; ++bb) {
+            const uint16_t h = kai_ref::f16_from_f32(rng.uniform(0.001f, 0.06f) * (rng.integer(0, 1) ? -1.0f : 1.0f));
+            rows[j * row_bytes + bb * blk] = static_cast<uint8_t>(h & 0xFF);
+            rows[j * row_bytes + bb * blk + 1] = static_cast<uint8_t>(h >> 8);
+        }
+    std::vector<uint8_t> seen = rows;  // the rows as the kernel sees them
+    if (sme1) {
+        for (size_t t = 0; t < n * (k / bl); ++t) {
+            uint8_t* p = &seen[(t / (k / bl)) * row_bytes + (t % (k / bl)) * blk];
+            const uint16_t h = static_cast<uint16_t>(p[0] | (p[1] << 8));
+            const uint16_t h16 = kai_ref::f16_from_f32(kai_ref::f32_from_f16(h) * 0.0625f);
+            const uint16_t back = kai_ref::f16_from_f32(kai_ref::f32_from_f16(h16) * 16.0f);
+            p[0] = static_cast<uint8_t>(back & 0xFF);
+            p[1] = static_cast<uint8_t>(back >> 8);
+        }
+    }
+
+    GuardedBuffer lp(KAI_ABI(kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32_neon)(m, k, bl, mr, kr, sr));
+    KAI_ABI(kai_run_lhs_quant_pack_qsi8d32p_f32_neon)(m, k, bl, mr, kr, sr, 0, x.data(), lhs_stride * 4, lp.data());
+    const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
+    const size_t rp_size =
+        sme1 ? KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon)(n, k, nr, kr, bl)
+             : KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon)(n, k, nr, kr, bl);
+    GuardedBuffer rp(rp_size);
+    if (sme1) {
+        KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon)(1, n, k, nr, kr, sr, bl, rows.data(), nullptr,
+                                                                        rp.data(), 0, &params);
+    } else {
+        KAI_ABI(kai_run_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon)(1, n, k, nr, kr, sr, bl, rows.data(),
+                                                                            nullptr, rp.data(), 0, &params);
+    }
+    const auto q = kai_ref::quantize_qsi8d32(m, k, bl, x.data(), lhs_stride * 4, kai_ref::Q8Rounding::kTiesAway);
+    float lo, hi;
+    clamp_bounds(w.clamp, to_double(kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, seen.data(), -FLT_MAX, FLT_MAX)), &lo, &hi);
+    DstBuffer dst(m, n, 4, w.stride_elems * 4);
+    const size_t lo_off = KAI_ABI(uk.get_lhs_packed_offset)(w.m0, k, bl);
+    const size_t ro_off = KAI_ABI(uk.get_rhs_packed_offset)(w.n0, k, bl);
+    if (lo_off != KAI_ABI(kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p_f32_neon)(w.m0, k, bl, mr, kr, sr))
+        return AssertionFailure() << "lhs packed offset differs from the packer's";
+    const size_t ro_want =
+        sme1 ? KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon)(w.n0, k, nr, kr, bl)
+             : KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon)(w.n0, k, nr, kr, bl);
+    if (ro_off != ro_want) return AssertionFailure() << "rhs packed offset differs from the packer's";
+    const size_t dst_off = KAI_ABI(uk.get_dst_offset)(w.m0, w.n0, dst.stride());
+    if (dst.at(0, 0) + dst_off != dst.at(w.m0, w.n0)) return AssertionFailure() << "dst offset " << dst_off;
+    KAI_ABI(uk.run_matmul)(w.mh, w.nw, k, bl, lp.data() + lo_off, rp.data() + ro_off, AnyPtr{dst.at(w.m0, w.n0)},
+                           dst.stride(), 4, lo, hi);
+    return check_f32_tile(dst, w.m0, w.mh, w.n0, w.nw, kai_ref::matmul_qsi8d32p_qsi4c32p(q, n, seen.data(), lo, hi), n);
+}
+
+// ------------------------------------------------------------------------------------------
 // Family bf16 (f32 and bf16 output): within the bound bf16_ref.cc derives from K and the error scale.
 // ------------------------------------------------------------------------------------------
 
@@ -961,6 +1043,9 @@ AssertionResult run_instance(Rng& rng, const Instance& in, Desc& d) {
         return run_qsi4c32p(rng, kai_registry::bf16_qsi4c32p_variants()[in.index].ukernel, true, d);
     }
     if (in.family == "qsi8d32p") return run_qsi8d32p(rng, kai_registry::qsi8d32p_variants()[in.index], d);
+    if (in.family == "qsi8d32p_sme") {
+        return run_qsi8d32p_sme(rng, kai_registry::qsi8d32p_sme_variants()[in.index], d);
+    }
     if (in.family == "bf16" || in.family == "bf16o") return run_bf16(rng, kai_registry::bf16_variants()[in.index], d);
     if (in.family == "qai4c32p") return run_qai4c32p(rng, kai_registry::qai4c32p_variants()[in.index], d);
     if (in.family == "bf16f16") return run_bf16f16(rng, kai_registry::bf16f16_variants()[in.index], d);
