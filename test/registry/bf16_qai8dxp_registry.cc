@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test/registry/bf16_qai8dxp_registry.h"
+#include "test/registry/registry_select.h"
 
 #include <iterator>
 
@@ -20,80 +21,24 @@ namespace {
      kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,                 \
      kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem}
 
-// KAI_BF16CX_<family> / KAI_BF16C32_<family> expand to an entry for their family and to nothing
-// for every other family of kernels.bzl.
-#define KAI_BF16CX_qsi4cxp(stem, features)
-#define KAI_BF16CX_bf16(stem, features)
-#define KAI_BF16CX_bf16o(stem, features)
-#define KAI_BF16CX_qai8dxp(stem, features)
-#define KAI_BF16CX_qsi4c32p(stem, features)
-#define KAI_BF16CX_qsi8d32p(stem, features)
-#define KAI_BF16CX_qsi8cxp(stem, features)
-#define KAI_BF16CX_f32p_f32p(stem, features)
-#define KAI_BF16CX_f32_f32p(stem, features)
-#define KAI_BF16CX_bf16p_sme(stem, features)
-#define KAI_BF16CX_f32_bf16p(stem, features)
+// KAI_BF16CX_<family> / KAI_BF16C32_<family> give the entry of their family; KAI_KEEP_IF
+// (test/registry/registry_select.h) keeps it only for the family flagged _KEEP.
 #define KAI_BF16CX_bf16_qsi4cxp(stem, features) {"kai_" #stem, (features), KAI_BF16Q_UKERNEL(stem)},
-#define KAI_BF16CX_bf16_qsi4c32p(stem, features)
-#define KAI_BF16CX_bf16f16(stem, features)
-#define KAI_BF16CX_qsi4cxpf16(stem, features)
-#define KAI_BF16CX_qsi8cxpf16(stem, features)
-#define KAI_BF16CX_f16p_qsi4c32p(stem, features)
-#define KAI_BF16CX_f16_qai4c32p(stem, features)
-#define KAI_BF16CX_qai4c32p(stem, features)
-#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16CX_##family(stem, features)
+#define KAI_BF16CX_bf16_qsi4cxp_KEEP KAI_KEEP
+#define KAI_REGISTRY_MATMUL(family, stem, features) \
+    KAI_KEEP_IF(KAI_BF16CX_##family##_KEEP, KAI_BF16CX_##family(stem, features))
 const Bf16CxVariant kCx[] = {
 #include "kai/kai_registry.inc"
 };
-#undef KAI_BF16CX_qsi4cxp
-#undef KAI_BF16CX_bf16
-#undef KAI_BF16CX_bf16o
-#undef KAI_BF16CX_qai8dxp
-#undef KAI_BF16CX_qsi4c32p
-#undef KAI_BF16CX_qsi8d32p
-#undef KAI_BF16CX_qsi8cxp
-#undef KAI_BF16CX_f32p_f32p
-#undef KAI_BF16CX_f32_f32p
-#undef KAI_BF16CX_bf16p_sme
-#undef KAI_BF16CX_f32_bf16p
 #undef KAI_BF16CX_bf16_qsi4cxp
-#undef KAI_BF16CX_bf16_qsi4c32p
 
-#define KAI_BF16C32_qsi4cxp(stem, features)
-#define KAI_BF16C32_bf16(stem, features)
-#define KAI_BF16C32_bf16o(stem, features)
-#define KAI_BF16C32_qai8dxp(stem, features)
-#define KAI_BF16C32_qsi4c32p(stem, features)
-#define KAI_BF16C32_qsi8d32p(stem, features)
-#define KAI_BF16C32_qsi8cxp(stem, features)
-#define KAI_BF16C32_f32p_f32p(stem, features)
-#define KAI_BF16C32_f32_f32p(stem, features)
-#define KAI_BF16C32_bf16p_sme(stem, features)
-#define KAI_BF16C32_f32_bf16p(stem, features)
-#define KAI_BF16C32_bf16_qsi4cxp(stem, features)
 #define KAI_BF16C32_bf16_qsi4c32p(stem, features) {"kai_" #stem, (features), KAI_BF16Q_UKERNEL(stem)},
-#define KAI_BF16C32_bf16f16(stem, features)
-#define KAI_BF16C32_qsi4cxpf16(stem, features)
-#define KAI_BF16C32_qsi8cxpf16(stem, features)
-#define KAI_BF16C32_f16p_qsi4c32p(stem, features)
-#define KAI_BF16C32_f16_qai4c32p(stem, features)
-#define KAI_BF16C32_qai4c32p(stem, features)
-#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16C32_##family(stem, features)
+#define KAI_BF16C32_bf16_qsi4c32p_KEEP KAI_KEEP
+#define KAI_REGISTRY_MATMUL(family, stem, features) \
+    KAI_KEEP_IF(KAI_BF16C32_##family##_KEEP, KAI_BF16C32_##family(stem, features))
 const Bf16C32Variant kC32[] = {
 #include "kai/kai_registry.inc"
 };
-#undef KAI_BF16C32_qsi4cxp
-#undef KAI_BF16C32_bf16
-#undef KAI_BF16C32_bf16o
-#undef KAI_BF16C32_qai8dxp
-#undef KAI_BF16C32_qsi4c32p
-#undef KAI_BF16C32_qsi8d32p
-#undef KAI_BF16C32_qsi8cxp
-#undef KAI_BF16C32_f32p_f32p
-#undef KAI_BF16C32_f32_f32p
-#undef KAI_BF16C32_bf16p_sme
-#undef KAI_BF16C32_f32_bf16p
-#undef KAI_BF16C32_bf16_qsi4cxp
 #undef KAI_BF16C32_bf16_qsi4c32p
 
 }  // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test/registry/bf16_registry.h"
+#include "test/registry/registry_select.h"
 
 #include <cstring>
 #include <iterator>
@@ -24,11 +25,9 @@ namespace kai_registry {
 
 namespace {
 
-// KAI_BF16_ONLY_<family>(x) keeps x for the families named in the macro and drops it for every
-// other family of kernels.bzl; each table below defines the X-macros it needs and includes
-// kai/kai_registry.inc (which #undefs them again at its end).
-#define KAI_BF16_KEEP(...) __VA_ARGS__
-#define KAI_BF16_DROP(...)
+// Each table below defines the X-macro it needs and includes kai/kai_registry.inc (which #undefs
+// it again at its end); KAI_KEEP_IF (test/registry/registry_select.h) keeps an entry only for the
+// families flagged KAI_KEEP: bf16 and bf16o for the kernels, bf16 for the packers.
 
 #define KAI_BF16_UKERNEL(stem)                                                                                \
     {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
@@ -37,53 +36,19 @@ namespace {
 
 #define KAI_BF16_MATMUL_bf16(stem, features) {"kai_" #stem, (features), false, KAI_BF16_UKERNEL(stem)},
 #define KAI_BF16_MATMUL_bf16o(stem, features) {"kai_" #stem, (features), true, KAI_BF16_UKERNEL(stem)},
-#define KAI_BF16_MATMUL_bf16f16(stem, features)
-#define KAI_BF16_MATMUL_qai8dxp(stem, features)
-#define KAI_BF16_MATMUL_qsi8cxpf16(stem, features)
-#define KAI_BF16_MATMUL_qsi4cxpf16(stem, features)
-#define KAI_BF16_MATMUL_qsi4cxp(stem, features)
-#define KAI_BF16_MATMUL_qsi4c32p(stem, features)
-#define KAI_BF16_MATMUL_qsi8d32p(stem, features)
-#define KAI_BF16_MATMUL_qsi8cxp(stem, features)
-#define KAI_BF16_MATMUL_f32p_f32p(stem, features)
-#define KAI_BF16_MATMUL_f32_f32p(stem, features)
-#define KAI_BF16_MATMUL_bf16p_sme(stem, features)
-#define KAI_BF16_MATMUL_f32_bf16p(stem, features)
-#define KAI_BF16_MATMUL_bf16_qsi4cxp(stem, features)
-#define KAI_BF16_MATMUL_bf16_qsi4c32p(stem, features)
 
-#define KAI_BF16_MATMUL_f16p_qsi4c32p(stem, features)
-#define KAI_BF16_MATMUL_qai4c32p(stem, features)
-#define KAI_BF16_MATMUL_f16_qai4c32p(stem, features)
+#define KAI_BF16_IS_bf16 KAI_KEEP
 
-#define KAI_BF16_IS_bf16 KAI_BF16_KEEP
-#define KAI_BF16_IS_bf16o KAI_BF16_DROP
-#define KAI_BF16_IS_bf16f16 KAI_BF16_DROP
-#define KAI_BF16_IS_qai8dxp KAI_BF16_DROP
-#define KAI_BF16_IS_qsi8cxpf16 KAI_BF16_DROP
-#define KAI_BF16_IS_qsi4cxpf16 KAI_BF16_DROP
-#define KAI_BF16_IS_qsi4cxp KAI_BF16_DROP
-#define KAI_BF16_IS_qsi4c32p KAI_BF16_DROP
-#define KAI_BF16_IS_qsi8d32p KAI_BF16_DROP
-#define KAI_BF16_IS_qsi8cxp KAI_BF16_DROP
-#define KAI_BF16_IS_f32p_f32p KAI_BF16_DROP
-#define KAI_BF16_IS_f32_f32p KAI_BF16_DROP
-#define KAI_BF16_IS_bf16p_sme KAI_BF16_DROP
-#define KAI_BF16_IS_f32_bf16p KAI_BF16_DROP
-#define KAI_BF16_IS_bf16_qsi4cxp KAI_BF16_DROP
-#define KAI_BF16_IS_bf16_qsi4c32p KAI_BF16_DROP
-
-#define KAI_BF16_IS_f16p_qsi4c32p KAI_BF16_DROP
-#define KAI_BF16_IS_qai4c32p KAI_BF16_DROP
-#define KAI_BF16_IS_f16_qai4c32p KAI_BF16_DROP
-
-#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_BF16_MATMUL_##family(stem, features)
+#define KAI_BF16_MATMUL_bf16_KEEP KAI_KEEP
+#define KAI_BF16_MATMUL_bf16o_KEEP KAI_KEEP
+#define KAI_REGISTRY_MATMUL(family, stem, features) \
+    KAI_KEEP_IF(KAI_BF16_MATMUL_##family##_KEEP, KAI_BF16_MATMUL_##family(stem, features))
 const Bf16Variant kVariants[] = {
 #include "kai/kai_registry.inc"
 };
 
 #define KAI_REGISTRY_LHS_PACKER(family, stem, features)                                                          \
-    KAI_BF16_IS_##family({"kai_" #stem, (features), std::strstr(#stem, "p8x4") != nullptr ? size_t{8} : size_t{1}, \
+    KAI_KEEP_IF(KAI_BF16_IS_##family, {"kai_" #stem, (features), std::strstr(#stem, "p8x4") != nullptr ? size_t{8} : size_t{1}, \
                           std::strstr(#stem, "_bf16_neon") != nullptr, kai_get_m_step_##stem,                        \
                           kai_get_lhs_offset_##stem, kai_get_lhs_packed_offset_##stem,                            \
                           kai_get_lhs_packed_size_##stem, kai_run_##stem},)
@@ -92,7 +57,7 @@ const Bf16LhsPacker kLhsPackers[] = {
 };
 
 #define KAI_REGISTRY_RHS_PACKER(family, stem, features)                                                       \
-    KAI_BF16_IS_##family({"kai_" #stem, (features), std::strstr(#stem, "_nxk_") != nullptr,                  \
+    KAI_KEEP_IF(KAI_BF16_IS_##family, {"kai_" #stem, (features), std::strstr(#stem, "_nxk_") != nullptr,                  \
                           std::strstr(#stem, "_bf16_neon") != nullptr, kai_get_n_step_##stem,                  \
                           kai_get_bias_offset_##stem, kai_get_rhs_packed_offset_##stem,                        \
                           kai_get_rhs_packed_size_##stem, kai_run_##stem},)

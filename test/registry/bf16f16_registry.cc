@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test/registry/bf16f16_registry.h"
+#include "test/registry/registry_select.h"
 
 #include <cstring>
 #include <iterator>
@@ -18,33 +19,13 @@ namespace kai_registry {
 
 namespace {
 
-// KAI_BF16F16_IS_<family>(x) keeps x for family bf16f16 and drops it for every other family of
-// kernels.bzl; each table below defines the X-macro it needs and includes kai/kai_registry.inc
-// (which #undefs it again at its end).
-#define KAI_BF16F16_KEEP(...) __VA_ARGS__
-#define KAI_BF16F16_DROP(...)
-#define KAI_BF16F16_IS_bf16f16 KAI_BF16F16_KEEP
-#define KAI_BF16F16_IS_bf16 KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_bf16o KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_qai8dxp KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_qsi4cxp KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_qsi4c32p KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_qsi8d32p KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_qsi8cxp KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_f32p_f32p KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_f32_f32p KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_bf16p_sme KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_f32_bf16p KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_qsi4cxpf16 KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_qsi8cxpf16 KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_bf16_qsi4c32p KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_bf16_qsi4cxp KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_f16p_qsi4c32p KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_f16_qai4c32p KAI_BF16F16_DROP
-#define KAI_BF16F16_IS_qai4c32p KAI_BF16F16_DROP
+// Each table below defines the X-macro it needs and includes kai/kai_registry.inc (which #undefs
+// it again at its end); KAI_KEEP_IF (test/registry/registry_select.h) keeps an entry only for
+// family bf16f16, the one flagged KAI_KEEP.
+#define KAI_BF16F16_IS_bf16f16 KAI_KEEP
 
 #define KAI_REGISTRY_MATMUL(family, stem, features)                                                          \
-    KAI_BF16F16_IS_##family({"kai_" #stem, (features),                                                      \
+    KAI_KEEP_IF(KAI_BF16F16_IS_##family, {"kai_" #stem, (features),                                                      \
                              {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, \
                               kai_get_kr_##stem, kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem,        \
                               kai_get_rhs_packed_offset_##stem, kai_get_dst_offset_##stem,                   \
@@ -54,14 +35,14 @@ const Bf16F16Variant kVariants[] = {
 };
 
 #define KAI_REGISTRY_LHS_PACKER(family, stem, features)                                                    \
-    KAI_BF16F16_IS_##family({"kai_" #stem, (features), kai_get_m_step_##stem, kai_get_lhs_offset_##stem,  \
+    KAI_KEEP_IF(KAI_BF16F16_IS_##family, {"kai_" #stem, (features), kai_get_m_step_##stem, kai_get_lhs_offset_##stem,  \
                              kai_get_lhs_packed_offset_##stem, kai_get_lhs_packed_size_##stem, kai_run_##stem},)
 const Bf16F16LhsPacker kLhsPackers[] = {
 #include "kai/kai_registry.inc"
 };
 
 #define KAI_REGISTRY_RHS_PACKER(family, stem, features)                                                     \
-    KAI_BF16F16_IS_##family({"kai_" #stem, (features), std::strstr(#stem, "_nxk_") != nullptr,            \
+    KAI_KEEP_IF(KAI_BF16F16_IS_##family, {"kai_" #stem, (features), std::strstr(#stem, "_nxk_") != nullptr,            \
                              std::strstr(#stem, "biasf16") != nullptr, kai_get_n_step_##stem,               \
                              kai_get_bias_offset_##stem, kai_get_rhs_packed_offset_##stem,                  \
                              kai_get_rhs_packed_size_##stem, kai_run_##stem},)

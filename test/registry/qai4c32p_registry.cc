@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test/registry/qai4c32p_registry.h"
+#include "test/registry/registry_select.h"
 
 #include <iterator>
 
@@ -29,24 +30,10 @@ namespace {
     {"kai_" #stem, (features), false, {KAI_A4_GETTERS(stem), kai_run_##stem}, {KAI_A4_GETTERS(stem), nullptr}},
 #define KAI_A4_MATMUL_f16_qai4c32p(stem, features) \
     {"kai_" #stem, (features), true, {KAI_A4_GETTERS(stem), nullptr}, {KAI_A4_GETTERS(stem), kai_run_##stem}},
-#define KAI_A4_MATMUL_bf16(stem, features)
-#define KAI_A4_MATMUL_bf16o(stem, features)
-#define KAI_A4_MATMUL_qai8dxp(stem, features)
-#define KAI_A4_MATMUL_qsi4cxp(stem, features)
-#define KAI_A4_MATMUL_qsi4c32p(stem, features)
-#define KAI_A4_MATMUL_qsi8d32p(stem, features)
-#define KAI_A4_MATMUL_qsi8cxp(stem, features)
-#define KAI_A4_MATMUL_f32p_f32p(stem, features)
-#define KAI_A4_MATMUL_f32_f32p(stem, features)
-#define KAI_A4_MATMUL_bf16p_sme(stem, features)
-#define KAI_A4_MATMUL_f32_bf16p(stem, features)
-#define KAI_A4_MATMUL_bf16_qsi4c32p(stem, features)
-#define KAI_A4_MATMUL_bf16_qsi4cxp(stem, features)
-#define KAI_A4_MATMUL_bf16f16(stem, features)
-#define KAI_A4_MATMUL_f16p_qsi4c32p(stem, features)
-#define KAI_A4_MATMUL_qsi4cxpf16(stem, features)
-#define KAI_A4_MATMUL_qsi8cxpf16(stem, features)
-#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_A4_MATMUL_##family(stem, features)
+#define KAI_A4_MATMUL_qai4c32p_KEEP KAI_KEEP
+#define KAI_A4_MATMUL_f16_qai4c32p_KEEP KAI_KEEP
+#define KAI_REGISTRY_MATMUL(family, stem, features) \
+    KAI_KEEP_IF(KAI_A4_MATMUL_##family##_KEEP, KAI_A4_MATMUL_##family(stem, features))
 
 const Qai4c32pVariant kVariants[] = {
 #include "kai/kai_registry.inc"

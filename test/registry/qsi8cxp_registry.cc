@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test/registry/qsi8cxp_registry.h"
+#include "test/registry/registry_select.h"
 
 #include "test/common/cpu_features.h"
 
@@ -17,8 +18,8 @@ namespace kai_registry {
 
 namespace {
 
-// Keep only this family's matmul entries: KAI_I8CX_ENTRY_<family> expands to an entry for qsi8cxp
-// and to nothing for every other family of kernels.bzl.
+// Keep only this family's matmul entries: KAI_KEEP_IF (test/registry/registry_select.h) keeps
+// KAI_I8CX_ENTRY_<family> for the family flagged _KEEP, qsi8cxp.
 #define KAI_I8CX_ENTRY_qsi8cxp(stem, features)                                                                 \
     {"kai_" #stem,                                                                                            \
      (features),                                                                                              \
@@ -28,49 +29,16 @@ namespace {
      "kai_lhs_quant_pack_qai8dxp_f32",                                                                        \
      "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon",                                                                  \
      "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon"},
-#define KAI_I8CX_ENTRY_bf16(stem, features)
-#define KAI_I8CX_ENTRY_bf16o(stem, features)
-#define KAI_I8CX_ENTRY_bf16f16(stem, features)
-#define KAI_I8CX_ENTRY_qai8dxp(stem, features)
-#define KAI_I8CX_ENTRY_qsi8cxpf16(stem, features)
-#define KAI_I8CX_ENTRY_qsi4cxpf16(stem, features)
-#define KAI_I8CX_ENTRY_qsi4cxp(stem, features)
-#define KAI_I8CX_ENTRY_qsi4c32p(stem, features)
-#define KAI_I8CX_ENTRY_qsi8d32p(stem, features)
-#define KAI_I8CX_ENTRY_f32p_f32p(stem, features)
-#define KAI_I8CX_ENTRY_f32_f32p(stem, features)
-#define KAI_I8CX_ENTRY_bf16p_sme(stem, features)
-#define KAI_I8CX_ENTRY_f32_bf16p(stem, features)
-#define KAI_I8CX_ENTRY_bf16_qsi4cxp(stem, features)
-#define KAI_I8CX_ENTRY_bf16_qsi4c32p(stem, features)
 
-#define KAI_I8CX_ENTRY_f16p_qsi4c32p(stem, features)
-#define KAI_I8CX_ENTRY_qai4c32p(stem, features)
-#define KAI_I8CX_ENTRY_f16_qai4c32p(stem, features)
-#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_I8CX_ENTRY_##family(stem, features)
+#define KAI_I8CX_ENTRY_qsi8cxp_KEEP KAI_KEEP
+#define KAI_REGISTRY_MATMUL(family, stem, features) \
+    KAI_KEEP_IF(KAI_I8CX_ENTRY_##family##_KEEP, KAI_I8CX_ENTRY_##family(stem, features))
 
 const Qsi8cxpVariant kVariants[] = {
 #include "kai/kai_registry.inc"
 };
 
 #undef KAI_I8CX_ENTRY_qsi8cxp
-#undef KAI_I8CX_ENTRY_bf16
-#undef KAI_I8CX_ENTRY_bf16o
-#undef KAI_I8CX_ENTRY_bf16f16
-#undef KAI_I8CX_ENTRY_qai8dxp
-#undef KAI_I8CX_ENTRY_qsi8cxpf16
-#undef KAI_I8CX_ENTRY_qsi4cxpf16
-#undef KAI_I8CX_ENTRY_qsi4cxp
-#undef KAI_I8CX_ENTRY_qsi4c32p
-#undef KAI_I8CX_ENTRY_qsi8d32p
-#undef KAI_I8CX_ENTRY_f32p_f32p
-#undef KAI_I8CX_ENTRY_f32_f32p
-#undef KAI_I8CX_ENTRY_bf16p_sme
-#undef KAI_I8CX_ENTRY_f32_bf16p
-#undef KAI_I8CX_ENTRY_bf16_qsi4cxp
-#undef KAI_I8CX_ENTRY_bf16_qsi4c32p
-
-#undef KAI_I8CX_ENTRY_f16p_qsi4c32p
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test/registry/qsi8cxpf16_registry.h"
+#include "test/registry/registry_select.h"
 
 #include "test/common/cpu_features.h"
 
@@ -20,43 +21,15 @@ namespace {
      {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
       kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,                 \
       kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem}},
-#define KAI_I8H_ENTRY_bf16(stem, features)
-#define KAI_I8H_ENTRY_bf16o(stem, features)
-#define KAI_I8H_ENTRY_qai8dxp(stem, features)
-#define KAI_I8H_ENTRY_qsi4c32p(stem, features)
-#define KAI_I8H_ENTRY_qsi8d32p(stem, features)
-#define KAI_I8H_ENTRY_qsi8cxp(stem, features)
-#define KAI_I8H_ENTRY_qsi4cxp(stem, features)
-#define KAI_I8H_ENTRY_qsi4cxpf16(stem, features)
-#define KAI_I8H_ENTRY_f32p_f32p(stem, features)
-#define KAI_I8H_ENTRY_f32_f32p(stem, features)
-#define KAI_I8H_ENTRY_bf16p_sme(stem, features)
-#define KAI_I8H_ENTRY_f32_bf16p(stem, features)
-#define KAI_I8H_ENTRY_bf16f16(stem, features)
-#define KAI_I8H_ENTRY_bf16_qsi4c32p(stem, features)
-#define KAI_I8H_ENTRY_bf16_qsi4cxp(stem, features)
-#define KAI_I8H_ENTRY_f16p_qsi4c32p(stem, features)
-#define KAI_I8H_ENTRY_f16_qai4c32p(stem, features)
-#define KAI_I8H_ENTRY_qai4c32p(stem, features)
-#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_I8H_ENTRY_##family(stem, features)
+#define KAI_I8H_ENTRY_qsi8cxpf16_KEEP KAI_KEEP
+#define KAI_REGISTRY_MATMUL(family, stem, features) \
+    KAI_KEEP_IF(KAI_I8H_ENTRY_##family##_KEEP, KAI_I8H_ENTRY_##family(stem, features))
 
 const Qsi8cxpF16Variant kVariants[] = {
 #include "kai/kai_registry.inc"
 };
 
 #undef KAI_I8H_ENTRY_qsi8cxpf16
-#undef KAI_I8H_ENTRY_bf16
-#undef KAI_I8H_ENTRY_bf16o
-#undef KAI_I8H_ENTRY_qai8dxp
-#undef KAI_I8H_ENTRY_qsi4c32p
-#undef KAI_I8H_ENTRY_qsi8d32p
-#undef KAI_I8H_ENTRY_qsi8cxp
-#undef KAI_I8H_ENTRY_qsi4cxp
-#undef KAI_I8H_ENTRY_qsi4cxpf16
-#undef KAI_I8H_ENTRY_f32p_f32p
-#undef KAI_I8H_ENTRY_f32_f32p
-#undef KAI_I8H_ENTRY_bf16p_sme
-#undef KAI_I8H_ENTRY_f32_bf16p
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test/registry/qsi8d32p_registry.h"
+#include "test/registry/registry_select.h"
 
 #include <cstring>
 #include <iterator>
@@ -24,34 +25,18 @@ namespace kai_registry {
 
 namespace {
 
-// Keep only this family's entries: KAI_Q40_<kind>_<family> expands to an entry for qsi8d32p and
-// to nothing for every other family of kernels.bzl.
+// Keep only this family's entries: KAI_KEEP_IF (test/registry/registry_select.h) keeps
+// KAI_Q40_<kind>_<family> for the family flagged _KEEP, qsi8d32p.
 #define KAI_Q40_MATMUL_qsi8d32p(stem, features)                                                                \
     {"kai_" #stem,                                                                                            \
      (features),                                                                                              \
      {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
       kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,                 \
       kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem}},
-#define KAI_Q40_MATMUL_bf16(stem, features)
-#define KAI_Q40_MATMUL_bf16o(stem, features)
-#define KAI_Q40_MATMUL_bf16f16(stem, features)
-#define KAI_Q40_MATMUL_qai8dxp(stem, features)
-#define KAI_Q40_MATMUL_qsi8cxpf16(stem, features)
-#define KAI_Q40_MATMUL_qsi4cxpf16(stem, features)
-#define KAI_Q40_MATMUL_qsi4cxp(stem, features)
-#define KAI_Q40_MATMUL_qsi4c32p(stem, features)
-#define KAI_Q40_MATMUL_qsi8cxp(stem, features)
-#define KAI_Q40_MATMUL_f32p_f32p(stem, features)
-#define KAI_Q40_MATMUL_f32_f32p(stem, features)
-#define KAI_Q40_MATMUL_bf16p_sme(stem, features)
-#define KAI_Q40_MATMUL_f32_bf16p(stem, features)
-#define KAI_Q40_MATMUL_bf16_qsi4cxp(stem, features)
-#define KAI_Q40_MATMUL_bf16_qsi4c32p(stem, features)
 
-#define KAI_Q40_MATMUL_f16p_qsi4c32p(stem, features)
-#define KAI_Q40_MATMUL_qai4c32p(stem, features)
-#define KAI_Q40_MATMUL_f16_qai4c32p(stem, features)
-#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_Q40_MATMUL_##family(stem, features)
+#define KAI_Q40_MATMUL_qsi8d32p_KEEP KAI_KEEP
+#define KAI_REGISTRY_MATMUL(family, stem, features) \
+    KAI_KEEP_IF(KAI_Q40_MATMUL_##family##_KEEP, KAI_Q40_MATMUL_##family(stem, features))
 
 const Qsi8d32pVariant kVariants[] = {
 #include "kai/kai_registry.inc"
@@ -60,26 +45,10 @@ const Qsi8d32pVariant kVariants[] = {
 #define KAI_Q40_LHS_qsi8d32p(stem, features) \
     {"kai_" #stem, (features), std::strstr(#stem, "sb_") != nullptr, kai_get_lhs_packed_size_##stem, \
      kai_get_lhs_packed_offset_##stem, kai_run_##stem},
-#define KAI_Q40_LHS_bf16(stem, features)
-#define KAI_Q40_LHS_bf16o(stem, features)
-#define KAI_Q40_LHS_bf16f16(stem, features)
-#define KAI_Q40_LHS_qai8dxp(stem, features)
-#define KAI_Q40_LHS_qsi8cxpf16(stem, features)
-#define KAI_Q40_LHS_qsi4cxpf16(stem, features)
-#define KAI_Q40_LHS_qsi4cxp(stem, features)
-#define KAI_Q40_LHS_qsi4c32p(stem, features)
-#define KAI_Q40_LHS_qsi8cxp(stem, features)
-#define KAI_Q40_LHS_f32p_f32p(stem, features)
-#define KAI_Q40_LHS_f32_f32p(stem, features)
-#define KAI_Q40_LHS_bf16p_sme(stem, features)
-#define KAI_Q40_LHS_f32_bf16p(stem, features)
-#define KAI_Q40_LHS_bf16_qsi4cxp(stem, features)
-#define KAI_Q40_LHS_bf16_qsi4c32p(stem, features)
 
-#define KAI_Q40_LHS_f16p_qsi4c32p(stem, features)
-#define KAI_Q40_LHS_qai4c32p(stem, features)
-#define KAI_Q40_LHS_f16_qai4c32p(stem, features)
-#define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_Q40_LHS_##family(stem, features)
+#define KAI_Q40_LHS_qsi8d32p_KEEP KAI_KEEP
+#define KAI_REGISTRY_LHS_PACKER(family, stem, features) \
+    KAI_KEEP_IF(KAI_Q40_LHS_##family##_KEEP, KAI_Q40_LHS_##family(stem, features))
 
 const Qsi8d32pLhsPacker kLhsPackers[] = {
 #include "kai/kai_registry.inc"

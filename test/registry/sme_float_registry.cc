@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test/registry/sme_float_registry.h"
+#include "test/registry/registry_select.h"
 
 #include <iterator>
 
@@ -29,30 +30,20 @@ namespace {
      kai_get_lhs_offset_##stem, kai_get_rhs_packed_offset_##stem, kai_get_dst_offset_##stem,                \
      kai_get_dst_size_##stem, kai_run_##stem}
 
-// Keep only this registry's families: KAI_SMEF_<kind>_<family> expands to an entry for f32p_f32p, f32_f32p,
-// bf16p_sme and f32_bf16p and to nothing for every other family of kernels.bzl.
+// Keep only this registry's families: KAI_KEEP_IF (test/registry/registry_select.h) keeps
+// KAI_SMEF_<kind>_<family> for the families flagged _KEEP (f32p_f32p, f32_f32p, bf16p_sme, f32_bf16p).
 #define KAI_SMEF_MATMUL_f32p_f32p(stem, features) {"kai_" #stem, (features), false, false, KAI_SMEF_PACKED(stem), {}},
 #define KAI_SMEF_MATMUL_bf16p_sme(stem, features) {"kai_" #stem, (features), true, false, KAI_SMEF_PACKED(stem), {}},
 #define KAI_SMEF_MATMUL_f32_f32p(stem, features) {"kai_" #stem, (features), false, true, {}, KAI_SMEF_GEMV(stem)},
 // The bf16 GEMV's interface struct has the f32 GEMV's members and signatures.
 #define KAI_SMEF_MATMUL_f32_bf16p(stem, features) {"kai_" #stem, (features), true, true, {}, KAI_SMEF_GEMV(stem)},
-#define KAI_SMEF_MATMUL_bf16_qsi4cxp(stem, features)
-#define KAI_SMEF_MATMUL_bf16_qsi4c32p(stem, features)
 
-#define KAI_SMEF_MATMUL_f16p_qsi4c32p(stem, features)
-#define KAI_SMEF_MATMUL_qai4c32p(stem, features)
-#define KAI_SMEF_MATMUL_f16_qai4c32p(stem, features)
-#define KAI_SMEF_MATMUL_bf16(stem, features)
-#define KAI_SMEF_MATMUL_bf16o(stem, features)
-#define KAI_SMEF_MATMUL_bf16f16(stem, features)
-#define KAI_SMEF_MATMUL_qai8dxp(stem, features)
-#define KAI_SMEF_MATMUL_qsi8cxpf16(stem, features)
-#define KAI_SMEF_MATMUL_qsi4cxpf16(stem, features)
-#define KAI_SMEF_MATMUL_qsi4cxp(stem, features)
-#define KAI_SMEF_MATMUL_qsi4c32p(stem, features)
-#define KAI_SMEF_MATMUL_qsi8d32p(stem, features)
-#define KAI_SMEF_MATMUL_qsi8cxp(stem, features)
-#define KAI_REGISTRY_MATMUL(family, stem, features) KAI_SMEF_MATMUL_##family(stem, features)
+#define KAI_SMEF_MATMUL_f32p_f32p_KEEP KAI_KEEP
+#define KAI_SMEF_MATMUL_bf16p_sme_KEEP KAI_KEEP
+#define KAI_SMEF_MATMUL_f32_f32p_KEEP KAI_KEEP
+#define KAI_SMEF_MATMUL_f32_bf16p_KEEP KAI_KEEP
+#define KAI_REGISTRY_MATMUL(family, stem, features) \
+    KAI_KEEP_IF(KAI_SMEF_MATMUL_##family##_KEEP, KAI_SMEF_MATMUL_##family(stem, features))
 const SmeFloatVariant kVariants[] = {
 #include "kai/kai_registry.inc"
 };
@@ -62,25 +53,11 @@ const SmeFloatVariant kVariants[] = {
      kai_get_lhs_packed_offset_##stem, kai_get_lhs_packed_size_##stem, kai_run_##stem},
 #define KAI_SMEF_LHS_f32p_f32p(stem, features) KAI_SMEF_LHS(stem, features, false)
 #define KAI_SMEF_LHS_bf16p_sme(stem, features) KAI_SMEF_LHS(stem, features, true)
-#define KAI_SMEF_LHS_f32_f32p(stem, features)
-#define KAI_SMEF_LHS_f32_bf16p(stem, features)
-#define KAI_SMEF_LHS_bf16_qsi4cxp(stem, features)
-#define KAI_SMEF_LHS_bf16_qsi4c32p(stem, features)
 
-#define KAI_SMEF_LHS_f16p_qsi4c32p(stem, features)
-#define KAI_SMEF_LHS_qai4c32p(stem, features)
-#define KAI_SMEF_LHS_f16_qai4c32p(stem, features)
-#define KAI_SMEF_LHS_bf16(stem, features)
-#define KAI_SMEF_LHS_bf16o(stem, features)
-#define KAI_SMEF_LHS_bf16f16(stem, features)
-#define KAI_SMEF_LHS_qai8dxp(stem, features)
-#define KAI_SMEF_LHS_qsi8cxpf16(stem, features)
-#define KAI_SMEF_LHS_qsi4cxpf16(stem, features)
-#define KAI_SMEF_LHS_qsi4cxp(stem, features)
-#define KAI_SMEF_LHS_qsi4c32p(stem, features)
-#define KAI_SMEF_LHS_qsi8d32p(stem, features)
-#define KAI_SMEF_LHS_qsi8cxp(stem, features)
-#define KAI_REGISTRY_LHS_PACKER(family, stem, features) KAI_SMEF_LHS_##family(stem, features)
+#define KAI_SMEF_LHS_f32p_f32p_KEEP KAI_KEEP
+#define KAI_SMEF_LHS_bf16p_sme_KEEP KAI_KEEP
+#define KAI_REGISTRY_LHS_PACKER(family, stem, features) \
+    KAI_KEEP_IF(KAI_SMEF_LHS_##family##_KEEP, KAI_SMEF_LHS_##family(stem, features))
 const SmeFloatLhsPacker kLhsPackers[] = {
 #include "kai/kai_registry.inc"
 };
@@ -91,25 +68,11 @@ const SmeFloatLhsPacker kLhsPackers[] = {
      kai_run_##stem},
 #define KAI_SMEF_RHS_f32p_f32p(stem, features) KAI_SMEF_RHS(stem, features, false)
 #define KAI_SMEF_RHS_bf16p_sme(stem, features) KAI_SMEF_RHS(stem, features, true)
-#define KAI_SMEF_RHS_f32_f32p(stem, features)
-#define KAI_SMEF_RHS_f32_bf16p(stem, features)
-#define KAI_SMEF_RHS_bf16_qsi4cxp(stem, features)
-#define KAI_SMEF_RHS_bf16_qsi4c32p(stem, features)
 
-#define KAI_SMEF_RHS_f16p_qsi4c32p(stem, features)
-#define KAI_SMEF_RHS_qai4c32p(stem, features)
-#define KAI_SMEF_RHS_f16_qai4c32p(stem, features)
-#define KAI_SMEF_RHS_bf16(stem, features)
-#define KAI_SMEF_RHS_bf16o(stem, features)
-#define KAI_SMEF_RHS_bf16f16(stem, features)
-#define KAI_SMEF_RHS_qai8dxp(stem, features)
-#define KAI_SMEF_RHS_qsi8cxpf16(stem, features)
-#define KAI_SMEF_RHS_qsi4cxpf16(stem, features)
-#define KAI_SMEF_RHS_qsi4cxp(stem, features)
-#define KAI_SMEF_RHS_qsi4c32p(stem, features)
-#define KAI_SMEF_RHS_qsi8d32p(stem, features)
-#define KAI_SMEF_RHS_qsi8cxp(stem, features)
-#define KAI_REGISTRY_RHS_PACKER(family, stem, features) KAI_SMEF_RHS_##family(stem, features)
+#define KAI_SMEF_RHS_f32p_f32p_KEEP KAI_KEEP
+#define KAI_SMEF_RHS_bf16p_sme_KEEP KAI_KEEP
+#define KAI_REGISTRY_RHS_PACKER(family, stem, features) \
+    KAI_KEEP_IF(KAI_SMEF_RHS_##family##_KEEP, KAI_SMEF_RHS_##family(stem, features))
 const SmeFloatRhsPacker kRhsPackers[] = {
 #include "kai/kai_registry.inc"
 };
