@@ -92,6 +92,10 @@ std::string compare_bytes(const uint8_t* got, const uint8_t* want, size_t n, con
 // Rows and columns to verify: all of them, or a sample (first, last, and spread) under emulation.
 std::vector<size_t> sample_indices(size_t count, bool sampled, size_t max_samples);
 
+// n rows of Q4_0 blocks (k / bl of them, bl / 2 + 2 bytes each) as a GGUF file stores them: random nibbles,
+// small random f16 scales (bench_qsi8d32p.cc; the qsi8d32p and f16p_qsi4c32p adapters read the same rows).
+std::vector<uint8_t> random_q4_0_rows(size_t n, size_t k, size_t bl, uint64_t seed);
+
 // The shapes of the default suite for a kernel (decode for GEMV kernels, prefill otherwise),
 // or the ones given with --shape that the kernel accepts.
 std::vector<Shape> suite_shapes(const Options& opt, bool gemv, bool bf16);

@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark adapter of the GGUF Q4_0 family (qsi8d32p x qsi4c32p), from its registry.
+// Benchmark adapter of the GGUF Q4_0 family (qsi8d32p x qsi4c32p), from its registry: the NEON / SVE kernels
+// (RHS kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0) and the SME / SME2 GEMVs (LHS
+// kai_lhs_quant_pack_qsi8d32p_f32_neon; RHS kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon for sme2_sdot,
+// kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon for its SME twin, verified on the rows as that packer stores
+// them, as sme_q4_0_test does).
 #include <cfloat>
 #include <cstring>
 #include <memory>
 
 #include "benchmark/bench_matmul.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
+#include "test/common/cpu_features.h"
 #include "test/common/rng.h"
 #include "test/reference/qsi8d32p_ref.h"
 #include "test/reference/reference_common.h"
@@ -13,12 +21,6 @@
 
 namespace kai_bench {
 
-namespace {
-
-using kai_registry::Qsi8d32pLhsPacker;
-using kai_registry::Qsi8d32pVariant;
-
-// n rows of Q4_0 blocks as a GGUF file stores them: random nibbles, small random f16 scales.
 std::vector<uint8_t> random_q4_0_rows(size_t n, size_t k, size_t bl, uint64_t seed) {
     const size_t block = bl / 2 + 2;
     std::vector<uint8_t> rows = kai_test::random_bytes(n * (k / bl) * block, seed);
@@ -30,16 +32,47 @@ std::vector<uint8_t> random_q4_0_rows(size_t n, size_t k, size_t bl, uint64_t se
     return rows;
 }
 
+namespace {
+
+using kai_registry::Qsi8d32pLhsPacker;
+using kai_registry::Qsi8d32pVariant;
+
+// The packed RHS layout a kernel reads.
+enum class Rhs {
+    kScalef16,      // kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0 (NEON / SVE kernels)
+    kS1s0Scalef16,  // kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon (SME2 sdot GEMV)
+    kS4s0Sf16,      // kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon (its SME twin: scales f16(d / 16))
+};
+
+// The SME GEMVs' LHS packer (scales after the data, spec §11.5; ties away from zero).
+const Qsi8d32pLhsPacker kSmeLhsPacker = {
+    "kai_lhs_quant_pack_qsi8d32p_f32_neon", 0, false, kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32_neon,
+    kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p_f32_neon, kai_run_lhs_quant_pack_qsi8d32p_f32_neon};
+
 class Q40Problem : public MatmulProblem {
 public:
-    Q40Problem(const Qsi8d32pVariant& v, const Qsi8d32pLhsPacker& lp, const Shape& s, size_t bl)
-        : v_(v), lp_(lp), s_(s), bl_(bl) {}
+    Q40Problem(const Qsi8d32pVariant& v, const Qsi8d32pLhsPacker& lp, const Shape& s, size_t bl, Rhs rhs)
+        : v_(v), lp_(lp), s_(s), bl_(bl), rhs_(rhs) {}
     size_t m_step() const override { return v_.ukernel.get_m_step(); }
     size_t n_step() const override { return v_.ukernel.get_n_step(); }
     size_t mr() const override { return v_.ukernel.get_mr(); }
+    // 0 for an SME kernel on a CPU without its features: its getters read the SVL (RDSVL, SME only).
     double packed_rhs_bytes() const override {
-        return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(
-            s_.n, s_.k, v_.ukernel.get_nr(), v_.ukernel.get_kr(), bl_));
+        const size_t n = s_.n, k = s_.k;
+        switch (rhs_) {
+            case Rhs::kScalef16:
+                return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(
+                    n, k, v_.ukernel.get_nr(), v_.ukernel.get_kr(), bl_));
+            case Rhs::kS1s0Scalef16:
+                if (!kai_test::missing_features(v_.features).empty()) return 0;
+                return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon(
+                    n, k, v_.ukernel.get_nr(), v_.ukernel.get_kr(), bl_));
+            case Rhs::kS4s0Sf16:
+                if (!kai_test::missing_features(v_.features).empty()) return 0;
+                return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon(
+                    n, k, v_.ukernel.get_nr(), v_.ukernel.get_kr(), bl_));
+        }
+        return 0;
     }
 
     void prepare(size_t copies) override {
@@ -49,8 +82,21 @@ public:
         const size_t nr = v_.ukernel.get_nr(), kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
         rhs_packed_.assign(copies, std::vector<uint8_t>(static_cast<size_t>(packed_rhs_bytes())));
         const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
-        kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, s_.n, s_.k, nr, kr, sr, bl_, rows_.data(), nullptr,
-                                                           rhs_packed_[0].data(), 0, &params);
+        uint8_t* out = rhs_packed_[0].data();
+        switch (rhs_) {
+            case Rhs::kScalef16:
+                kai_run_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(1, s_.n, s_.k, nr, kr, sr, bl_, rows_.data(), nullptr,
+                                                                   out, 0, &params);
+                break;
+            case Rhs::kS1s0Scalef16:
+                kai_run_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon(1, s_.n, s_.k, nr, kr, sr, bl_, rows_.data(),
+                                                                            nullptr, out, 0, &params);
+                break;
+            case Rhs::kS4s0Sf16:
+                kai_run_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon(1, s_.n, s_.k, nr, kr, sr, bl_, rows_.data(),
+                                                                        nullptr, out, 0, &params);
+                break;
+        }
         for (size_t c = 1; c < copies; ++c) rhs_packed_[c] = rhs_packed_[0];
         lhs_packed_.assign(lp_.get_lhs_packed_size(s_.m, s_.k, bl_, mr(), kr, sr), 0);
         pack_lhs(0, s_.m);
@@ -81,6 +127,7 @@ public:
         const size_t rb = kai_ref::q4_0_row_bytes(s_.k, bl_);
         std::vector<uint8_t> w;
         for (size_t c : cols) w.insert(w.end(), &rows_[c * rb], &rows_[c * rb] + rb);
+        if (rhs_ == Rhs::kS4s0Sf16) w = kai_ref::q4_0_rows_scales_via_sixteenths(w.data(), cols.size(), s_.k, bl_);
         const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qsi4c32p(q, cols.size(), w.data(), -FLT_MAX, FLT_MAX);
         return compare_sampled_bits(dst_.data(), s_.n, rows, cols, ref);
     }
@@ -98,6 +145,7 @@ private:
     const Qsi8d32pLhsPacker& lp_;
     Shape s_;
     size_t bl_;
+    Rhs rhs_;
     std::vector<float> lhs_, dst_;
     std::vector<uint8_t> rows_, lhs_packed_;
     std::vector<std::vector<uint8_t>> rhs_packed_;
@@ -201,7 +249,22 @@ void add_qsi8d32p_cases(const Options& opt, std::vector<BenchCase>& out) {
             const size_t bl = opt.bl;
             add_matmul_cases(opt, v.name, std::string(lp->ties_to_even ? "q8 4x8sb" : "q8") + " pack+kernel", "qsi8d32p",
                              v.features, s, bl, "GOP/s",
-                             [&v, lp, s, bl] { return std::unique_ptr<MatmulProblem>(new Q40Problem(v, *lp, s, bl)); },
+                             [&v, lp, s, bl] {
+                                 return std::unique_ptr<MatmulProblem>(new Q40Problem(v, *lp, s, bl, Rhs::kScalef16));
+                             },
+                             out);
+        }
+    }
+    for (const Qsi8d32pVariant& v : kai_registry::qsi8d32p_sme_variants()) {
+        const Rhs rhs = std::strstr(v.name, "_sme_dot") != nullptr ? Rhs::kS4s0Sf16 : Rhs::kS1s0Scalef16;
+        // The small emulated shapes (bf16 = true): SME is emulated in software.
+        for (const Shape& s : suite_shapes(opt, true, true)) {
+            if (s.k % opt.bl != 0) continue;
+            const size_t bl = opt.bl;
+            add_matmul_cases(opt, v.name, "q8 pack+kernel", "qsi8d32p", v.features, s, bl, "GOP/s",
+                             [&v, s, bl, rhs] {
+                                 return std::unique_ptr<MatmulProblem>(new Q40Problem(v, kSmeLhsPacker, s, bl, rhs));
+                             },
                              out);
         }
     }

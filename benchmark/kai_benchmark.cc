@@ -504,7 +504,7 @@ int main(int argc, char** argv) {
     add_qsi4cxpf16_cases(cli.opt, cases);
     add_bf16_qai8dxp_cases(cli.opt, cases);
 
-    add_sme_q4_0_cases(cli.opt, cases);
+    add_f16p_qsi4c32p_cases(cli.opt, cases);
 
     // Each entry of kai/kernels.bzl must have a case. With --shape or --bl an adapter may skip a
     // shape a kernel cannot take (K not a multiple of bl); the default suite covers everything.

@@ -77,6 +77,22 @@ uint16_t q4_0_scale(const uint8_t* rows, size_t k, size_t bl, size_t j, size_t b
     return static_cast<uint16_t>(blk[0] | (blk[1] << 8));
 }
 
+std::vector<uint8_t> q4_0_rows_scales_via_sixteenths(const uint8_t* rows, size_t n, size_t k, size_t bl) {
+    const size_t row_bytes = q4_0_row_bytes(k, bl), blk = bl / 2 + 2;
+    std::vector<uint8_t> out(rows, rows + n * row_bytes);
+    for (size_t j = 0; j < n; ++j) {
+        for (size_t b = 0; b < k / bl; ++b) {
+            uint8_t* p = &out[j * row_bytes + b * blk];
+            const uint16_t d16 = f16_from_f32(f32_from_f16(static_cast<uint16_t>(p[0] | (p[1] << 8))) * 0.0625f);
+            const float back = f32_from_f16(d16) * 16.0f;
+            const uint16_t h = std::isnan(back) ? d16 : f16_from_f32(back);
+            p[0] = static_cast<uint8_t>(h & 0xFF);
+            p[1] = static_cast<uint8_t>(h >> 8);
+        }
+    }
+    return out;
+}
+
 size_t qsi4c32pscalef16_packed_size(size_t n, size_t k, size_t bl, size_t nr) {
     return (n + nr - 1) / nr * nr * (k / bl) * (bl / 2 + 2);
 }

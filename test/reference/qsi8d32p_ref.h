@@ -34,6 +34,11 @@ size_t q4_0_row_bytes(size_t k, size_t bl);
 // Signed weight w[j][kk] = nibble - 8 and scale pattern d[j][b] of Q4_0-style rows.
 int q4_0_weight(const uint8_t* rows, size_t k, size_t bl, size_t j, size_t kk);
 uint16_t q4_0_scale(const uint8_t* rows, size_t k, size_t bl, size_t j, size_t b);
+// The rows as the SME Q4_0 GEMV computes with them when its RHS comes from
+// kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon, which stores f16(d / 16) (to nearest even, lossy
+// below 2^-10): every scale d replaced by the f16 16 * f16(d / 16) (a NaN keeps f16(d / 16)), so spec §11.7's
+// recipe on these rows gives that kernel's result exactly. n rows, k / bl blocks each.
+std::vector<uint8_t> q4_0_rows_scales_via_sixteenths(const uint8_t* rows, size_t n, size_t k, size_t bl);
 
 // Packed RHS (spec §11.6) for nr rows per block and kr: every byte written.
 size_t qsi4c32pscalef16_packed_size(size_t n, size_t k, size_t bl, size_t nr);

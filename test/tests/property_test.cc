@@ -615,6 +615,19 @@ AssertionResult run_qsi4c32p(Rng& rng, const Ukernel& uk, bool bf16_out, Desc& d
 // Family qsi8d32p (GGUF Q4_0; NEON and SVE at the instance's vector length).
 // ------------------------------------------------------------------------------------------
 
+// n Q4_0 rows (k / bl blocks): random nibbles, f16 scales of either sign in [0.001, 0.06].
+std::vector<uint8_t> random_q4_0_rows(Rng& rng, size_t n, size_t k, size_t bl) {
+    const size_t row_bytes = kai_ref::q4_0_row_bytes(k, bl), blk = bl / 2 + 2;
+    std::vector<uint8_t> rows = kai_test::random_bytes(n * row_bytes, rng.next_u64());
+    for (size_t j = 0; j < n; ++j)
+        for (size_t bb = 0; bb < k / bl; ++bb) {
+            const uint16_t h = kai_ref::f16_from_f32(rng.uniform(0.001f, 0.06f) * (rng.integer(0, 1) ? -1.0f : 1.0f));
+            rows[j * row_bytes + bb * blk] = static_cast<uint8_t>(h & 0xFF);
+            rows[j * row_bytes + bb * blk + 1] = static_cast<uint8_t>(h >> 8);
+        }
+    return rows;
+}
+
 AssertionResult run_qsi8d32p(Rng& rng, const kai_registry::Qsi8d32pVariant& v, Desc& d) {
     const auto& uk = v.ukernel;
     const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
@@ -632,14 +645,7 @@ AssertionResult run_qsi8d32p(Rng& rng, const kai_registry::Qsi8d32pVariant& v, D
 
     const size_t lhs_stride = k + pick(rng, {0, 3});
     const auto x = make_lhs(rng, w.data, m, k, lhs_stride, false);
-    const size_t row_bytes = kai_ref::q4_0_row_bytes(k, bl), blk = bl / 2 + 2;
-    std::vector<uint8_t> rows = kai_test::random_bytes(n * row_bytes, rng.next_u64());
-    for (size_t j = 0; j < n; ++j)
-        for (size_t bb = 0; bb < k / bl; ++bb) {
-            const uint16_t h = kai_ref::f16_from_f32(rng.uniform(0.001f, 0.06f) * (rng.integer(0, 1) ? -1.0f : 1.0f));
-            rows[j * row_bytes + bb * blk] = static_cast<uint8_t>(h & 0xFF);
-            rows[j * row_bytes + bb * blk + 1] = static_cast<uint8_t>(h >> 8);
-        }
+    const std::vector<uint8_t> rows = random_q4_0_rows(rng, n, k, bl);
 
     GuardedBuffer lp(KAI_ABI(packer.get_lhs_packed_size)(m, k, bl, mr, kr, sr));
     KAI_ABI(packer.run)(m, k, bl, mr, kr, sr, 0, x.data(), lhs_stride * 4, lp.data());
@@ -687,25 +693,8 @@ AssertionResult run_qsi8d32p_sme(Rng& rng, const kai_registry::Qsi8d32pVariant& 
 
     const size_t lhs_stride = k + pick(rng, {0, 3});
     const auto x = make_lhs(rng, w.data, m, k, lhs_stride, false);
-    const size_t row_bytes = kai_ref::q4_0_row_bytes(k, bl), blk = bl / 2 + 2;
-    std::vector<uint8_t> rows = kai_test::random_bytes(n * row_bytes, rng.next_u64());
-    for (size_t j = 0; j < n; ++j)
-        for (size_t bb = 0; bb < k / bl; ++bb) {
-            const uint16_t h = kai_ref::f16_from_f32(rng.uniform(0.001f, 0.06f) * (rng.integer(0, 1) ? -1.0f : 1.0f));
-            rows[j * row_bytes + bb * blk] = static_cast<uint8_t>(h & 0xFF);
-            rows[j * row_bytes + bb * blk + 1] = static_cast<uint8_t>(h >> 8);
-        }
-    std::vector<uint8_t> seen = rows;  // the rows as the kernel sees them
-    if (sme1) {
-        for (size_t t = 0; t < n * (k / bl); ++t) {
-            uint8_t* p = &seen[(t / (k / bl)) * row_bytes + (t % (k / bl)) * blk];
-            const uint16_t h = static_cast<uint16_t>(p[0] | (p[1] << 8));
-            const uint16_t h16 = kai_ref::f16_from_f32(kai_ref::f32_from_f16(h) * 0.0625f);
-            const uint16_t back = kai_ref::f16_from_f32(kai_ref::f32_from_f16(h16) * 16.0f);
-            p[0] = static_cast<uint8_t>(back & 0xFF);
-            p[1] = static_cast<uint8_t>(back >> 8);
-        }
-    }
+    const std::vector<uint8_t> rows = random_q4_0_rows(rng, n, k, bl);
+    const std::vector<uint8_t> seen = sme1 ? kai_ref::q4_0_rows_scales_via_sixteenths(rows.data(), n, k, bl) : rows;
 
     GuardedBuffer lp(KAI_ABI(kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32_neon)(m, k, bl, mr, kr, sr));
     KAI_ABI(kai_run_lhs_quant_pack_qsi8d32p_f32_neon)(m, k, bl, mr, kr, sr, 0, x.data(), lhs_stride * 4, lp.data());

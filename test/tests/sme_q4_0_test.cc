@@ -222,20 +222,7 @@ const std::vector<const Qsi8d32pVariant*>& gemvs() {
 std::vector<uint8_t> rows_as_seen(const Qsi8d32pVariant& v, const std::vector<uint8_t>& rows, size_t n, size_t k,
                                   size_t bl) {
     if (!is_sme1(v)) return rows;
-    std::vector<uint8_t> out = rows;
-    const size_t row_bytes = kai_ref::q4_0_row_bytes(k, bl), blk = bl / 2 + 2;
-    for (size_t j = 0; j < n; ++j) {
-        for (size_t b = 0; b < k / bl; ++b) {
-            uint8_t* p = &out[j * row_bytes + b * blk];
-            const uint16_t d = static_cast<uint16_t>(p[0] | (p[1] << 8));
-            const uint16_t d16 = kai_ref::f16_from_f32(kai_ref::f32_from_f16(d) * 0.0625f);
-            const float back = kai_ref::f32_from_f16(d16) * 16.0f;
-            const uint16_t h = std::isnan(back) ? d16 : kai_ref::f16_from_f32(back);
-            p[0] = static_cast<uint8_t>(h & 0xFF);
-            p[1] = static_cast<uint8_t>(h >> 8);
-        }
-    }
-    return out;
+    return kai_ref::q4_0_rows_scales_via_sixteenths(rows.data(), n, k, bl);
 }
 
 // The packed operands of the SME kernels, at the SVL in force.
