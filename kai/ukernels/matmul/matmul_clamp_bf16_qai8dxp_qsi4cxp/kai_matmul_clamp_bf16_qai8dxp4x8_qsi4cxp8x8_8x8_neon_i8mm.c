@@ -852,12 +852,9 @@ void kai_run_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(
     for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
         const size_t rows = KAI_MIN(kai_m_step, m - m0);
         const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
-        const uint8_t* rhs = (const uint8_t*)rhs_packed;
-        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
-            if (m0 < m_pre && n0 < n_pre) {
-                rhs += rhs_stride;
-                continue;
-            }
+        const size_t n_first = m0 < m_pre ? n_pre : 0;  // columns before n_first are done
+        const uint8_t* rhs = (const uint8_t*)rhs_packed + (n_first / kai_nr) * rhs_stride;
+        for (size_t n0 = n_first; n0 < n; n0 += kai_nr) {
             const size_t cols = KAI_MIN(kai_nr, n - n0);
             uint16_t* d = (uint16_t*)((uint8_t*)dst + m0 * dst_stride_row) + n0;
             if (rows == kai_m_step && cols == kai_nr) {

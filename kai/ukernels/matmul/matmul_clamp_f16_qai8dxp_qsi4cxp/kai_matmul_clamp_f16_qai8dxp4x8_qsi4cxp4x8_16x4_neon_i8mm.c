@@ -963,36 +963,60 @@ KAI_NOINLINE static void kai_tile_b4_asm(
         }
     }
 }
-// The same tile over a pre-unpacked RHS column block (kai_unpack_rhs): per 32-K chunk the eight
-// registers v8-v15 of the map above (16*w, groups 0-3) are loaded as they are; rhs_tail points at the
-// block's sums, scales and biases.
+// f16 output, 16x4 tile over a pre-unpacked RHS column block, epilogue in the same assembly block:
+// the accumulators start at S16_j * off_i (MUL; the int32 sum is order-free), then all 16 SCVTF
+// first (llvm-mca's N2 model then spreads the other ops over both vector pipes), per 2x2 block
+// FMUL by rs_j * ls_i and FADD b_j in the accumulators' layout, FCVTN/FCVTN2 of a row pair into
+// one register, the clamp on f16 with the bounds narrowed (narrowing is monotonic, so clamping after it
+// gives the bits of narrowing the f32 clamp), UZP1/UZP2 into rows and 8-byte stores.
 KAI_NOINLINE static void kai_tile_b4_pre_asm(
     const uint8_t* lhs, size_t lhs_block_stride, const int8_t* w16, const uint8_t* rhs_tail, size_t kp, uint16_t* dst, size_t dst_stride,
-    float32x4_t vmin, float32x4_t vmax) {
+    const float16_t* bounds) {
     const uint8_t* lhs_b0 = lhs + 0 * lhs_block_stride;
     const uint8_t* lhs_b1 = lhs + 1 * lhs_block_stride;
     const uint8_t* lhs_b2 = lhs + 2 * lhs_block_stride;
     const uint8_t* lhs_b3 = lhs + 3 * lhs_block_stride;
+    const uint8_t* tail_b0 = lhs_b0 + 4 * kp;
+    const uint8_t* tail_b1 = lhs_b1 + 4 * kp;
+    const uint8_t* tail_b2 = lhs_b2 + 4 * kp;
+    const uint8_t* tail_b3 = lhs_b3 + 4 * kp;
     const int8_t* r = w16;
     size_t chunks = kp / kai_k_chunk;
-    int32_t acc[16][4];
+    uint16_t* d0 = dst;
+    uint16_t* d1 = (uint16_t*)(void*)((uint8_t*)dst + dst_stride);
+    const size_t stride2 = 2 * dst_stride;
     __asm__ volatile(
-        "movi v16.4s, #0\n"
-        "movi v17.4s, #0\n"
-        "movi v18.4s, #0\n"
-        "movi v19.4s, #0\n"
-        "movi v20.4s, #0\n"
-        "movi v21.4s, #0\n"
-        "movi v22.4s, #0\n"
-        "movi v23.4s, #0\n"
-        "movi v24.4s, #0\n"
-        "movi v25.4s, #0\n"
-        "movi v26.4s, #0\n"
-        "movi v27.4s, #0\n"
-        "movi v28.4s, #0\n"
-        "movi v29.4s, #0\n"
-        "movi v30.4s, #0\n"
-        "movi v31.4s, #0\n"
+        "ldr q0, [%[rt]]\n"
+        "zip1 v1.2d, v0.2d, v0.2d\n"
+        "zip2 v2.2d, v0.2d, v0.2d\n"
+        "ldr q3, [%[t0]]\n"
+        "zip1 v4.4s, v3.4s, v3.4s\n"
+        "zip2 v5.4s, v3.4s, v3.4s\n"
+        "mul v16.4s, v4.4s, v1.4s\n"
+        "mul v17.4s, v4.4s, v2.4s\n"
+        "mul v18.4s, v5.4s, v1.4s\n"
+        "mul v19.4s, v5.4s, v2.4s\n"
+        "ldr q3, [%[t1]]\n"
+        "zip1 v4.4s, v3.4s, v3.4s\n"
+        "zip2 v5.4s, v3.4s, v3.4s\n"
+        "mul v20.4s, v4.4s, v1.4s\n"
+        "mul v21.4s, v4.4s, v2.4s\n"
+        "mul v22.4s, v5.4s, v1.4s\n"
+        "mul v23.4s, v5.4s, v2.4s\n"
+        "ldr q3, [%[t2]]\n"
+        "zip1 v4.4s, v3.4s, v3.4s\n"
+        "zip2 v5.4s, v3.4s, v3.4s\n"
+        "mul v24.4s, v4.4s, v1.4s\n"
+        "mul v25.4s, v4.4s, v2.4s\n"
+        "mul v26.4s, v5.4s, v1.4s\n"
+        "mul v27.4s, v5.4s, v2.4s\n"
+        "ldr q3, [%[t3]]\n"
+        "zip1 v4.4s, v3.4s, v3.4s\n"
+        "zip2 v5.4s, v3.4s, v3.4s\n"
+        "mul v28.4s, v4.4s, v1.4s\n"
+        "mul v29.4s, v4.4s, v2.4s\n"
+        "mul v30.4s, v5.4s, v1.4s\n"
+        "mul v31.4s, v5.4s, v2.4s\n"
         "1:\n"
         "ldp q8, q9, [%[r]], #128\n"
         "ldp q10, q11, [%[r], #-96]\n"
@@ -1005,7 +1029,6 @@ KAI_NOINLINE static void kai_tile_b4_pre_asm(
         "smmla v17.4s, v0.16b, v9.16b\n"
         "smmla v18.4s, v1.16b, v8.16b\n"
         "smmla v19.4s, v1.16b, v9.16b\n"
-        "ldp q0, q1, [%[l0], #-32]\n"
         "smmla v16.4s, v2.16b, v10.16b\n"
         "smmla v17.4s, v2.16b, v11.16b\n"
         "smmla v18.4s, v3.16b, v10.16b\n"
@@ -1014,6 +1037,7 @@ KAI_NOINLINE static void kai_tile_b4_pre_asm(
         "smmla v17.4s, v4.16b, v13.16b\n"
         "smmla v18.4s, v5.16b, v12.16b\n"
         "smmla v19.4s, v5.16b, v13.16b\n"
+        "ldp q0, q1, [%[l0], #-32]\n"
         "smmla v16.4s, v0.16b, v14.16b\n"
         "smmla v17.4s, v0.16b, v15.16b\n"
         "smmla v18.4s, v1.16b, v14.16b\n"
@@ -1025,7 +1049,6 @@ KAI_NOINLINE static void kai_tile_b4_pre_asm(
         "smmla v21.4s, v0.16b, v9.16b\n"
         "smmla v22.4s, v1.16b, v8.16b\n"
         "smmla v23.4s, v1.16b, v9.16b\n"
-        "ldp q0, q1, [%[l1], #-32]\n"
         "smmla v20.4s, v2.16b, v10.16b\n"
         "smmla v21.4s, v2.16b, v11.16b\n"
         "smmla v22.4s, v3.16b, v10.16b\n"
@@ -1034,6 +1057,7 @@ KAI_NOINLINE static void kai_tile_b4_pre_asm(
         "smmla v21.4s, v4.16b, v13.16b\n"
         "smmla v22.4s, v5.16b, v12.16b\n"
         "smmla v23.4s, v5.16b, v13.16b\n"
+        "ldp q0, q1, [%[l1], #-32]\n"
         "smmla v20.4s, v0.16b, v14.16b\n"
         "smmla v21.4s, v0.16b, v15.16b\n"
         "smmla v22.4s, v1.16b, v14.16b\n"
@@ -1045,7 +1069,6 @@ KAI_NOINLINE static void kai_tile_b4_pre_asm(
         "smmla v25.4s, v0.16b, v9.16b\n"
         "smmla v26.4s, v1.16b, v8.16b\n"
         "smmla v27.4s, v1.16b, v9.16b\n"
-        "ldp q0, q1, [%[l2], #-32]\n"
         "smmla v24.4s, v2.16b, v10.16b\n"
         "smmla v25.4s, v2.16b, v11.16b\n"
         "smmla v26.4s, v3.16b, v10.16b\n"
@@ -1054,6 +1077,7 @@ KAI_NOINLINE static void kai_tile_b4_pre_asm(
         "smmla v25.4s, v4.16b, v13.16b\n"
         "smmla v26.4s, v5.16b, v12.16b\n"
         "smmla v27.4s, v5.16b, v13.16b\n"
+        "ldp q0, q1, [%[l2], #-32]\n"
         "smmla v24.4s, v0.16b, v14.16b\n"
         "smmla v25.4s, v0.16b, v15.16b\n"
         "smmla v26.4s, v1.16b, v14.16b\n"
@@ -1065,7 +1089,6 @@ KAI_NOINLINE static void kai_tile_b4_pre_asm(
         "smmla v29.4s, v0.16b, v9.16b\n"
         "smmla v30.4s, v1.16b, v8.16b\n"
         "smmla v31.4s, v1.16b, v9.16b\n"
-        "ldp q0, q1, [%[l3], #-32]\n"
         "smmla v28.4s, v2.16b, v10.16b\n"
         "smmla v29.4s, v2.16b, v11.16b\n"
         "smmla v30.4s, v3.16b, v10.16b\n"
@@ -1074,44 +1097,170 @@ KAI_NOINLINE static void kai_tile_b4_pre_asm(
         "smmla v29.4s, v4.16b, v13.16b\n"
         "smmla v30.4s, v5.16b, v12.16b\n"
         "smmla v31.4s, v5.16b, v13.16b\n"
+        "ldp q0, q1, [%[l3], #-32]\n"
         "smmla v28.4s, v0.16b, v14.16b\n"
         "smmla v29.4s, v0.16b, v15.16b\n"
         "smmla v30.4s, v1.16b, v14.16b\n"
         "smmla v31.4s, v1.16b, v15.16b\n"
         "subs %[chunks], %[chunks], #1\n"
         "b.ne 1b\n"
-        "stp q16, q17, [%[acc], #0]\n"
-        "stp q18, q19, [%[acc], #32]\n"
-        "stp q20, q21, [%[acc], #64]\n"
-        "stp q22, q23, [%[acc], #96]\n"
-        "stp q24, q25, [%[acc], #128]\n"
-        "stp q26, q27, [%[acc], #160]\n"
-        "stp q28, q29, [%[acc], #192]\n"
-        "stp q30, q31, [%[acc], #224]\n"
+        "ldp q0, q1, [%[rt], #16]\n"
+        "ldp q14, q15, [%[bd]]\n"
+        "zip1 v2.2d, v0.2d, v0.2d\n"
+        "zip2 v3.2d, v0.2d, v0.2d\n"
+        "zip1 v4.2d, v1.2d, v1.2d\n"
+        "zip2 v5.2d, v1.2d, v1.2d\n"
+        "scvtf v16.4s, v16.4s\n"
+        "scvtf v17.4s, v17.4s\n"
+        "scvtf v18.4s, v18.4s\n"
+        "scvtf v19.4s, v19.4s\n"
+        "scvtf v20.4s, v20.4s\n"
+        "scvtf v21.4s, v21.4s\n"
+        "scvtf v22.4s, v22.4s\n"
+        "scvtf v23.4s, v23.4s\n"
+        "scvtf v24.4s, v24.4s\n"
+        "scvtf v25.4s, v25.4s\n"
+        "scvtf v26.4s, v26.4s\n"
+        "scvtf v27.4s, v27.4s\n"
+        "scvtf v28.4s, v28.4s\n"
+        "scvtf v29.4s, v29.4s\n"
+        "scvtf v30.4s, v30.4s\n"
+        "scvtf v31.4s, v31.4s\n"
+        "ldr q6, [%[t0], #16]\n"
+        "zip1 v7.4s, v6.4s, v6.4s\n"
+        "zip2 v6.4s, v6.4s, v6.4s\n"
+        "fmul v8.4s, v7.4s, v2.4s\n"
+        "fmul v12.4s, v6.4s, v2.4s\n"
+        "fmul v9.4s, v7.4s, v3.4s\n"
+        "fmul v13.4s, v6.4s, v3.4s\n"
+        "fmul v16.4s, v16.4s, v8.4s\n"
+        "fmul v18.4s, v18.4s, v12.4s\n"
+        "fmul v17.4s, v17.4s, v9.4s\n"
+        "fmul v19.4s, v19.4s, v13.4s\n"
+        "fadd v16.4s, v16.4s, v4.4s\n"
+        "fadd v18.4s, v18.4s, v4.4s\n"
+        "fadd v17.4s, v17.4s, v5.4s\n"
+        "fadd v19.4s, v19.4s, v5.4s\n"
+        "fcvtn v10.4h, v16.4s\n"
+        "fcvtn v11.4h, v18.4s\n"
+        "fcvtn2 v10.8h, v17.4s\n"
+        "fcvtn2 v11.8h, v19.4s\n"
+        "fmax v10.8h, v10.8h, v14.8h\n"
+        "fmax v11.8h, v11.8h, v14.8h\n"
+        "fmin v10.8h, v10.8h, v15.8h\n"
+        "fmin v11.8h, v11.8h, v15.8h\n"
+        "uzp1 v12.4s, v10.4s, v11.4s\n"
+        "uzp2 v13.4s, v10.4s, v11.4s\n"
+        "str d12, [%[d0]]\n"
+        "str d13, [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "st1 {v12.d}[1], [%[d0]]\n"
+        "st1 {v13.d}[1], [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "ldr q6, [%[t1], #16]\n"
+        "zip1 v7.4s, v6.4s, v6.4s\n"
+        "zip2 v6.4s, v6.4s, v6.4s\n"
+        "fmul v8.4s, v7.4s, v2.4s\n"
+        "fmul v12.4s, v6.4s, v2.4s\n"
+        "fmul v9.4s, v7.4s, v3.4s\n"
+        "fmul v13.4s, v6.4s, v3.4s\n"
+        "fmul v20.4s, v20.4s, v8.4s\n"
+        "fmul v22.4s, v22.4s, v12.4s\n"
+        "fmul v21.4s, v21.4s, v9.4s\n"
+        "fmul v23.4s, v23.4s, v13.4s\n"
+        "fadd v20.4s, v20.4s, v4.4s\n"
+        "fadd v22.4s, v22.4s, v4.4s\n"
+        "fadd v21.4s, v21.4s, v5.4s\n"
+        "fadd v23.4s, v23.4s, v5.4s\n"
+        "fcvtn v10.4h, v20.4s\n"
+        "fcvtn v11.4h, v22.4s\n"
+        "fcvtn2 v10.8h, v21.4s\n"
+        "fcvtn2 v11.8h, v23.4s\n"
+        "fmax v10.8h, v10.8h, v14.8h\n"
+        "fmax v11.8h, v11.8h, v14.8h\n"
+        "fmin v10.8h, v10.8h, v15.8h\n"
+        "fmin v11.8h, v11.8h, v15.8h\n"
+        "uzp1 v12.4s, v10.4s, v11.4s\n"
+        "uzp2 v13.4s, v10.4s, v11.4s\n"
+        "str d12, [%[d0]]\n"
+        "str d13, [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "st1 {v12.d}[1], [%[d0]]\n"
+        "st1 {v13.d}[1], [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "ldr q6, [%[t2], #16]\n"
+        "zip1 v7.4s, v6.4s, v6.4s\n"
+        "zip2 v6.4s, v6.4s, v6.4s\n"
+        "fmul v8.4s, v7.4s, v2.4s\n"
+        "fmul v12.4s, v6.4s, v2.4s\n"
+        "fmul v9.4s, v7.4s, v3.4s\n"
+        "fmul v13.4s, v6.4s, v3.4s\n"
+        "fmul v24.4s, v24.4s, v8.4s\n"
+        "fmul v26.4s, v26.4s, v12.4s\n"
+        "fmul v25.4s, v25.4s, v9.4s\n"
+        "fmul v27.4s, v27.4s, v13.4s\n"
+        "fadd v24.4s, v24.4s, v4.4s\n"
+        "fadd v26.4s, v26.4s, v4.4s\n"
+        "fadd v25.4s, v25.4s, v5.4s\n"
+        "fadd v27.4s, v27.4s, v5.4s\n"
+        "fcvtn v10.4h, v24.4s\n"
+        "fcvtn v11.4h, v26.4s\n"
+        "fcvtn2 v10.8h, v25.4s\n"
+        "fcvtn2 v11.8h, v27.4s\n"
+        "fmax v10.8h, v10.8h, v14.8h\n"
+        "fmax v11.8h, v11.8h, v14.8h\n"
+        "fmin v10.8h, v10.8h, v15.8h\n"
+        "fmin v11.8h, v11.8h, v15.8h\n"
+        "uzp1 v12.4s, v10.4s, v11.4s\n"
+        "uzp2 v13.4s, v10.4s, v11.4s\n"
+        "str d12, [%[d0]]\n"
+        "str d13, [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "st1 {v12.d}[1], [%[d0]]\n"
+        "st1 {v13.d}[1], [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "ldr q6, [%[t3], #16]\n"
+        "zip1 v7.4s, v6.4s, v6.4s\n"
+        "zip2 v6.4s, v6.4s, v6.4s\n"
+        "fmul v8.4s, v7.4s, v2.4s\n"
+        "fmul v12.4s, v6.4s, v2.4s\n"
+        "fmul v9.4s, v7.4s, v3.4s\n"
+        "fmul v13.4s, v6.4s, v3.4s\n"
+        "fmul v28.4s, v28.4s, v8.4s\n"
+        "fmul v30.4s, v30.4s, v12.4s\n"
+        "fmul v29.4s, v29.4s, v9.4s\n"
+        "fmul v31.4s, v31.4s, v13.4s\n"
+        "fadd v28.4s, v28.4s, v4.4s\n"
+        "fadd v30.4s, v30.4s, v4.4s\n"
+        "fadd v29.4s, v29.4s, v5.4s\n"
+        "fadd v31.4s, v31.4s, v5.4s\n"
+        "fcvtn v10.4h, v28.4s\n"
+        "fcvtn v11.4h, v30.4s\n"
+        "fcvtn2 v10.8h, v29.4s\n"
+        "fcvtn2 v11.8h, v31.4s\n"
+        "fmax v10.8h, v10.8h, v14.8h\n"
+        "fmax v11.8h, v11.8h, v14.8h\n"
+        "fmin v10.8h, v10.8h, v15.8h\n"
+        "fmin v11.8h, v11.8h, v15.8h\n"
+        "uzp1 v12.4s, v10.4s, v11.4s\n"
+        "uzp2 v13.4s, v10.4s, v11.4s\n"
+        "str d12, [%[d0]]\n"
+        "str d13, [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "st1 {v12.d}[1], [%[d0]]\n"
+        "st1 {v13.d}[1], [%[d1]]\n"
         : [l0] "+r"(lhs_b0), [l1] "+r"(lhs_b1), [l2] "+r"(lhs_b2), [l3] "+r"(lhs_b3), [r] "+r"(r),
-          [chunks] "+r"(chunks)
-        : [acc] "r"(acc)
-        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
-    const int32x4_t rsum_0 = vld1q_s32((const int32_t*)(const void*)(rhs_tail + 0));
-    const float32x4_t rscale_0 = vld1q_f32((const float*)(const void*)(rhs_tail + 16));
-    const float32x4_t rbias_0 = vld1q_f32((const float*)(const void*)(rhs_tail + 32));
-    const uint8_t* tails[4] = {lhs_b0, lhs_b1, lhs_b2, lhs_b3};
-    for (size_t b = 0; b < 4; ++b) {
-        int32_t off[4];
-        float ls[4];
-        memcpy(off, tails[b], sizeof(off));
-        memcpy(ls, tails[b] + 16, sizeof(ls));
-        for (size_t h = 0; h < 2; ++h) {
-            uint16_t* d0 = (uint16_t*)(void*)((uint8_t*)dst + (4 * b + 2 * h) * dst_stride);
-            uint16_t* d1 = (uint16_t*)(void*)((uint8_t*)d0 + dst_stride);
-            {
-                const int64x2_t c01 = vreinterpretq_s64_s32(vld1q_s32(acc[4 * b + 2 * h + 0]));
-                const int64x2_t c23 = vreinterpretq_s64_s32(vld1q_s32(acc[4 * b + 2 * h + 1]));
-                kai_store_row4(d0 + 0, vreinterpretq_s32_s64(vzip1q_s64(c01, c23)), off[2 * h], ls[2 * h], rsum_0, rscale_0, rbias_0, vmin, vmax);
-                kai_store_row4(d1 + 0, vreinterpretq_s32_s64(vzip2q_s64(c01, c23)), off[2 * h + 1], ls[2 * h + 1], rsum_0, rscale_0, rbias_0, vmin, vmax);
-            }
-        }
-    }
+          [chunks] "+r"(chunks), [d0] "+r"(d0), [d1] "+r"(d1)
+        : [t0] "r"(tail_b0), [t1] "r"(tail_b1), [t2] "r"(tail_b2), [t3] "r"(tail_b3), [rt] "r"(rhs_tail),
+          [s2] "r"(stride2), [bd] "r"(bounds)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
 }
 #define KAI_TILE_FULL kai_tile_b4_asm
 #define KAI_TILE_PRE kai_tile_b4_pre_asm
@@ -1165,6 +1314,9 @@ void kai_run_matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm(
         int8_t w16[KAI_PRE_BYTES] __attribute__((aligned(64)));
         m_pre = m - m % kai_m_step;
         n_pre = n - n % kai_nr;
+        float16_t bounds[16];  // the clamp bounds narrowed to f16, 8 lanes each
+        vst1q_f16(bounds, vcombine_f16(vcvt_f16_f32(vmin), vcvt_f16_f32(vmin)));
+        vst1q_f16(bounds + 8, vcombine_f16(vcvt_f16_f32(vmax), vcvt_f16_f32(vmax)));
         for (size_t n0 = 0; n0 < n_pre; n0 += kai_nr) {
             const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
             kai_unpack_rhs(rhs, kp, w16);
@@ -1172,7 +1324,7 @@ void kai_run_matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm(
             for (size_t m0 = 0; m0 < m_pre; m0 += kai_m_step) {
                 const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
                 uint16_t* d = (uint16_t*)((uint8_t*)dst + m0 * dst_stride_row) + n0;
-                KAI_TILE_PRE(lhs, lhs_stride, w16, rhs_tail, kp, d, dst_stride_row, vmin, vmax);
+                KAI_TILE_PRE(lhs, lhs_stride, w16, rhs_tail, kp, d, dst_stride_row, bounds);
             }
         }
     }
@@ -1180,12 +1332,9 @@ void kai_run_matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm(
     for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
         const size_t rows = KAI_MIN(kai_m_step, m - m0);
         const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
-        const uint8_t* rhs = (const uint8_t*)rhs_packed;
-        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
-            if (m0 < m_pre && n0 < n_pre) {
-                rhs += rhs_stride;
-                continue;
-            }
+        const size_t n_first = m0 < m_pre ? n_pre : 0;  // columns before n_first are done
+        const uint8_t* rhs = (const uint8_t*)rhs_packed + (n_first / kai_nr) * rhs_stride;
+        for (size_t n0 = n_first; n0 < n; n0 += kai_nr) {
             const size_t cols = KAI_MIN(kai_nr, n - n0);
             uint16_t* d = (uint16_t*)((uint8_t*)dst + m0 * dst_stride_row) + n0;
             if (rows == kai_m_step && cols == kai_nr) {
