@@ -791,6 +791,7 @@ KAI_NOINLINE static void kai_tile_b2_pre_asm(
 // KAI_TILE_PRE, columns outer and rows inner; per 32-K chunk the buffer holds nr * 16 bytes of SHL #4
 // (groups 0 and 1) then nr * 16 bytes of AND 0xF0 (groups 2 and 3) of the chunk's nr * 16 packed bytes.
 #define KAI_PRE_BYTES 8192
+#define KAI_PRE_ROWS 256
 static void kai_unpack_rhs(const uint8_t* rhs, size_t kp, int8_t* w16) {
     const int8x16_t mask_hi = vdupq_n_s8((int8_t)0xF0);
     const int8_t* r = (const int8_t*)rhs;
@@ -831,14 +832,18 @@ void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm(
         int8_t w16[KAI_PRE_BYTES] __attribute__((aligned(64)));
         m_pre = m - m % kai_m_step;
         n_pre = n - n % kai_nr;
-        for (size_t n0 = 0; n0 < n_pre; n0 += kai_nr) {
-            const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
-            kai_unpack_rhs(rhs, kp, w16);
-            const uint8_t* rhs_tail = rhs + kai_nr * (kp / 2);
-            for (size_t m0 = 0; m0 < m_pre; m0 += kai_m_step) {
-                const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
-                float* d = (float*)((uint8_t*)dst + m0 * dst_stride_row) + n0;
-                KAI_TILE_PRE(lhs, lhs_stride, w16, rhs_tail, kp, d, dst_stride_row, vmin, vmax);
+        // Stripes of at most KAI_PRE_ROWS rows: each column block is unpacked once per stripe.
+        for (size_t ms0 = 0; ms0 < m_pre; ms0 += KAI_PRE_ROWS) {
+            const size_t me = KAI_MIN(ms0 + KAI_PRE_ROWS, m_pre);
+            for (size_t n0 = 0; n0 < n_pre; n0 += kai_nr) {
+                const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
+                kai_unpack_rhs(rhs, kp, w16);
+                const uint8_t* rhs_tail = rhs + kai_nr * (kp / 2);
+                for (size_t m0 = ms0; m0 < me; m0 += kai_m_step) {
+                    const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
+                    float* d = (float*)((uint8_t*)dst + m0 * dst_stride_row) + n0;
+                    KAI_TILE_PRE(lhs, lhs_stride, w16, rhs_tail, kp, d, dst_stride_row, vmin, vmax);
+                }
             }
         }
     }
