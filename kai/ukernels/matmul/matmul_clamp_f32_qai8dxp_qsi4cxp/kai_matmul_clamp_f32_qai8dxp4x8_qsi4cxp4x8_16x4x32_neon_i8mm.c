@@ -1121,21 +1121,35 @@ KAI_NOINLINE static void kai_tile_b4_pre_asm(
 // When a call covers several full row tiles, kai_run unpacks each full RHS column block once into a
 // stack buffer of KAI_PRE_BYTES (8 KiB: kp <= KAI_PRE_BYTES / nr) and runs the row tiles over it with
 // KAI_TILE_PRE, columns outer and rows inner; per 32-K chunk the buffer holds nr * 16 bytes of SHL #4
-// (groups 0 and 1) then nr * 16 bytes of AND 0xF0 (groups 2 and 3) of the chunk's nr * 16 packed bytes.
+// (groups 0 and 1) then nr * 16 bytes of AND 0xF0 (groups 2 and 3) of the chunk's nr * 16 packed bytes
+// (assembly: GCC paired only some of the stores).
 #define KAI_PRE_BYTES 8192
 #define KAI_PRE_ROWS 256
 static void kai_unpack_rhs(const uint8_t* rhs, size_t kp, int8_t* w16) {
-    const int8x16_t mask_hi = vdupq_n_s8((int8_t)0xF0);
-    const int8_t* r = (const int8_t*)rhs;
-    for (size_t kc = 0; kc < kp; kc += kai_k_chunk) {
-        for (size_t i = 0; i < 4; ++i) {
-            const int8x16_t raw = vld1q_s8(r + 16 * i);
-            vst1q_s8(w16 + 16 * i, vshlq_n_s8(raw, 4));
-            vst1q_s8(w16 + 16 * (4 + i), vandq_s8(raw, mask_hi));
-        }
-        r += 16 * 4;
-        w16 += 32 * 4;
-    }
+    const uint8_t* r = rhs;
+    size_t chunks = kp / kai_k_chunk;
+    __asm__ volatile(
+        "movi v31.16b, #0xf0\n"
+        "1:\n"
+        "ldp q0, q1, [%[r]], #64\n"
+        "ldp q2, q3, [%[r], #-32]\n"
+        "shl v8.16b, v0.16b, #4\n"
+        "shl v9.16b, v1.16b, #4\n"
+        "shl v10.16b, v2.16b, #4\n"
+        "shl v11.16b, v3.16b, #4\n"
+        "and v0.16b, v0.16b, v31.16b\n"
+        "and v1.16b, v1.16b, v31.16b\n"
+        "and v2.16b, v2.16b, v31.16b\n"
+        "and v3.16b, v3.16b, v31.16b\n"
+        "stp q8, q9, [%[w]], #128\n"
+        "stp q10, q11, [%[w], #-96]\n"
+        "stp q0, q1, [%[w], #-64]\n"
+        "stp q2, q3, [%[w], #-32]\n"
+        "subs %[chunks], %[chunks], #1\n"
+        "b.ne 1b\n"
+        : [r] "+r"(r), [w] "+r"(w16), [chunks] "+r"(chunks)
+        :
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v8", "v9", "v10", "v11", "v31");
 }
 #endif
 
