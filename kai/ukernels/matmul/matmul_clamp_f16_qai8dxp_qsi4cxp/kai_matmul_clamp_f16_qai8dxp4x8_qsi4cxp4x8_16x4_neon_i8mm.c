@@ -963,6 +963,11 @@ KAI_NOINLINE static void kai_tile_b4_asm(
         }
     }
 }
+// The f16 tile loop below is one assembly string (the accumulators stay in registers from the
+// K loop through the stores to the next tile's start), longer than the 4095 characters C99 guarantees.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Woverlength-strings"
+#endif
 // f16 output: `tiles` consecutive 16x4 tiles over a pre-unpacked RHS column block, in one assembly
 // block. rowc holds per LHS block [off_A off_A off_B off_B] for row pairs 01, 23, then the same of
 // the scales (64 bytes; 64 more past the last tile are read and unused); colc [S0 S1 S0 S1], [S2 S3 S2 S3],
