@@ -372,7 +372,7 @@ TEST_P(Qsi4cxpF16Test, SubTilesClampsAndStride) {
 TEST_P(Qsi4cxpF16Test, SpecialInputsAndOverflow) {
     const Qsi4cxpF16Variant& v = variants()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
-    const size_t m = std::max<size_t>(7, v.ukernel.get_m_step() + 1), n = 13, k = 64;
+    const size_t m = std::max<size_t>(7, 2 * v.ukernel.get_m_step() + 1), n = 13, k = 64;  // also the unpacked-RHS path
     const Problem special = make_problem(v, m, n, k, 555, true, true, true);
     run_and_check(v, special, 0, m, 0, n, -kInf, kInf, 0);
     // Biases up to +-2e5: many outputs overflow f16.

@@ -963,9 +963,366 @@ KAI_NOINLINE static void kai_tile_b4_asm(
         }
     }
 }
+// The f16 tile loop below is one assembly string (the accumulators stay in registers from the
+// K loop through the stores to the next tile's start), longer than the 4095 characters C99 guarantees.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Woverlength-strings"
+#endif
+// f16 output: `tiles` consecutive 16x4 tiles over a pre-unpacked RHS column block, in one assembly
+// block. rowc holds per LHS block [off_A off_A off_B off_B] for row pairs 01, 23, then the same of
+// the scales (64 bytes; 64 more past the last tile are read and unused); colc [S0 S1 S0 S1], [S2 S3 S2 S3],
+// then the same of the scales and of the biases (kai_run fills both). The accumulators start at
+// S16_j * off_i (MUL; the int32 sum is order-free; the next tile's MULs close the epilogue, so they
+// share the vector pipes with it); the epilogue runs all 16 SCVTF first (llvm-mca's N2 model then
+// spreads the other ops over both vector pipes), per 2x2 block FMUL by rs_j * ls_i and FADD b_j in
+// the accumulators' layout, FCVTN/FCVTN2 of a row pair into one register, the clamp on f16 with the
+// bounds narrowed (narrowing is monotonic, so clamping after it gives the bits of narrowing the f32
+// clamp), UZP1/UZP2 into rows and 8-byte stores.
+KAI_NOINLINE static void kai_tiles_b4_pre_asm(
+    const uint8_t* lhs, size_t lhs_block_stride, size_t tiles, const int8_t* w16, const int32_t* rowc, const int32_t* colc,
+    size_t kp, uint16_t* dst, size_t dst_stride, const float16_t* bounds) {
+    const uint8_t* lt = lhs;
+    const uint8_t* l0;
+    const uint8_t* l1;
+    const uint8_t* l2;
+    const uint8_t* l3;
+    const int8_t* r;
+    size_t chunks;
+    const size_t nch = kp / kai_k_chunk;
+    const size_t st4 = 4 * lhs_block_stride;
+    uint16_t* d0 = dst;
+    uint16_t* d1 = (uint16_t*)(void*)((uint8_t*)dst + dst_stride);
+    const size_t stride2 = 2 * dst_stride;
+    __asm__ volatile(
+        "ldp q1, q2, [%[cc]]\n"
+        "ldp q4, q5, [%[rc], #0]\n"
+        "mul v16.4s, v4.4s, v1.4s\n"
+        "mul v17.4s, v4.4s, v2.4s\n"
+        "mul v18.4s, v5.4s, v1.4s\n"
+        "mul v19.4s, v5.4s, v2.4s\n"
+        "ldp q4, q5, [%[rc], #64]\n"
+        "mul v20.4s, v4.4s, v1.4s\n"
+        "mul v21.4s, v4.4s, v2.4s\n"
+        "mul v22.4s, v5.4s, v1.4s\n"
+        "mul v23.4s, v5.4s, v2.4s\n"
+        "ldp q4, q5, [%[rc], #128]\n"
+        "mul v24.4s, v4.4s, v1.4s\n"
+        "mul v25.4s, v4.4s, v2.4s\n"
+        "mul v26.4s, v5.4s, v1.4s\n"
+        "mul v27.4s, v5.4s, v2.4s\n"
+        "ldp q4, q5, [%[rc], #192]\n"
+        "mul v28.4s, v4.4s, v1.4s\n"
+        "mul v29.4s, v4.4s, v2.4s\n"
+        "mul v30.4s, v5.4s, v1.4s\n"
+        "mul v31.4s, v5.4s, v2.4s\n"
+        "3:\n"
+        "mov %[l0], %[lt]\n"
+        "add %[l1], %[lt], %[st]\n"
+        "add %[l2], %[l1], %[st]\n"
+        "add %[l3], %[l2], %[st]\n"
+        "mov %[r], %[w16]\n"
+        "mov %[chunks], %[nch]\n"
+        "1:\n"
+        "ldp q8, q9, [%[r]], #128\n"
+        "ldp q10, q11, [%[r], #-96]\n"
+        "ldp q12, q13, [%[r], #-64]\n"
+        "ldp q14, q15, [%[r], #-32]\n"
+        "ldp q0, q1, [%[l0]], #128\n"
+        "ldp q2, q3, [%[l0], #-96]\n"
+        "ldp q4, q5, [%[l0], #-64]\n"
+        "smmla v16.4s, v0.16b, v8.16b\n"
+        "smmla v17.4s, v0.16b, v9.16b\n"
+        "smmla v18.4s, v1.16b, v8.16b\n"
+        "smmla v19.4s, v1.16b, v9.16b\n"
+        "smmla v16.4s, v2.16b, v10.16b\n"
+        "smmla v17.4s, v2.16b, v11.16b\n"
+        "smmla v18.4s, v3.16b, v10.16b\n"
+        "smmla v19.4s, v3.16b, v11.16b\n"
+        "smmla v16.4s, v4.16b, v12.16b\n"
+        "smmla v17.4s, v4.16b, v13.16b\n"
+        "smmla v18.4s, v5.16b, v12.16b\n"
+        "smmla v19.4s, v5.16b, v13.16b\n"
+        "ldp q0, q1, [%[l0], #-32]\n"
+        "smmla v16.4s, v0.16b, v14.16b\n"
+        "smmla v17.4s, v0.16b, v15.16b\n"
+        "smmla v18.4s, v1.16b, v14.16b\n"
+        "smmla v19.4s, v1.16b, v15.16b\n"
+        "ldp q0, q1, [%[l1]], #128\n"
+        "ldp q2, q3, [%[l1], #-96]\n"
+        "ldp q4, q5, [%[l1], #-64]\n"
+        "smmla v20.4s, v0.16b, v8.16b\n"
+        "smmla v21.4s, v0.16b, v9.16b\n"
+        "smmla v22.4s, v1.16b, v8.16b\n"
+        "smmla v23.4s, v1.16b, v9.16b\n"
+        "smmla v20.4s, v2.16b, v10.16b\n"
+        "smmla v21.4s, v2.16b, v11.16b\n"
+        "smmla v22.4s, v3.16b, v10.16b\n"
+        "smmla v23.4s, v3.16b, v11.16b\n"
+        "smmla v20.4s, v4.16b, v12.16b\n"
+        "smmla v21.4s, v4.16b, v13.16b\n"
+        "smmla v22.4s, v5.16b, v12.16b\n"
+        "smmla v23.4s, v5.16b, v13.16b\n"
+        "ldp q0, q1, [%[l1], #-32]\n"
+        "smmla v20.4s, v0.16b, v14.16b\n"
+        "smmla v21.4s, v0.16b, v15.16b\n"
+        "smmla v22.4s, v1.16b, v14.16b\n"
+        "smmla v23.4s, v1.16b, v15.16b\n"
+        "ldp q0, q1, [%[l2]], #128\n"
+        "ldp q2, q3, [%[l2], #-96]\n"
+        "ldp q4, q5, [%[l2], #-64]\n"
+        "smmla v24.4s, v0.16b, v8.16b\n"
+        "smmla v25.4s, v0.16b, v9.16b\n"
+        "smmla v26.4s, v1.16b, v8.16b\n"
+        "smmla v27.4s, v1.16b, v9.16b\n"
+        "smmla v24.4s, v2.16b, v10.16b\n"
+        "smmla v25.4s, v2.16b, v11.16b\n"
+        "smmla v26.4s, v3.16b, v10.16b\n"
+        "smmla v27.4s, v3.16b, v11.16b\n"
+        "smmla v24.4s, v4.16b, v12.16b\n"
+        "smmla v25.4s, v4.16b, v13.16b\n"
+        "smmla v26.4s, v5.16b, v12.16b\n"
+        "smmla v27.4s, v5.16b, v13.16b\n"
+        "ldp q0, q1, [%[l2], #-32]\n"
+        "smmla v24.4s, v0.16b, v14.16b\n"
+        "smmla v25.4s, v0.16b, v15.16b\n"
+        "smmla v26.4s, v1.16b, v14.16b\n"
+        "smmla v27.4s, v1.16b, v15.16b\n"
+        "ldp q0, q1, [%[l3]], #128\n"
+        "ldp q2, q3, [%[l3], #-96]\n"
+        "ldp q4, q5, [%[l3], #-64]\n"
+        "smmla v28.4s, v0.16b, v8.16b\n"
+        "smmla v29.4s, v0.16b, v9.16b\n"
+        "smmla v30.4s, v1.16b, v8.16b\n"
+        "smmla v31.4s, v1.16b, v9.16b\n"
+        "smmla v28.4s, v2.16b, v10.16b\n"
+        "smmla v29.4s, v2.16b, v11.16b\n"
+        "smmla v30.4s, v3.16b, v10.16b\n"
+        "smmla v31.4s, v3.16b, v11.16b\n"
+        "smmla v28.4s, v4.16b, v12.16b\n"
+        "smmla v29.4s, v4.16b, v13.16b\n"
+        "smmla v30.4s, v5.16b, v12.16b\n"
+        "smmla v31.4s, v5.16b, v13.16b\n"
+        "ldp q0, q1, [%[l3], #-32]\n"
+        "smmla v28.4s, v0.16b, v14.16b\n"
+        "smmla v29.4s, v0.16b, v15.16b\n"
+        "smmla v30.4s, v1.16b, v14.16b\n"
+        "smmla v31.4s, v1.16b, v15.16b\n"
+        "subs %[chunks], %[chunks], #1\n"
+        "b.ne 1b\n"
+        "ldp q2, q3, [%[cc], #32]\n"
+        "ldp q4, q5, [%[cc], #64]\n"
+        "ldp q14, q15, [%[bd]]\n"
+        "scvtf v16.4s, v16.4s\n"
+        "scvtf v17.4s, v17.4s\n"
+        "scvtf v18.4s, v18.4s\n"
+        "scvtf v19.4s, v19.4s\n"
+        "scvtf v20.4s, v20.4s\n"
+        "scvtf v21.4s, v21.4s\n"
+        "scvtf v22.4s, v22.4s\n"
+        "scvtf v23.4s, v23.4s\n"
+        "scvtf v24.4s, v24.4s\n"
+        "scvtf v25.4s, v25.4s\n"
+        "scvtf v26.4s, v26.4s\n"
+        "scvtf v27.4s, v27.4s\n"
+        "scvtf v28.4s, v28.4s\n"
+        "scvtf v29.4s, v29.4s\n"
+        "scvtf v30.4s, v30.4s\n"
+        "scvtf v31.4s, v31.4s\n"
+        "ldp q7, q6, [%[rc], #32]\n"
+        "fmul v8.4s, v7.4s, v2.4s\n"
+        "fmul v12.4s, v6.4s, v2.4s\n"
+        "fmul v9.4s, v7.4s, v3.4s\n"
+        "fmul v13.4s, v6.4s, v3.4s\n"
+        "fmul v16.4s, v16.4s, v8.4s\n"
+        "fmul v18.4s, v18.4s, v12.4s\n"
+        "fmul v17.4s, v17.4s, v9.4s\n"
+        "fmul v19.4s, v19.4s, v13.4s\n"
+        "fadd v16.4s, v16.4s, v4.4s\n"
+        "fadd v18.4s, v18.4s, v4.4s\n"
+        "fadd v17.4s, v17.4s, v5.4s\n"
+        "fadd v19.4s, v19.4s, v5.4s\n"
+        "fcvtn v10.4h, v16.4s\n"
+        "fcvtn v11.4h, v18.4s\n"
+        "fcvtn2 v10.8h, v17.4s\n"
+        "fcvtn2 v11.8h, v19.4s\n"
+        "fmax v10.8h, v10.8h, v14.8h\n"
+        "fmax v11.8h, v11.8h, v14.8h\n"
+        "fmin v10.8h, v10.8h, v15.8h\n"
+        "fmin v11.8h, v11.8h, v15.8h\n"
+        "uzp1 v12.4s, v10.4s, v11.4s\n"
+        "uzp2 v13.4s, v10.4s, v11.4s\n"
+        "str d12, [%[d0]]\n"
+        "str d13, [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "st1 {v12.d}[1], [%[d0]]\n"
+        "st1 {v13.d}[1], [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "ldp q7, q6, [%[rc], #96]\n"
+        "fmul v8.4s, v7.4s, v2.4s\n"
+        "fmul v12.4s, v6.4s, v2.4s\n"
+        "fmul v9.4s, v7.4s, v3.4s\n"
+        "fmul v13.4s, v6.4s, v3.4s\n"
+        "fmul v20.4s, v20.4s, v8.4s\n"
+        "fmul v22.4s, v22.4s, v12.4s\n"
+        "fmul v21.4s, v21.4s, v9.4s\n"
+        "fmul v23.4s, v23.4s, v13.4s\n"
+        "fadd v20.4s, v20.4s, v4.4s\n"
+        "fadd v22.4s, v22.4s, v4.4s\n"
+        "fadd v21.4s, v21.4s, v5.4s\n"
+        "fadd v23.4s, v23.4s, v5.4s\n"
+        "fcvtn v10.4h, v20.4s\n"
+        "fcvtn v11.4h, v22.4s\n"
+        "fcvtn2 v10.8h, v21.4s\n"
+        "fcvtn2 v11.8h, v23.4s\n"
+        "fmax v10.8h, v10.8h, v14.8h\n"
+        "fmax v11.8h, v11.8h, v14.8h\n"
+        "fmin v10.8h, v10.8h, v15.8h\n"
+        "fmin v11.8h, v11.8h, v15.8h\n"
+        "uzp1 v12.4s, v10.4s, v11.4s\n"
+        "uzp2 v13.4s, v10.4s, v11.4s\n"
+        "str d12, [%[d0]]\n"
+        "str d13, [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "st1 {v12.d}[1], [%[d0]]\n"
+        "st1 {v13.d}[1], [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "ldp q7, q6, [%[rc], #160]\n"
+        "fmul v8.4s, v7.4s, v2.4s\n"
+        "fmul v12.4s, v6.4s, v2.4s\n"
+        "fmul v9.4s, v7.4s, v3.4s\n"
+        "fmul v13.4s, v6.4s, v3.4s\n"
+        "fmul v24.4s, v24.4s, v8.4s\n"
+        "fmul v26.4s, v26.4s, v12.4s\n"
+        "fmul v25.4s, v25.4s, v9.4s\n"
+        "fmul v27.4s, v27.4s, v13.4s\n"
+        "fadd v24.4s, v24.4s, v4.4s\n"
+        "fadd v26.4s, v26.4s, v4.4s\n"
+        "fadd v25.4s, v25.4s, v5.4s\n"
+        "fadd v27.4s, v27.4s, v5.4s\n"
+        "fcvtn v10.4h, v24.4s\n"
+        "fcvtn v11.4h, v26.4s\n"
+        "fcvtn2 v10.8h, v25.4s\n"
+        "fcvtn2 v11.8h, v27.4s\n"
+        "fmax v10.8h, v10.8h, v14.8h\n"
+        "fmax v11.8h, v11.8h, v14.8h\n"
+        "fmin v10.8h, v10.8h, v15.8h\n"
+        "fmin v11.8h, v11.8h, v15.8h\n"
+        "uzp1 v12.4s, v10.4s, v11.4s\n"
+        "uzp2 v13.4s, v10.4s, v11.4s\n"
+        "str d12, [%[d0]]\n"
+        "str d13, [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "st1 {v12.d}[1], [%[d0]]\n"
+        "st1 {v13.d}[1], [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "ldp q7, q6, [%[rc], #224]\n"
+        "fmul v8.4s, v7.4s, v2.4s\n"
+        "fmul v12.4s, v6.4s, v2.4s\n"
+        "fmul v9.4s, v7.4s, v3.4s\n"
+        "fmul v13.4s, v6.4s, v3.4s\n"
+        "fmul v28.4s, v28.4s, v8.4s\n"
+        "fmul v30.4s, v30.4s, v12.4s\n"
+        "fmul v29.4s, v29.4s, v9.4s\n"
+        "fmul v31.4s, v31.4s, v13.4s\n"
+        "fadd v28.4s, v28.4s, v4.4s\n"
+        "fadd v30.4s, v30.4s, v4.4s\n"
+        "fadd v29.4s, v29.4s, v5.4s\n"
+        "fadd v31.4s, v31.4s, v5.4s\n"
+        "fcvtn v10.4h, v28.4s\n"
+        "fcvtn v11.4h, v30.4s\n"
+        "fcvtn2 v10.8h, v29.4s\n"
+        "fcvtn2 v11.8h, v31.4s\n"
+        "fmax v10.8h, v10.8h, v14.8h\n"
+        "fmax v11.8h, v11.8h, v14.8h\n"
+        "fmin v10.8h, v10.8h, v15.8h\n"
+        "fmin v11.8h, v11.8h, v15.8h\n"
+        "uzp1 v12.4s, v10.4s, v11.4s\n"
+        "uzp2 v13.4s, v10.4s, v11.4s\n"
+        "str d12, [%[d0]]\n"
+        "str d13, [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "st1 {v12.d}[1], [%[d0]]\n"
+        "st1 {v13.d}[1], [%[d1]]\n"
+        "add %[d0], %[d0], %[s2]\n"
+        "add %[d1], %[d1], %[s2]\n"
+        "add %[rc], %[rc], #256\n"
+        "add %[lt], %[lt], %[st4]\n"
+        "ldp q1, q2, [%[cc]]\n"
+        "ldp q4, q5, [%[rc], #0]\n"
+        "mul v16.4s, v4.4s, v1.4s\n"
+        "mul v17.4s, v4.4s, v2.4s\n"
+        "mul v18.4s, v5.4s, v1.4s\n"
+        "mul v19.4s, v5.4s, v2.4s\n"
+        "ldp q4, q5, [%[rc], #64]\n"
+        "mul v20.4s, v4.4s, v1.4s\n"
+        "mul v21.4s, v4.4s, v2.4s\n"
+        "mul v22.4s, v5.4s, v1.4s\n"
+        "mul v23.4s, v5.4s, v2.4s\n"
+        "ldp q4, q5, [%[rc], #128]\n"
+        "mul v24.4s, v4.4s, v1.4s\n"
+        "mul v25.4s, v4.4s, v2.4s\n"
+        "mul v26.4s, v5.4s, v1.4s\n"
+        "mul v27.4s, v5.4s, v2.4s\n"
+        "ldp q4, q5, [%[rc], #192]\n"
+        "mul v28.4s, v4.4s, v1.4s\n"
+        "mul v29.4s, v4.4s, v2.4s\n"
+        "mul v30.4s, v5.4s, v1.4s\n"
+        "mul v31.4s, v5.4s, v2.4s\n"
+        "subs %[tiles], %[tiles], #1\n"
+        "b.ne 3b\n"
+        : [lt] "+r"(lt), [l0] "=&r"(l0), [l1] "=&r"(l1), [l2] "=&r"(l2), [l3] "=&r"(l3), [r] "=&r"(r),
+          [chunks] "=&r"(chunks), [d0] "+r"(d0), [d1] "+r"(d1), [rc] "+r"(rowc), [tiles] "+r"(tiles)
+        : [w16] "r"(w16), [nch] "r"(nch), [st] "r"(lhs_block_stride), [st4] "r"(st4), [cc] "r"(colc),
+          [s2] "r"(stride2), [bd] "r"(bounds)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+}
 #define KAI_TILE_FULL kai_tile_b4_asm
+#define KAI_TILE_PRE kai_tile_b4_pre_asm
 #else
 #define KAI_TILE_FULL kai_tile_b4
+#endif
+
+#if defined(KAI_TILE_PRE)
+// When a call covers several full row tiles, kai_run unpacks each full RHS column block once into a
+// stack buffer of KAI_PRE_BYTES (8 KiB: kp <= KAI_PRE_BYTES / nr) and runs the row tiles over it with
+// KAI_TILE_PRE, columns outer and rows inner; per 32-K chunk the buffer holds nr * 16 bytes of SHL #4
+// (groups 0 and 1) then nr * 16 bytes of AND 0xF0 (groups 2 and 3) of the chunk's nr * 16 packed bytes
+// (assembly: GCC paired only some of the stores).
+#define KAI_PRE_BYTES 8192
+#define KAI_PRE_ROWS 256
+static void kai_unpack_rhs(const uint8_t* rhs, size_t kp, int8_t* w16) {
+    const uint8_t* r = rhs;
+    size_t chunks = kp / kai_k_chunk;
+    __asm__ volatile(
+        "movi v31.16b, #0xf0\n"
+        "1:\n"
+        "ldp q0, q1, [%[r]], #64\n"
+        "ldp q2, q3, [%[r], #-32]\n"
+        "shl v8.16b, v0.16b, #4\n"
+        "shl v9.16b, v1.16b, #4\n"
+        "shl v10.16b, v2.16b, #4\n"
+        "shl v11.16b, v3.16b, #4\n"
+        "and v0.16b, v0.16b, v31.16b\n"
+        "and v1.16b, v1.16b, v31.16b\n"
+        "and v2.16b, v2.16b, v31.16b\n"
+        "and v3.16b, v3.16b, v31.16b\n"
+        "stp q8, q9, [%[w]], #128\n"
+        "stp q10, q11, [%[w], #-96]\n"
+        "stp q0, q1, [%[w], #-64]\n"
+        "stp q2, q3, [%[w], #-32]\n"
+        "subs %[chunks], %[chunks], #1\n"
+        "b.ne 1b\n"
+        : [r] "+r"(r), [w] "+r"(w16), [chunks] "+r"(chunks)
+        :
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v8", "v9", "v10", "v11", "v31");
+}
 #endif
 
 void kai_run_matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm(
@@ -986,11 +1343,53 @@ void kai_run_matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm(
     const size_t rhs_stride = kai_rhs_block_stride(k);
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
+    size_t m_pre = 0;  // rows [0, m_pre) x columns [0, n_pre) are done over unpacked RHS blocks
+    size_t n_pre = 0;
+#if defined(KAI_TILE_PRE)
+    if (m >= 2 * kai_m_step && n >= kai_nr && kp <= KAI_PRE_BYTES / kai_nr) {
+        int8_t w16[KAI_PRE_BYTES] __attribute__((aligned(64)));
+        m_pre = m - m % kai_m_step;
+        n_pre = n - n % kai_nr;
+        float16_t bounds[16];  // the clamp bounds narrowed to f16, 8 lanes each
+        vst1q_f16(bounds, vcombine_f16(vcvt_f16_f32(vmin), vcvt_f16_f32(vmin)));
+        vst1q_f16(bounds + 8, vcombine_f16(vcvt_f16_f32(vmax), vcvt_f16_f32(vmax)));
+        int32_t rowc[(KAI_PRE_ROWS / 4 + 4) * 16] __attribute__((aligned(16)));  // per LHS block of the stripe
+        int32_t colc[24] __attribute__((aligned(16)));                     // per column block
+        // Stripes of at most KAI_PRE_ROWS rows: each column block is unpacked once per stripe.
+        for (size_t ms0 = 0; ms0 < m_pre; ms0 += KAI_PRE_ROWS) {
+            const size_t me = KAI_MIN(ms0 + KAI_PRE_ROWS, m_pre);
+            for (size_t bi = 0; bi < (me - ms0) / kai_mr; ++bi) {
+                const uint8_t* tail = (const uint8_t*)lhs_packed + (ms0 / kai_mr + bi) * lhs_stride + kai_mr * kp;
+                const int32x4_t off = vld1q_s32((const int32_t*)(const void*)tail);
+                const int32x4_t ls = vld1q_s32((const int32_t*)(const void*)(tail + 16));
+                vst1q_s32(rowc + 16 * bi + 0, vzip1q_s32(off, off));
+                vst1q_s32(rowc + 16 * bi + 4, vzip2q_s32(off, off));
+                vst1q_s32(rowc + 16 * bi + 8, vzip1q_s32(ls, ls));
+                vst1q_s32(rowc + 16 * bi + 12, vzip2q_s32(ls, ls));
+            }
+            memset(rowc + (me - ms0) / kai_mr * 16, 0, 64 * sizeof(int32_t));  // read past the last tile
+            for (size_t n0 = 0; n0 < n_pre; n0 += kai_nr) {
+                const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
+                kai_unpack_rhs(rhs, kp, w16);
+                const uint8_t* rhs_tail = rhs + kai_nr * (kp / 2);
+                for (size_t i = 0; i < 3; ++i) {  // sums, scales, biases
+                    const int64x2_t v = vreinterpretq_s64_s32(vld1q_s32((const int32_t*)(const void*)(rhs_tail + 16 * i)));
+                    vst1q_s32(colc + 8 * i, vreinterpretq_s32_s64(vzip1q_s64(v, v)));
+                    vst1q_s32(colc + 8 * i + 4, vreinterpretq_s32_s64(vzip2q_s64(v, v)));
+                }
+                kai_tiles_b4_pre_asm(
+                    (const uint8_t*)lhs_packed + (ms0 / kai_mr) * lhs_stride, lhs_stride, (me - ms0) / kai_m_step, w16, rowc,
+                    colc, kp, (uint16_t*)((uint8_t*)dst + ms0 * dst_stride_row) + n0, dst_stride_row, bounds);
+            }
+        }
+    }
+#endif
     for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
         const size_t rows = KAI_MIN(kai_m_step, m - m0);
         const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
-        const uint8_t* rhs = (const uint8_t*)rhs_packed;
-        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
+        const size_t n_first = m0 < m_pre ? n_pre : 0;  // columns before n_first are done
+        const uint8_t* rhs = (const uint8_t*)rhs_packed + (n_first / kai_nr) * rhs_stride;
+        for (size_t n0 = n_first; n0 < n; n0 += kai_nr) {
             const size_t cols = KAI_MIN(kai_nr, n - n0);
             uint16_t* d = (uint16_t*)((uint8_t*)dst + m0 * dst_stride_row) + n0;
             if (rows == kai_m_step && cols == kai_nr) {

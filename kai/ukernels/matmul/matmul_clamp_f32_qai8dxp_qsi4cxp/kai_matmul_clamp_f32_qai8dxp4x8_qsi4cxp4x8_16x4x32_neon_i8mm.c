@@ -961,9 +961,196 @@ KAI_NOINLINE static void kai_tile_b4_asm(
         }
     }
 }
+// The same tile over a pre-unpacked RHS column block (kai_unpack_rhs): per 32-K chunk the eight
+// registers v8-v15 of the map above (16*w, groups 0-3) are loaded as they are; rhs_tail points at the
+// block's sums, scales and biases.
+KAI_NOINLINE static void kai_tile_b4_pre_asm(
+    const uint8_t* lhs, size_t lhs_block_stride, const int8_t* w16, const uint8_t* rhs_tail, size_t kp, float* dst, size_t dst_stride,
+    float32x4_t vmin, float32x4_t vmax) {
+    const uint8_t* lhs_b0 = lhs + 0 * lhs_block_stride;
+    const uint8_t* lhs_b1 = lhs + 1 * lhs_block_stride;
+    const uint8_t* lhs_b2 = lhs + 2 * lhs_block_stride;
+    const uint8_t* lhs_b3 = lhs + 3 * lhs_block_stride;
+    const int8_t* r = w16;
+    size_t chunks = kp / kai_k_chunk;
+    int32_t acc[16][4];
+    __asm__ volatile(
+        "movi v16.4s, #0\n"
+        "movi v17.4s, #0\n"
+        "movi v18.4s, #0\n"
+        "movi v19.4s, #0\n"
+        "movi v20.4s, #0\n"
+        "movi v21.4s, #0\n"
+        "movi v22.4s, #0\n"
+        "movi v23.4s, #0\n"
+        "movi v24.4s, #0\n"
+        "movi v25.4s, #0\n"
+        "movi v26.4s, #0\n"
+        "movi v27.4s, #0\n"
+        "movi v28.4s, #0\n"
+        "movi v29.4s, #0\n"
+        "movi v30.4s, #0\n"
+        "movi v31.4s, #0\n"
+        "1:\n"
+        "ldp q8, q9, [%[r]], #128\n"
+        "ldp q10, q11, [%[r], #-96]\n"
+        "ldp q12, q13, [%[r], #-64]\n"
+        "ldp q14, q15, [%[r], #-32]\n"
+        "ldp q0, q1, [%[l0]], #128\n"
+        "ldp q2, q3, [%[l0], #-96]\n"
+        "ldp q4, q5, [%[l0], #-64]\n"
+        "smmla v16.4s, v0.16b, v8.16b\n"
+        "smmla v17.4s, v0.16b, v9.16b\n"
+        "smmla v18.4s, v1.16b, v8.16b\n"
+        "smmla v19.4s, v1.16b, v9.16b\n"
+        "ldp q0, q1, [%[l0], #-32]\n"
+        "smmla v16.4s, v2.16b, v10.16b\n"
+        "smmla v17.4s, v2.16b, v11.16b\n"
+        "smmla v18.4s, v3.16b, v10.16b\n"
+        "smmla v19.4s, v3.16b, v11.16b\n"
+        "smmla v16.4s, v4.16b, v12.16b\n"
+        "smmla v17.4s, v4.16b, v13.16b\n"
+        "smmla v18.4s, v5.16b, v12.16b\n"
+        "smmla v19.4s, v5.16b, v13.16b\n"
+        "smmla v16.4s, v0.16b, v14.16b\n"
+        "smmla v17.4s, v0.16b, v15.16b\n"
+        "smmla v18.4s, v1.16b, v14.16b\n"
+        "smmla v19.4s, v1.16b, v15.16b\n"
+        "ldp q0, q1, [%[l1]], #128\n"
+        "ldp q2, q3, [%[l1], #-96]\n"
+        "ldp q4, q5, [%[l1], #-64]\n"
+        "smmla v20.4s, v0.16b, v8.16b\n"
+        "smmla v21.4s, v0.16b, v9.16b\n"
+        "smmla v22.4s, v1.16b, v8.16b\n"
+        "smmla v23.4s, v1.16b, v9.16b\n"
+        "ldp q0, q1, [%[l1], #-32]\n"
+        "smmla v20.4s, v2.16b, v10.16b\n"
+        "smmla v21.4s, v2.16b, v11.16b\n"
+        "smmla v22.4s, v3.16b, v10.16b\n"
+        "smmla v23.4s, v3.16b, v11.16b\n"
+        "smmla v20.4s, v4.16b, v12.16b\n"
+        "smmla v21.4s, v4.16b, v13.16b\n"
+        "smmla v22.4s, v5.16b, v12.16b\n"
+        "smmla v23.4s, v5.16b, v13.16b\n"
+        "smmla v20.4s, v0.16b, v14.16b\n"
+        "smmla v21.4s, v0.16b, v15.16b\n"
+        "smmla v22.4s, v1.16b, v14.16b\n"
+        "smmla v23.4s, v1.16b, v15.16b\n"
+        "ldp q0, q1, [%[l2]], #128\n"
+        "ldp q2, q3, [%[l2], #-96]\n"
+        "ldp q4, q5, [%[l2], #-64]\n"
+        "smmla v24.4s, v0.16b, v8.16b\n"
+        "smmla v25.4s, v0.16b, v9.16b\n"
+        "smmla v26.4s, v1.16b, v8.16b\n"
+        "smmla v27.4s, v1.16b, v9.16b\n"
+        "ldp q0, q1, [%[l2], #-32]\n"
+        "smmla v24.4s, v2.16b, v10.16b\n"
+        "smmla v25.4s, v2.16b, v11.16b\n"
+        "smmla v26.4s, v3.16b, v10.16b\n"
+        "smmla v27.4s, v3.16b, v11.16b\n"
+        "smmla v24.4s, v4.16b, v12.16b\n"
+        "smmla v25.4s, v4.16b, v13.16b\n"
+        "smmla v26.4s, v5.16b, v12.16b\n"
+        "smmla v27.4s, v5.16b, v13.16b\n"
+        "smmla v24.4s, v0.16b, v14.16b\n"
+        "smmla v25.4s, v0.16b, v15.16b\n"
+        "smmla v26.4s, v1.16b, v14.16b\n"
+        "smmla v27.4s, v1.16b, v15.16b\n"
+        "ldp q0, q1, [%[l3]], #128\n"
+        "ldp q2, q3, [%[l3], #-96]\n"
+        "ldp q4, q5, [%[l3], #-64]\n"
+        "smmla v28.4s, v0.16b, v8.16b\n"
+        "smmla v29.4s, v0.16b, v9.16b\n"
+        "smmla v30.4s, v1.16b, v8.16b\n"
+        "smmla v31.4s, v1.16b, v9.16b\n"
+        "ldp q0, q1, [%[l3], #-32]\n"
+        "smmla v28.4s, v2.16b, v10.16b\n"
+        "smmla v29.4s, v2.16b, v11.16b\n"
+        "smmla v30.4s, v3.16b, v10.16b\n"
+        "smmla v31.4s, v3.16b, v11.16b\n"
+        "smmla v28.4s, v4.16b, v12.16b\n"
+        "smmla v29.4s, v4.16b, v13.16b\n"
+        "smmla v30.4s, v5.16b, v12.16b\n"
+        "smmla v31.4s, v5.16b, v13.16b\n"
+        "smmla v28.4s, v0.16b, v14.16b\n"
+        "smmla v29.4s, v0.16b, v15.16b\n"
+        "smmla v30.4s, v1.16b, v14.16b\n"
+        "smmla v31.4s, v1.16b, v15.16b\n"
+        "subs %[chunks], %[chunks], #1\n"
+        "b.ne 1b\n"
+        "stp q16, q17, [%[acc], #0]\n"
+        "stp q18, q19, [%[acc], #32]\n"
+        "stp q20, q21, [%[acc], #64]\n"
+        "stp q22, q23, [%[acc], #96]\n"
+        "stp q24, q25, [%[acc], #128]\n"
+        "stp q26, q27, [%[acc], #160]\n"
+        "stp q28, q29, [%[acc], #192]\n"
+        "stp q30, q31, [%[acc], #224]\n"
+        : [l0] "+r"(lhs_b0), [l1] "+r"(lhs_b1), [l2] "+r"(lhs_b2), [l3] "+r"(lhs_b3), [r] "+r"(r),
+          [chunks] "+r"(chunks)
+        : [acc] "r"(acc)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+    const int32x4_t rsum_0 = vld1q_s32((const int32_t*)(const void*)(rhs_tail + 0));
+    const float32x4_t rscale_0 = vld1q_f32((const float*)(const void*)(rhs_tail + 16));
+    const float32x4_t rbias_0 = vld1q_f32((const float*)(const void*)(rhs_tail + 32));
+    const uint8_t* tails[4] = {lhs_b0, lhs_b1, lhs_b2, lhs_b3};
+    for (size_t b = 0; b < 4; ++b) {
+        int32_t off[4];
+        float ls[4];
+        memcpy(off, tails[b], sizeof(off));
+        memcpy(ls, tails[b] + 16, sizeof(ls));
+        for (size_t h = 0; h < 2; ++h) {
+            float* d0 = (float*)(void*)((uint8_t*)dst + (4 * b + 2 * h) * dst_stride);
+            float* d1 = (float*)(void*)((uint8_t*)d0 + dst_stride);
+            {
+                const int64x2_t c01 = vreinterpretq_s64_s32(vld1q_s32(acc[4 * b + 2 * h + 0]));
+                const int64x2_t c23 = vreinterpretq_s64_s32(vld1q_s32(acc[4 * b + 2 * h + 1]));
+                kai_store_row4(d0 + 0, vreinterpretq_s32_s64(vzip1q_s64(c01, c23)), off[2 * h], ls[2 * h], rsum_0, rscale_0, rbias_0, vmin, vmax);
+                kai_store_row4(d1 + 0, vreinterpretq_s32_s64(vzip2q_s64(c01, c23)), off[2 * h + 1], ls[2 * h + 1], rsum_0, rscale_0, rbias_0, vmin, vmax);
+            }
+        }
+    }
+}
 #define KAI_TILE_FULL kai_tile_b4_asm
+#define KAI_TILE_PRE kai_tile_b4_pre_asm
 #else
 #define KAI_TILE_FULL kai_tile_b4
+#endif
+
+#if defined(KAI_TILE_PRE)
+// When a call covers several full row tiles, kai_run unpacks each full RHS column block once into a
+// stack buffer of KAI_PRE_BYTES (8 KiB: kp <= KAI_PRE_BYTES / nr) and runs the row tiles over it with
+// KAI_TILE_PRE, columns outer and rows inner; per 32-K chunk the buffer holds nr * 16 bytes of SHL #4
+// (groups 0 and 1) then nr * 16 bytes of AND 0xF0 (groups 2 and 3) of the chunk's nr * 16 packed bytes
+// (assembly: GCC paired only some of the stores).
+#define KAI_PRE_BYTES 8192
+#define KAI_PRE_ROWS 256
+static void kai_unpack_rhs(const uint8_t* rhs, size_t kp, int8_t* w16) {
+    const uint8_t* r = rhs;
+    size_t chunks = kp / kai_k_chunk;
+    __asm__ volatile(
+        "movi v31.16b, #0xf0\n"
+        "1:\n"
+        "ldp q0, q1, [%[r]], #64\n"
+        "ldp q2, q3, [%[r], #-32]\n"
+        "shl v8.16b, v0.16b, #4\n"
+        "shl v9.16b, v1.16b, #4\n"
+        "shl v10.16b, v2.16b, #4\n"
+        "shl v11.16b, v3.16b, #4\n"
+        "and v0.16b, v0.16b, v31.16b\n"
+        "and v1.16b, v1.16b, v31.16b\n"
+        "and v2.16b, v2.16b, v31.16b\n"
+        "and v3.16b, v3.16b, v31.16b\n"
+        "stp q8, q9, [%[w]], #128\n"
+        "stp q10, q11, [%[w], #-96]\n"
+        "stp q0, q1, [%[w], #-64]\n"
+        "stp q2, q3, [%[w], #-32]\n"
+        "subs %[chunks], %[chunks], #1\n"
+        "b.ne 1b\n"
+        : [r] "+r"(r), [w] "+r"(w16), [chunks] "+r"(chunks)
+        :
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v8", "v9", "v10", "v11", "v31");
+}
 #endif
 
 void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm(
@@ -984,11 +1171,35 @@ void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm(
     const size_t rhs_stride = kai_rhs_block_stride(k);
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
+    size_t m_pre = 0;  // rows [0, m_pre) x columns [0, n_pre) are done over unpacked RHS blocks
+    size_t n_pre = 0;
+#if defined(KAI_TILE_PRE)
+    if (m >= 2 * kai_m_step && n >= kai_nr && kp <= KAI_PRE_BYTES / kai_nr) {
+        int8_t w16[KAI_PRE_BYTES] __attribute__((aligned(64)));
+        m_pre = m - m % kai_m_step;
+        n_pre = n - n % kai_nr;
+        // Stripes of at most KAI_PRE_ROWS rows: each column block is unpacked once per stripe.
+        for (size_t ms0 = 0; ms0 < m_pre; ms0 += KAI_PRE_ROWS) {
+            const size_t me = KAI_MIN(ms0 + KAI_PRE_ROWS, m_pre);
+            for (size_t n0 = 0; n0 < n_pre; n0 += kai_nr) {
+                const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
+                kai_unpack_rhs(rhs, kp, w16);
+                const uint8_t* rhs_tail = rhs + kai_nr * (kp / 2);
+                for (size_t m0 = ms0; m0 < me; m0 += kai_m_step) {
+                    const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
+                    float* d = (float*)((uint8_t*)dst + m0 * dst_stride_row) + n0;
+                    KAI_TILE_PRE(lhs, lhs_stride, w16, rhs_tail, kp, d, dst_stride_row, vmin, vmax);
+                }
+            }
+        }
+    }
+#endif
     for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
         const size_t rows = KAI_MIN(kai_m_step, m - m0);
         const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
-        const uint8_t* rhs = (const uint8_t*)rhs_packed;
-        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
+        const size_t n_first = m0 < m_pre ? n_pre : 0;  // columns before n_first are done
+        const uint8_t* rhs = (const uint8_t*)rhs_packed + (n_first / kai_nr) * rhs_stride;
+        for (size_t n0 = n_first; n0 < n; n0 += kai_nr) {
             const size_t cols = KAI_MIN(kai_nr, n - n0);
             float* d = (float*)((uint8_t*)dst + m0 * dst_stride_row) + n0;
             if (rows == kai_m_step && cols == kai_nr) {
