@@ -28,7 +28,12 @@
 // The K loop is inline assembly (kai_..._kloop_<r>, one per number r of LHS blocks a ragged row
 // tile needs; register maps there), with the integer accumulators reset by loads from a zero
 // block; setup and the epilogue are C, except that the 16-row loop also runs the epilogue of
-// full 16x4 tiles on its registers. LHS blocks a ragged tile does not need are never read. The intrinsics form of the same kernel (bit-identical outputs, slower) comes out of
+// full 16x4 tiles on its registers. LHS blocks a ragged tile does not need are never read.
+// Calls over more than one row tile (m > m_step) whose K fits run columns outer, rows inner (asm
+// form): each 4-column group's RHS is unpacked once (kai_..._unpack: SHL/AND, and the scales as f32
+// vectors) into a stack buffer that every row tile's K loop (kai_..._kloopu_<r>) reads with LDP, so
+// the unpacking leaves the vector pipes of the K loops. Stack use: that buffer,
+// KAI_C32_UNPACKED_BYTES = 8 KiB, plus the tile's f32 accumulators (at most 512 bytes). The intrinsics form of the same kernel (bit-identical outputs, slower) comes out of
 // `python3 tools/gen_kernels.py --intrinsics DIR`.
 
 #include "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm.h"
