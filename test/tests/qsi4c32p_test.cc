@@ -320,6 +320,8 @@ std::vector<KernelCase> kernel_cases(const Qsi4c32pVariant& v) {
         {gemv ? size_t{1} : size_t{7}, 17, 5, 256, true, Clamp::kNone, false},       // K = 1280, bl = 256
         // Inverted bounds across two or more column blocks (the GEMVs' 2-block path) and a ragged one.
         {gemv ? size_t{1} : size_t{9}, 2 * ns + 3, 2, 64, true, Clamp::kInverted, true},
+        // Several row tiles with an m_step - 1 row tail (the pre-unpacked RHS path's ragged tile).
+        {gemv ? size_t{1} : 2 * ms - 1, 2 * ns + 1, 2, 32, true, Clamp::kQuantiles, false},
     };
     // K of real models and past 16384 (every path of the K loops) on M = 1 or mr + 1, N = nr + 1: 4096 = 128 x 32,
     // 11008 = 43 x 256, 16448 = 257 x 64; the reduced sweep keeps the deepest.

@@ -31,7 +31,12 @@
 // The K loop is inline assembly (kai_..._kloop_<r>, one per number r of LHS blocks a ragged row
 // tile needs; register maps there), with the integer accumulators reset by loads from a zero
 // block; setup and the epilogue are C, except that the 16-row loop also runs the epilogue of
-// full 16x4 tiles on its registers. LHS blocks a ragged tile does not need are never read. The intrinsics form of the same kernel (bit-identical outputs, slower) comes out of
+// full 16x4 tiles on its registers. LHS blocks a ragged tile does not need are never read.
+// Calls over more than one row tile (m > m_step) whose K fits run columns outer, rows inner (asm
+// form): each 4-column group's RHS is unpacked once (kai_..._unpack: SHL/AND, and the scales as f32
+// vectors) into a stack buffer that every row tile's K loop (kai_..._kloopu_<r>) reads with LDP, so
+// the unpacking leaves the vector pipes of the K loops. Stack use: that buffer,
+// KAI_C32_UNPACKED_BYTES = 8 KiB, plus the tile's f32 accumulators (at most 512 bytes). The intrinsics form of the same kernel (bit-identical outputs, slower) comes out of
 // `python3 tools/gen_kernels.py --intrinsics DIR`.
 
 #include "kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm.h"
@@ -728,14 +733,16 @@ __asm__(
     "fadd v2.4s,v2.4s,v9.4s\n"
     "fmax v2.4s,v2.4s,v10.4s\n"
     "fmin v2.4s,v2.4s,v11.4s\n"
-    "str q2,[\\dst]\n"
+    "bfcvtn v2.4h,v2.4s\n"
+    "str d2,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "fmla v3.4s,v8.4s,v0.s[1]\n"
     "fmul v3.4s,v3.4s,v1.s[1]\n"
     "fadd v3.4s,v3.4s,v9.4s\n"
     "fmax v3.4s,v3.4s,v10.4s\n"
     "fmin v3.4s,v3.4s,v11.4s\n"
-    "str q3,[\\dst]\n"
+    "bfcvtn v3.4h,v3.4s\n"
+    "str d3,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "zip1 v4.2d,v18.2d,v19.2d\n"
     "zip2 v5.2d,v18.2d,v19.2d\n"
@@ -744,14 +751,16 @@ __asm__(
     "fadd v4.4s,v4.4s,v9.4s\n"
     "fmax v4.4s,v4.4s,v10.4s\n"
     "fmin v4.4s,v4.4s,v11.4s\n"
-    "str q4,[\\dst]\n"
+    "bfcvtn v4.4h,v4.4s\n"
+    "str d4,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "fmla v5.4s,v8.4s,v0.s[3]\n"
     "fmul v5.4s,v5.4s,v1.s[3]\n"
     "fadd v5.4s,v5.4s,v9.4s\n"
     "fmax v5.4s,v5.4s,v10.4s\n"
     "fmin v5.4s,v5.4s,v11.4s\n"
-    "str q5,[\\dst]\n"
+    "bfcvtn v5.4h,v5.4s\n"
+    "str d5,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "ldp q6,q7,[\\a1]\n"
     "shl v6.4s,v6.4s,#1\n"
@@ -763,14 +772,16 @@ __asm__(
     "fadd v2.4s,v2.4s,v9.4s\n"
     "fmax v2.4s,v2.4s,v10.4s\n"
     "fmin v2.4s,v2.4s,v11.4s\n"
-    "str q2,[\\dst]\n"
+    "bfcvtn v2.4h,v2.4s\n"
+    "str d2,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "fmla v3.4s,v8.4s,v6.s[1]\n"
     "fmul v3.4s,v3.4s,v7.s[1]\n"
     "fadd v3.4s,v3.4s,v9.4s\n"
     "fmax v3.4s,v3.4s,v10.4s\n"
     "fmin v3.4s,v3.4s,v11.4s\n"
-    "str q3,[\\dst]\n"
+    "bfcvtn v3.4h,v3.4s\n"
+    "str d3,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "zip1 v4.2d,v22.2d,v23.2d\n"
     "zip2 v5.2d,v22.2d,v23.2d\n"
@@ -779,14 +790,16 @@ __asm__(
     "fadd v4.4s,v4.4s,v9.4s\n"
     "fmax v4.4s,v4.4s,v10.4s\n"
     "fmin v4.4s,v4.4s,v11.4s\n"
-    "str q4,[\\dst]\n"
+    "bfcvtn v4.4h,v4.4s\n"
+    "str d4,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "fmla v5.4s,v8.4s,v6.s[3]\n"
     "fmul v5.4s,v5.4s,v7.s[3]\n"
     "fadd v5.4s,v5.4s,v9.4s\n"
     "fmax v5.4s,v5.4s,v10.4s\n"
     "fmin v5.4s,v5.4s,v11.4s\n"
-    "str q5,[\\dst]\n"
+    "bfcvtn v5.4h,v5.4s\n"
+    "str d5,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "ldp q0,q1,[\\a2]\n"
     "shl v0.4s,v0.4s,#1\n"
@@ -798,14 +811,16 @@ __asm__(
     "fadd v2.4s,v2.4s,v9.4s\n"
     "fmax v2.4s,v2.4s,v10.4s\n"
     "fmin v2.4s,v2.4s,v11.4s\n"
-    "str q2,[\\dst]\n"
+    "bfcvtn v2.4h,v2.4s\n"
+    "str d2,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "fmla v3.4s,v8.4s,v0.s[1]\n"
     "fmul v3.4s,v3.4s,v1.s[1]\n"
     "fadd v3.4s,v3.4s,v9.4s\n"
     "fmax v3.4s,v3.4s,v10.4s\n"
     "fmin v3.4s,v3.4s,v11.4s\n"
-    "str q3,[\\dst]\n"
+    "bfcvtn v3.4h,v3.4s\n"
+    "str d3,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "zip1 v4.2d,v30.2d,v31.2d\n"
     "zip2 v5.2d,v30.2d,v31.2d\n"
@@ -814,14 +829,16 @@ __asm__(
     "fadd v4.4s,v4.4s,v9.4s\n"
     "fmax v4.4s,v4.4s,v10.4s\n"
     "fmin v4.4s,v4.4s,v11.4s\n"
-    "str q4,[\\dst]\n"
+    "bfcvtn v4.4h,v4.4s\n"
+    "str d4,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "fmla v5.4s,v8.4s,v0.s[3]\n"
     "fmul v5.4s,v5.4s,v1.s[3]\n"
     "fadd v5.4s,v5.4s,v9.4s\n"
     "fmax v5.4s,v5.4s,v10.4s\n"
     "fmin v5.4s,v5.4s,v11.4s\n"
-    "str q5,[\\dst]\n"
+    "bfcvtn v5.4h,v5.4s\n"
+    "str d5,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "ldp q6,q7,[\\a3]\n"
     "shl v6.4s,v6.4s,#1\n"
@@ -833,14 +850,16 @@ __asm__(
     "fadd v2.4s,v2.4s,v9.4s\n"
     "fmax v2.4s,v2.4s,v10.4s\n"
     "fmin v2.4s,v2.4s,v11.4s\n"
-    "str q2,[\\dst]\n"
+    "bfcvtn v2.4h,v2.4s\n"
+    "str d2,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "fmla v3.4s,v8.4s,v6.s[1]\n"
     "fmul v3.4s,v3.4s,v7.s[1]\n"
     "fadd v3.4s,v3.4s,v9.4s\n"
     "fmax v3.4s,v3.4s,v10.4s\n"
     "fmin v3.4s,v3.4s,v11.4s\n"
-    "str q3,[\\dst]\n"
+    "bfcvtn v3.4h,v3.4s\n"
+    "str d3,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "zip1 v4.2d,v14.2d,v15.2d\n"
     "zip2 v5.2d,v14.2d,v15.2d\n"
@@ -849,14 +868,16 @@ __asm__(
     "fadd v4.4s,v4.4s,v9.4s\n"
     "fmax v4.4s,v4.4s,v10.4s\n"
     "fmin v4.4s,v4.4s,v11.4s\n"
-    "str q4,[\\dst]\n"
+    "bfcvtn v4.4h,v4.4s\n"
+    "str d4,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     "fmla v5.4s,v8.4s,v6.s[3]\n"
     "fmul v5.4s,v5.4s,v7.s[3]\n"
     "fadd v5.4s,v5.4s,v9.4s\n"
     "fmax v5.4s,v5.4s,v10.4s\n"
     "fmin v5.4s,v5.4s,v11.4s\n"
-    "str q5,[\\dst]\n"
+    "bfcvtn v5.4h,v5.4s\n"
+    "str d5,[\\dst]\n"
     "add \\dst,\\dst,\\stride\n"
     ".endm\n");
 
@@ -957,25 +978,662 @@ __attribute__((noinline, aligned(4096))) static void kai_c32_16x4_kloop_4(
     *rhs = b;
 }
 
-/// Stores the first cols (1..4) lanes of v at p.
+/// Unpacks the RHS of one 4-column group, nb K blocks of chunks = bl / 32 chunks from rhs, into buf
+/// in the order the kloopu_* loops read it: per chunk the 8 SMMLA operands of its 4 K steps (SHL #4 of
+/// the chunk's 4 raw registers, then their AND 0xF0: 16 w, as the in-loop unpacking makes them), and
+/// per block its scales as f32, [d0 d1 d0 d1] then [d2 d3 d2 d3]; chunks * 128 + 32 bytes per block.
+/// Called once per column group and shared by all the row tiles of the call: the unpacking, and the
+/// scale conversion, leave the vector pipes of the K loops (the loads have room there).
+static void kai_c32_16x4_unpack(const uint8_t* rhs, size_t nb, size_t chunks, uint8_t* buf) {
+    const uint8x16_t high_mask = vdupq_n_u8(0xF0);
+    for (size_t b = 0; b < nb; ++b) {
+        for (size_t c = 0; c < chunks; ++c) {
+            const uint8x16_t r0 = vld1q_u8(rhs);
+            const uint8x16_t r1 = vld1q_u8(rhs + 16);
+            const uint8x16_t r2 = vld1q_u8(rhs + 32);
+            const uint8x16_t r3 = vld1q_u8(rhs + 48);
+            vst1q_u8(buf, vshlq_n_u8(r0, 4));
+            vst1q_u8(buf + 16, vshlq_n_u8(r1, 4));
+            vst1q_u8(buf + 32, vshlq_n_u8(r2, 4));
+            vst1q_u8(buf + 48, vshlq_n_u8(r3, 4));
+            vst1q_u8(buf + 64, vandq_u8(r0, high_mask));
+            vst1q_u8(buf + 80, vandq_u8(r1, high_mask));
+            vst1q_u8(buf + 96, vandq_u8(r2, high_mask));
+            vst1q_u8(buf + 112, vandq_u8(r3, high_mask));
+            rhs += 64;
+            buf += 128;
+        }
+        // bf16 -> f32 is exact: the bf16 bits in the high half.
+        const float32x4_t d = vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t*)(const void*)rhs), 16));
+        const float64x2_t d2 = vreinterpretq_f64_f32(d);
+        vst1q_f32((float*)(void*)buf, vreinterpretq_f32_f64(vdupq_laneq_f64(d2, 0)));
+        vst1q_f32((float*)(void*)(buf + 16), vreinterpretq_f32_f64(vdupq_laneq_f64(d2, 1)));
+        rhs += 8;
+        buf += 32;
+    }
+}
+
+// The two assembler macros of the pre-unpacked K loop below (a 32-K chunk, and the per-block
+// epilogue), defined once for the translation unit.
+__asm__(
+    ".macro kai_c32_mmla_uchunk_1 b, a0\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0],#128\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0,#-96]\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0,#-64]\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0,#-32]\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        ".endm\n"
+    ".macro kai_c32_mmla_ublock_end_1 b, zero, acc\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "scvtf v0.4s,v0.4s,#4\n"
+        "scvtf v1.4s,v1.4s,#4\n"
+        "scvtf v2.4s,v2.4s,#4\n"
+        "fmla v4.4s,v0.4s,v25.4s\n"
+        "scvtf v3.4s,v3.4s,#4\n"
+        "fmla v5.4s,v1.4s,v26.4s\n"
+        "fmla v6.4s,v2.4s,v25.4s\n"
+        "fmla v7.4s,v3.4s,v26.4s\n"
+        "ldp q0,q1,[\\zero,#0]\n"
+        "ldp q2,q3,[\\zero,#32]\n"
+        ".endm\n");
+
+/// The K loop of a 4x4 tile (rb = 1 LHS blocks) on RHS that kai_c32_16x4_unpack wrote to b:
+/// kai_c32_16x4_kloop_1's sums, in its order and with its results, with LDP of the unpacked
+/// operands and of the block's arranged f32 scales in place of the SHL/AND unpacking, the bf16 scale
+/// conversion and the two DUP. Register map as there, the LHS row pairs in v29/v30, no mask.
+__attribute__((noinline)) static void kai_c32_16x4_kloopu_1(
+    const int8_t** lhs_0, const uint8_t* b, size_t nb, size_t chunks, float* acc) {
+    const int8_t* a0 = *lhs_0;
+    size_t c = 0;
+    __asm__ __volatile__(
+        "ldp q0,q1,[%[zero],#0]\n"
+        "ldp q2,q3,[%[zero],#32]\n"
+        "movi v4.4s,#0\n"
+        "movi v5.4s,#0\n"
+        "movi v6.4s,#0\n"
+        "movi v7.4s,#0\n"
+        "cmp %[chunks],#1\n"
+        "b.ne 3f\n"
+        "1:\n"
+        "kai_c32_mmla_uchunk_1 %[b], %[a0]\n"
+        "kai_c32_mmla_ublock_end_1 %[b], %[zero], %[out]\n"
+        "subs %[nb],%[nb],#1\n"
+        "b.ne 1b\n"
+        "b 5f\n"
+        "3:\n"
+        "mov %[c],%[chunks]\n"
+        "4:\n"
+        "kai_c32_mmla_uchunk_1 %[b], %[a0]\n"
+        "subs %[c],%[c],#1\n"
+        "b.ne 4b\n"
+        "kai_c32_mmla_ublock_end_1 %[b], %[zero], %[out]\n"
+        "subs %[nb],%[nb],#1\n"
+        "b.ne 3b\n"
+        "5:\n"
+        "stp q4,q5,[%[out],#0]\n"
+        "stp q6,q7,[%[out],#32]\n"
+        : [a0] "+r"(a0), [b] "+r"(b), [nb] "+r"(nb), [c] "+r"(c)
+        : [chunks] "r"(chunks), [zero] "r"(kai_zero_block), [out] "r"(acc)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+    *lhs_0 = a0;
+}
+
+// The two assembler macros of the pre-unpacked K loop below (a 32-K chunk, and the per-block
+// epilogue), defined once for the translation unit.
+__asm__(
+    ".macro kai_c32_mmla_uchunk_2 b, a0, a1\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0],#128\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a1],#128\n"
+        "smmla v4.4s,v29.16b,v25.16b\n"
+        "smmla v5.4s,v29.16b,v26.16b\n"
+        "smmla v6.4s,v30.16b,v25.16b\n"
+        "smmla v7.4s,v30.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0,#-96]\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a1,#-96]\n"
+        "smmla v4.4s,v29.16b,v25.16b\n"
+        "smmla v5.4s,v29.16b,v26.16b\n"
+        "smmla v6.4s,v30.16b,v25.16b\n"
+        "smmla v7.4s,v30.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0,#-64]\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a1,#-64]\n"
+        "smmla v4.4s,v29.16b,v25.16b\n"
+        "smmla v5.4s,v29.16b,v26.16b\n"
+        "smmla v6.4s,v30.16b,v25.16b\n"
+        "smmla v7.4s,v30.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0,#-32]\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a1,#-32]\n"
+        "smmla v4.4s,v29.16b,v25.16b\n"
+        "smmla v5.4s,v29.16b,v26.16b\n"
+        "smmla v6.4s,v30.16b,v25.16b\n"
+        "smmla v7.4s,v30.16b,v26.16b\n"
+        ".endm\n"
+    ".macro kai_c32_mmla_ublock_end_2 b, zero, acc\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "scvtf v0.4s,v0.4s,#4\n"
+        "scvtf v1.4s,v1.4s,#4\n"
+        "scvtf v2.4s,v2.4s,#4\n"
+        "fmla v8.4s,v0.4s,v25.4s\n"
+        "scvtf v3.4s,v3.4s,#4\n"
+        "fmla v9.4s,v1.4s,v26.4s\n"
+        "scvtf v4.4s,v4.4s,#4\n"
+        "fmla v10.4s,v2.4s,v25.4s\n"
+        "scvtf v5.4s,v5.4s,#4\n"
+        "fmla v11.4s,v3.4s,v26.4s\n"
+        "scvtf v6.4s,v6.4s,#4\n"
+        "fmla v12.4s,v4.4s,v25.4s\n"
+        "scvtf v7.4s,v7.4s,#4\n"
+        "fmla v13.4s,v5.4s,v26.4s\n"
+        "fmla v14.4s,v6.4s,v25.4s\n"
+        "fmla v15.4s,v7.4s,v26.4s\n"
+        "ldp q0,q1,[\\zero,#0]\n"
+        "ldp q2,q3,[\\zero,#32]\n"
+        "ldp q4,q5,[\\zero,#64]\n"
+        "ldp q6,q7,[\\zero,#96]\n"
+        ".endm\n");
+
+/// The K loop of a 8x4 tile (rb = 2 LHS blocks) on RHS that kai_c32_16x4_unpack wrote to b:
+/// kai_c32_16x4_kloop_2's sums, in its order and with its results, with LDP of the unpacked
+/// operands and of the block's arranged f32 scales in place of the SHL/AND unpacking, the bf16 scale
+/// conversion and the two DUP. Register map as there, the LHS row pairs in v29/v30, no mask.
+__attribute__((noinline)) static void kai_c32_16x4_kloopu_2(
+    const int8_t** lhs_0, const int8_t** lhs_1, const uint8_t* b, size_t nb, size_t chunks, float* acc) {
+    const int8_t* a0 = *lhs_0;
+    const int8_t* a1 = *lhs_1;
+    size_t c = 0;
+    __asm__ __volatile__(
+        "ldp q0,q1,[%[zero],#0]\n"
+        "ldp q2,q3,[%[zero],#32]\n"
+        "ldp q4,q5,[%[zero],#64]\n"
+        "ldp q6,q7,[%[zero],#96]\n"
+        "movi v8.4s,#0\n"
+        "movi v9.4s,#0\n"
+        "movi v10.4s,#0\n"
+        "movi v11.4s,#0\n"
+        "movi v12.4s,#0\n"
+        "movi v13.4s,#0\n"
+        "movi v14.4s,#0\n"
+        "movi v15.4s,#0\n"
+        "cmp %[chunks],#1\n"
+        "b.ne 3f\n"
+        "1:\n"
+        "kai_c32_mmla_uchunk_2 %[b], %[a0], %[a1]\n"
+        "kai_c32_mmla_ublock_end_2 %[b], %[zero], %[out]\n"
+        "subs %[nb],%[nb],#1\n"
+        "b.ne 1b\n"
+        "b 5f\n"
+        "3:\n"
+        "mov %[c],%[chunks]\n"
+        "4:\n"
+        "kai_c32_mmla_uchunk_2 %[b], %[a0], %[a1]\n"
+        "subs %[c],%[c],#1\n"
+        "b.ne 4b\n"
+        "kai_c32_mmla_ublock_end_2 %[b], %[zero], %[out]\n"
+        "subs %[nb],%[nb],#1\n"
+        "b.ne 3b\n"
+        "5:\n"
+        "stp q8,q9,[%[out],#0]\n"
+        "stp q10,q11,[%[out],#32]\n"
+        "stp q12,q13,[%[out],#64]\n"
+        "stp q14,q15,[%[out],#96]\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [b] "+r"(b), [nb] "+r"(nb), [c] "+r"(c)
+        : [chunks] "r"(chunks), [zero] "r"(kai_zero_block), [out] "r"(acc)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+    *lhs_0 = a0;
+    *lhs_1 = a1;
+}
+// The two assembler macros of the pre-unpacked K loop below (a 32-K chunk, and the per-block
+// epilogue), defined once for the translation unit.
+__asm__(
+    ".macro kai_c32_mmla_uchunk_3 b, a0, a1, a2\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0],#128\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a1],#128\n"
+        "smmla v4.4s,v29.16b,v25.16b\n"
+        "smmla v5.4s,v29.16b,v26.16b\n"
+        "smmla v6.4s,v30.16b,v25.16b\n"
+        "smmla v7.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a2],#128\n"
+        "smmla v8.4s,v29.16b,v25.16b\n"
+        "smmla v9.4s,v29.16b,v26.16b\n"
+        "smmla v10.4s,v30.16b,v25.16b\n"
+        "smmla v11.4s,v30.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0,#-96]\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a1,#-96]\n"
+        "smmla v4.4s,v29.16b,v25.16b\n"
+        "smmla v5.4s,v29.16b,v26.16b\n"
+        "smmla v6.4s,v30.16b,v25.16b\n"
+        "smmla v7.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a2,#-96]\n"
+        "smmla v8.4s,v29.16b,v25.16b\n"
+        "smmla v9.4s,v29.16b,v26.16b\n"
+        "smmla v10.4s,v30.16b,v25.16b\n"
+        "smmla v11.4s,v30.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0,#-64]\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a1,#-64]\n"
+        "smmla v4.4s,v29.16b,v25.16b\n"
+        "smmla v5.4s,v29.16b,v26.16b\n"
+        "smmla v6.4s,v30.16b,v25.16b\n"
+        "smmla v7.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a2,#-64]\n"
+        "smmla v8.4s,v29.16b,v25.16b\n"
+        "smmla v9.4s,v29.16b,v26.16b\n"
+        "smmla v10.4s,v30.16b,v25.16b\n"
+        "smmla v11.4s,v30.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q29,q30,[\\a0,#-32]\n"
+        "smmla v0.4s,v29.16b,v25.16b\n"
+        "smmla v1.4s,v29.16b,v26.16b\n"
+        "smmla v2.4s,v30.16b,v25.16b\n"
+        "smmla v3.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a1,#-32]\n"
+        "smmla v4.4s,v29.16b,v25.16b\n"
+        "smmla v5.4s,v29.16b,v26.16b\n"
+        "smmla v6.4s,v30.16b,v25.16b\n"
+        "smmla v7.4s,v30.16b,v26.16b\n"
+        "ldp q29,q30,[\\a2,#-32]\n"
+        "smmla v8.4s,v29.16b,v25.16b\n"
+        "smmla v9.4s,v29.16b,v26.16b\n"
+        "smmla v10.4s,v30.16b,v25.16b\n"
+        "smmla v11.4s,v30.16b,v26.16b\n"
+        ".endm\n"
+    ".macro kai_c32_mmla_ublock_end_3 b, zero, acc\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "scvtf v0.4s,v0.4s,#4\n"
+        "scvtf v1.4s,v1.4s,#4\n"
+        "scvtf v2.4s,v2.4s,#4\n"
+        "fmla v12.4s,v0.4s,v25.4s\n"
+        "scvtf v3.4s,v3.4s,#4\n"
+        "fmla v13.4s,v1.4s,v26.4s\n"
+        "scvtf v4.4s,v4.4s,#4\n"
+        "fmla v14.4s,v2.4s,v25.4s\n"
+        "scvtf v5.4s,v5.4s,#4\n"
+        "fmla v15.4s,v3.4s,v26.4s\n"
+        "scvtf v6.4s,v6.4s,#4\n"
+        "fmla v16.4s,v4.4s,v25.4s\n"
+        "scvtf v7.4s,v7.4s,#4\n"
+        "fmla v17.4s,v5.4s,v26.4s\n"
+        "scvtf v8.4s,v8.4s,#4\n"
+        "fmla v18.4s,v6.4s,v25.4s\n"
+        "scvtf v9.4s,v9.4s,#4\n"
+        "fmla v19.4s,v7.4s,v26.4s\n"
+        "scvtf v10.4s,v10.4s,#4\n"
+        "fmla v20.4s,v8.4s,v25.4s\n"
+        "scvtf v11.4s,v11.4s,#4\n"
+        "fmla v21.4s,v9.4s,v26.4s\n"
+        "fmla v22.4s,v10.4s,v25.4s\n"
+        "fmla v23.4s,v11.4s,v26.4s\n"
+        "ldp q0,q1,[\\zero,#0]\n"
+        "ldp q2,q3,[\\zero,#32]\n"
+        "ldp q4,q5,[\\zero,#64]\n"
+        "ldp q6,q7,[\\zero,#96]\n"
+        "ldp q8,q9,[\\zero,#128]\n"
+        "ldp q10,q11,[\\zero,#160]\n"
+        ".endm\n");
+
+/// The K loop of a 12x4 tile (rb = 3 LHS blocks) on RHS that kai_c32_16x4_unpack wrote to b:
+/// kai_c32_16x4_kloop_3's sums, in its order and with its results, with LDP of the unpacked
+/// operands and of the block's arranged f32 scales in place of the SHL/AND unpacking, the bf16 scale
+/// conversion and the two DUP. Register map as there, the LHS row pairs in v29/v30, no mask.
+__attribute__((noinline)) static void kai_c32_16x4_kloopu_3(
+    const int8_t** lhs_0, const int8_t** lhs_1, const int8_t** lhs_2, const uint8_t* b, size_t nb, size_t chunks, float* acc) {
+    const int8_t* a0 = *lhs_0;
+    const int8_t* a1 = *lhs_1;
+    const int8_t* a2 = *lhs_2;
+    size_t c = 0;
+    __asm__ __volatile__(
+        "ldp q0,q1,[%[zero],#0]\n"
+        "ldp q2,q3,[%[zero],#32]\n"
+        "ldp q4,q5,[%[zero],#64]\n"
+        "ldp q6,q7,[%[zero],#96]\n"
+        "ldp q8,q9,[%[zero],#128]\n"
+        "ldp q10,q11,[%[zero],#160]\n"
+        "movi v12.4s,#0\n"
+        "movi v13.4s,#0\n"
+        "movi v14.4s,#0\n"
+        "movi v15.4s,#0\n"
+        "movi v16.4s,#0\n"
+        "movi v17.4s,#0\n"
+        "movi v18.4s,#0\n"
+        "movi v19.4s,#0\n"
+        "movi v20.4s,#0\n"
+        "movi v21.4s,#0\n"
+        "movi v22.4s,#0\n"
+        "movi v23.4s,#0\n"
+        "cmp %[chunks],#1\n"
+        "b.ne 3f\n"
+        "1:\n"
+        "kai_c32_mmla_uchunk_3 %[b], %[a0], %[a1], %[a2]\n"
+        "kai_c32_mmla_ublock_end_3 %[b], %[zero], %[out]\n"
+        "subs %[nb],%[nb],#1\n"
+        "b.ne 1b\n"
+        "b 5f\n"
+        "3:\n"
+        "mov %[c],%[chunks]\n"
+        "4:\n"
+        "kai_c32_mmla_uchunk_3 %[b], %[a0], %[a1], %[a2]\n"
+        "subs %[c],%[c],#1\n"
+        "b.ne 4b\n"
+        "kai_c32_mmla_ublock_end_3 %[b], %[zero], %[out]\n"
+        "subs %[nb],%[nb],#1\n"
+        "b.ne 3b\n"
+        "5:\n"
+        "stp q12,q13,[%[out],#0]\n"
+        "stp q14,q15,[%[out],#32]\n"
+        "stp q16,q17,[%[out],#64]\n"
+        "stp q18,q19,[%[out],#96]\n"
+        "stp q20,q21,[%[out],#128]\n"
+        "stp q22,q23,[%[out],#160]\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [b] "+r"(b), [nb] "+r"(nb), [c] "+r"(c)
+        : [chunks] "r"(chunks), [zero] "r"(kai_zero_block), [out] "r"(acc)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+    *lhs_0 = a0;
+    *lhs_1 = a1;
+    *lhs_2 = a2;
+}
+// The two assembler macros of the pre-unpacked K loop below (a 32-K chunk, and the per-block
+// epilogue), defined once for the translation unit.
+__asm__(
+    ".macro kai_c32_mmla_uchunk_4 b, a0, a1, a2, a3\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q24,q29,[\\a0],#128\n"
+        "smmla v0.4s,v24.16b,v25.16b\n"
+        "smmla v1.4s,v24.16b,v26.16b\n"
+        "smmla v2.4s,v29.16b,v25.16b\n"
+        "smmla v3.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a1],#128\n"
+        "smmla v4.4s,v24.16b,v25.16b\n"
+        "smmla v5.4s,v24.16b,v26.16b\n"
+        "smmla v6.4s,v29.16b,v25.16b\n"
+        "smmla v7.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a2],#128\n"
+        "smmla v8.4s,v24.16b,v25.16b\n"
+        "smmla v9.4s,v24.16b,v26.16b\n"
+        "smmla v10.4s,v29.16b,v25.16b\n"
+        "smmla v11.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a3],#128\n"
+        "smmla v12.4s,v24.16b,v25.16b\n"
+        "smmla v13.4s,v24.16b,v26.16b\n"
+        "smmla v14.4s,v29.16b,v25.16b\n"
+        "smmla v15.4s,v29.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q24,q29,[\\a0,#-96]\n"
+        "smmla v0.4s,v24.16b,v25.16b\n"
+        "smmla v1.4s,v24.16b,v26.16b\n"
+        "smmla v2.4s,v29.16b,v25.16b\n"
+        "smmla v3.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a1,#-96]\n"
+        "smmla v4.4s,v24.16b,v25.16b\n"
+        "smmla v5.4s,v24.16b,v26.16b\n"
+        "smmla v6.4s,v29.16b,v25.16b\n"
+        "smmla v7.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a2,#-96]\n"
+        "smmla v8.4s,v24.16b,v25.16b\n"
+        "smmla v9.4s,v24.16b,v26.16b\n"
+        "smmla v10.4s,v29.16b,v25.16b\n"
+        "smmla v11.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a3,#-96]\n"
+        "smmla v12.4s,v24.16b,v25.16b\n"
+        "smmla v13.4s,v24.16b,v26.16b\n"
+        "smmla v14.4s,v29.16b,v25.16b\n"
+        "smmla v15.4s,v29.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q24,q29,[\\a0,#-64]\n"
+        "smmla v0.4s,v24.16b,v25.16b\n"
+        "smmla v1.4s,v24.16b,v26.16b\n"
+        "smmla v2.4s,v29.16b,v25.16b\n"
+        "smmla v3.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a1,#-64]\n"
+        "smmla v4.4s,v24.16b,v25.16b\n"
+        "smmla v5.4s,v24.16b,v26.16b\n"
+        "smmla v6.4s,v29.16b,v25.16b\n"
+        "smmla v7.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a2,#-64]\n"
+        "smmla v8.4s,v24.16b,v25.16b\n"
+        "smmla v9.4s,v24.16b,v26.16b\n"
+        "smmla v10.4s,v29.16b,v25.16b\n"
+        "smmla v11.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a3,#-64]\n"
+        "smmla v12.4s,v24.16b,v25.16b\n"
+        "smmla v13.4s,v24.16b,v26.16b\n"
+        "smmla v14.4s,v29.16b,v25.16b\n"
+        "smmla v15.4s,v29.16b,v26.16b\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "ldp q24,q29,[\\a0,#-32]\n"
+        "smmla v0.4s,v24.16b,v25.16b\n"
+        "smmla v1.4s,v24.16b,v26.16b\n"
+        "smmla v2.4s,v29.16b,v25.16b\n"
+        "smmla v3.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a1,#-32]\n"
+        "smmla v4.4s,v24.16b,v25.16b\n"
+        "smmla v5.4s,v24.16b,v26.16b\n"
+        "smmla v6.4s,v29.16b,v25.16b\n"
+        "smmla v7.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a2,#-32]\n"
+        "smmla v8.4s,v24.16b,v25.16b\n"
+        "smmla v9.4s,v24.16b,v26.16b\n"
+        "smmla v10.4s,v29.16b,v25.16b\n"
+        "smmla v11.4s,v29.16b,v26.16b\n"
+        "ldp q24,q29,[\\a3,#-32]\n"
+        "smmla v12.4s,v24.16b,v25.16b\n"
+        "smmla v13.4s,v24.16b,v26.16b\n"
+        "smmla v14.4s,v29.16b,v25.16b\n"
+        "smmla v15.4s,v29.16b,v26.16b\n"
+        ".endm\n"
+    ".macro kai_c32_mmla_ublock_end_4 b, zero, acc\n"
+        "ldp q25,q26,[\\b],#32\n"
+        "scvtf v0.4s,v0.4s,#4\n"
+        "scvtf v1.4s,v1.4s,#4\n"
+        "scvtf v2.4s,v2.4s,#4\n"
+        "scvtf v3.4s,v3.4s,#4\n"
+        "scvtf v4.4s,v4.4s,#4\n"
+        "fmla v16.4s,v0.4s,v25.4s\n"
+        "scvtf v5.4s,v5.4s,#4\n"
+        "fmla v17.4s,v1.4s,v26.4s\n"
+        "scvtf v6.4s,v6.4s,#4\n"
+        "fmla v18.4s,v2.4s,v25.4s\n"
+        "scvtf v7.4s,v7.4s,#4\n"
+        "fmla v19.4s,v3.4s,v26.4s\n"
+        "ldp q0,q1,[\\acc,#192]\n"
+        "ldp q2,q3,[\\acc,#224]\n"
+        "scvtf v8.4s,v8.4s,#4\n"
+        "fmla v20.4s,v4.4s,v25.4s\n"
+        "scvtf v9.4s,v9.4s,#4\n"
+        "fmla v21.4s,v5.4s,v26.4s\n"
+        "scvtf v10.4s,v10.4s,#4\n"
+        "fmla v22.4s,v6.4s,v25.4s\n"
+        "scvtf v11.4s,v11.4s,#4\n"
+        "fmla v23.4s,v7.4s,v26.4s\n"
+        "scvtf v12.4s,v12.4s,#4\n"
+        "fmla v27.4s,v8.4s,v25.4s\n"
+        "scvtf v13.4s,v13.4s,#4\n"
+        "fmla v28.4s,v9.4s,v26.4s\n"
+        "scvtf v14.4s,v14.4s,#4\n"
+        "fmla v30.4s,v10.4s,v25.4s\n"
+        "scvtf v15.4s,v15.4s,#4\n"
+        "fmla v31.4s,v11.4s,v26.4s\n"
+        "fmla v0.4s,v12.4s,v25.4s\n"
+        "fmla v1.4s,v13.4s,v26.4s\n"
+        "fmla v2.4s,v14.4s,v25.4s\n"
+        "fmla v3.4s,v15.4s,v26.4s\n"
+        "stp q0,q1,[\\acc,#192]\n"
+        "stp q2,q3,[\\acc,#224]\n"
+        "ldp q0,q1,[\\zero,#0]\n"
+        "ldp q2,q3,[\\zero,#32]\n"
+        "ldp q4,q5,[\\zero,#64]\n"
+        "ldp q6,q7,[\\zero,#96]\n"
+        "ldp q8,q9,[\\zero,#128]\n"
+        "ldp q10,q11,[\\zero,#160]\n"
+        "ldp q12,q13,[\\zero,#192]\n"
+        "ldp q14,q15,[\\zero,#224]\n"
+        ".endm\n");
+
+/// The K loop of the 16x4 tile on RHS that kai_c32_16x4_unpack wrote to b: kai_c32_16x4_kloop_4's
+/// sums, in its order and with its results and register map (the LHS row pairs of a block in v24/v29,
+/// no mask), with LDP of the unpacked operands and of the block's arranged f32 scales in place of the
+/// SHL/AND unpacking, the bf16 scale conversion and the two DUP. With dst not NULL it runs the full-tile
+/// epilogue as kai_c32_16x4_kloop_4 does, the row sums and biases at rs. Page-aligned for the
+/// same reason as kai_c32_16x4_kloop_4.
+__attribute__((noinline, aligned(4096))) static void kai_c32_16x4_kloopu_4(
+    const int8_t** lhs_0, const int8_t** lhs_1, const int8_t** lhs_2, const int8_t** lhs_3, const uint8_t* b, size_t nb, size_t chunks, float* acc,
+    const uint8_t* rs, uint8_t* dst, size_t dst_stride_row, const float* clamp) {
+    const int8_t* a0 = *lhs_0;
+    const int8_t* a1 = *lhs_1;
+    const int8_t* a2 = *lhs_2;
+    const int8_t* a3 = *lhs_3;
+    size_t c = 0;
+    __asm__ __volatile__(
+        "ldp q0,q1,[%[zero],#0]\n"
+        "ldp q2,q3,[%[zero],#32]\n"
+        "ldp q4,q5,[%[zero],#64]\n"
+        "ldp q6,q7,[%[zero],#96]\n"
+        "ldp q8,q9,[%[zero],#128]\n"
+        "ldp q10,q11,[%[zero],#160]\n"
+        "ldp q12,q13,[%[zero],#192]\n"
+        "ldp q14,q15,[%[zero],#224]\n"
+        "movi v16.4s,#0\n"
+        "movi v17.4s,#0\n"
+        "movi v18.4s,#0\n"
+        "movi v19.4s,#0\n"
+        "movi v20.4s,#0\n"
+        "movi v21.4s,#0\n"
+        "movi v22.4s,#0\n"
+        "movi v23.4s,#0\n"
+        "movi v27.4s,#0\n"
+        "movi v28.4s,#0\n"
+        "movi v30.4s,#0\n"
+        "movi v31.4s,#0\n"
+        "movi v25.4s,#0\n"
+        "stp q25,q25,[%[out],#192]\n"
+        "stp q25,q25,[%[out],#224]\n"
+        "cmp %[chunks],#1\n"
+        "b.ne 3f\n"
+        "1:\n"
+        "kai_c32_mmla_uchunk_4 %[b], %[a0], %[a1], %[a2], %[a3]\n"
+        "kai_c32_mmla_ublock_end_4 %[b], %[zero], %[out]\n"
+        "subs %[nb],%[nb],#1\n"
+        "b.ne 1b\n"
+        "b 5f\n"
+        "3:\n"
+        "mov %[c],%[chunks]\n"
+        "4:\n"
+        "kai_c32_mmla_uchunk_4 %[b], %[a0], %[a1], %[a2], %[a3]\n"
+        "subs %[c],%[c],#1\n"
+        "b.ne 4b\n"
+        "kai_c32_mmla_ublock_end_4 %[b], %[zero], %[out]\n"
+        "subs %[nb],%[nb],#1\n"
+        "b.ne 3b\n"
+        "5:\n"
+        "cbz %[dst],6f\n"
+        "kai_c32_mmla_epilogue_4 %[rs], %[out], %[a0], %[a1], %[a2], %[a3], %[dst], %[stride], %[clamp]\n"
+        "b 7f\n"
+        "6:\n"
+        "stp q16,q17,[%[out],#0]\n"
+        "stp q18,q19,[%[out],#32]\n"
+        "stp q20,q21,[%[out],#64]\n"
+        "stp q22,q23,[%[out],#96]\n"
+        "stp q27,q28,[%[out],#128]\n"
+        "stp q30,q31,[%[out],#160]\n"
+        "7:\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [b] "+r"(b), [nb] "+r"(nb), [c] "+r"(c), [dst] "+r"(dst)
+        : [chunks] "r"(chunks), [zero] "r"(kai_zero_block), [out] "r"(acc), [rs] "r"(rs),
+          [stride] "r"(dst_stride_row), [clamp] "r"(clamp)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+    *lhs_0 = a0;
+    *lhs_1 = a1;
+    *lhs_2 = a2;
+    *lhs_3 = a3;
+}
+/// Stores the first cols (1..4) lanes of v at p, narrowed to bf16 (BFCVTN: round to nearest even).
 static inline void kai_c32_16x4_store_row(float32x4_t v, uint8_t* p, size_t cols) {
+    const uint16x4_t h = vreinterpret_u16_bf16(vcvt_bf16_f32(v));
     if (cols == 4) {
-        vst1q_f32((float*)(void*)p, v);
+        vst1_u16((uint16_t*)(void*)p, h);
     } else {
-        float t[4];
-        vst1q_f32(t, v);
-        memcpy(p, t, cols * sizeof(float));
+        uint16_t t[4];
+        vst1_u16(t, h);
+        memcpy(p, t, cols * sizeof(uint16_t));
     }
 }
 
 /// Computes the tile of rows (1..16) x cols (1..4) whose LHS blocks start at lhs_0..lhs_3
 /// and whose RHS block starts at rhs, and stores it at dst.
 static inline void kai_c32_16x4_tile(
-    const int8_t* lhs_0, const int8_t* lhs_1, const int8_t* lhs_2, const int8_t* lhs_3, const uint8_t* rhs, size_t nb, size_t bl, size_t rows, size_t cols,
+    const int8_t* lhs_0, const int8_t* lhs_1, const int8_t* lhs_2, const int8_t* lhs_3, const uint8_t* rhs, const uint8_t* ubuf, size_t nb, size_t bl, size_t rows, size_t cols,
     uint8_t* dst, size_t dst_stride_row, float32x4_t clamp_min, float32x4_t clamp_max) {
     float acc[128];  // f32 accumulators in SMMLA order (rows past `rows` unset)
     // Ragged row tiles run the loop of as many LHS blocks as they need.
-    if (rows > 12) {
+    if (ubuf != NULL) {
+        // ubuf holds the column group's RHS unpacked by kai_c32_16x4_unpack: the loops that read it.
+        const uint8_t* rs = rhs + nb * (bl * 2 + 8);
+        if (rows > 12) {
+            const int full = rows == 16 && cols == 4;
+            const float clamp[2] = {vgetq_lane_f32(clamp_min, 0), vgetq_lane_f32(clamp_max, 0)};
+            kai_c32_16x4_kloopu_4(&lhs_0, &lhs_1, &lhs_2, &lhs_3, ubuf, nb, bl / 32, acc, rs, full ? dst : NULL, dst_stride_row, clamp);
+            if (full) {
+                return;
+            }
+        } else if (rows > 8) {
+            kai_c32_16x4_kloopu_3(&lhs_0, &lhs_1, &lhs_2, ubuf, nb, bl / 32, acc);
+        } else if (rows > 4) {
+            kai_c32_16x4_kloopu_2(&lhs_0, &lhs_1, ubuf, nb, bl / 32, acc);
+        } else {
+            kai_c32_16x4_kloopu_1(&lhs_0, ubuf, nb, bl / 32, acc);
+        }
+        rhs = rs;
+    } else if (rows > 12) {
         // Full tiles: the K loop also runs the epilogue and stores the tile.
         const int full = rows == 16 && cols == 4;
         const float clamp[2] = {vgetq_lane_f32(clamp_min, 0), vgetq_lane_f32(clamp_max, 0)};
@@ -1006,7 +1664,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 0);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 0 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 0 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r01_c01 = vld1q_f32(acc + 0);
@@ -1016,7 +1674,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 1);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 1 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 1 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r23_c01 = vld1q_f32(acc + 8);
@@ -1026,7 +1684,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 2);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 2 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 2 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r23_c01 = vld1q_f32(acc + 8);
@@ -1036,7 +1694,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 3);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 3 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 3 * dst_stride_row, 4);
             }
         }
         {
@@ -1051,7 +1709,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 0);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 4 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 4 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r45_c01 = vld1q_f32(acc + 16);
@@ -1061,7 +1719,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 1);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 5 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 5 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r67_c01 = vld1q_f32(acc + 24);
@@ -1071,7 +1729,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 2);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 6 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 6 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r67_c01 = vld1q_f32(acc + 24);
@@ -1081,7 +1739,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 3);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 7 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 7 * dst_stride_row, 4);
             }
         }
         {
@@ -1096,7 +1754,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 0);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 8 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 8 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r89_c01 = vld1q_f32(acc + 32);
@@ -1106,7 +1764,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 1);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 9 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 9 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r1011_c01 = vld1q_f32(acc + 40);
@@ -1116,7 +1774,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 2);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 10 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 10 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r1011_c01 = vld1q_f32(acc + 40);
@@ -1126,7 +1784,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 3);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 11 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 11 * dst_stride_row, 4);
             }
         }
         {
@@ -1141,7 +1799,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 0);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 12 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 12 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r1213_c01 = vld1q_f32(acc + 48);
@@ -1151,7 +1809,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 1);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 13 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 13 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r1415_c01 = vld1q_f32(acc + 56);
@@ -1161,7 +1819,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 2);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 14 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 14 * dst_stride_row, 4);
             }
             {
                 const float32x4_t acc_r1415_c01 = vld1q_f32(acc + 56);
@@ -1171,7 +1829,7 @@ static inline void kai_c32_16x4_tile(
                 y = vmulq_laneq_f32(y, lhs_scale, 3);
                 y = vaddq_f32(y, bias);
                 y = vminq_f32(vmaxq_f32(y, clamp_min), clamp_max);
-                vst1q_f32((float*)(void*)(dst + 15 * dst_stride_row), y);
+                kai_c32_16x4_store_row(y, dst + 15 * dst_stride_row, 4);
             }
         }
     } else {
@@ -1358,13 +2016,21 @@ static inline void kai_c32_16x4_tile(
     }
 }
 
-// The f32 kernel: kai_run_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm at the end of the file narrows its clamped tiles to bf16.
-static void kai_run_f32_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm(
-    size_t m, size_t n, size_t k, size_t bl, const void* lhs_packed, const void* rhs_packed, float* dst,
+/// Bytes of unpacked RHS (kai_c32_16x4_unpack) the call keeps on its stack: a column
+/// group's whole K when it fits (k / bl blocks of bl * 4 + 32 bytes: K = 1024 takes 5120 bytes at
+/// bl = 32, 4352 at bl = 128), else the call runs the loops that unpack in registers.
+#define KAI_C32_UNPACKED_BYTES 8192
+
+// bf16 output (spec §16.1): each output is clamped in f32 (FMAX with scalar_min, then FMIN with
+// scalar_max) and rounded once to bf16 by BFCVTN (nearest even) as it is stored. So the outputs are
+// the f32 twin's values rounded, and a clamped output can lie outside [scalar_min, scalar_max] by
+// half a bf16 ulp when a bound is not a bf16 value.
+void kai_run_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm(
+    size_t m, size_t n, size_t k, size_t bl, const void* lhs_packed, const void* rhs_packed, void* dst,
     size_t dst_stride_row, size_t dst_stride_col, float scalar_min, float scalar_max) {
     KAI_ASSUME_ALWAYS_MSG(bl > 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
     KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
-    KAI_ASSUME_ALWAYS_MSG(dst_stride_col == sizeof(float), "dst_stride_col must be 4 (sizeof(float))");
+    KAI_ASSUME_ALWAYS_MSG(dst_stride_col == sizeof(uint16_t), "dst_stride_col must be 2 (sizeof(uint16_t))");
     KAI_UNUSED(dst_stride_col);
     if (m == 0 || n == 0) {
         return;
@@ -1382,6 +2048,27 @@ static void kai_run_f32_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm(
     const float32x4_t clamp_min = vdupq_n_f32(scalar_min);
     const float32x4_t clamp_max = vdupq_n_f32(scalar_max);
     const int8_t* lhs = (const int8_t*)lhs_packed;
+    const size_t dst_elem = sizeof(uint16_t);
+    if (m > kai_m_step && nb <= KAI_C32_UNPACKED_BYTES / ((bl / 32) * 128 + 32)) {
+        // Several row tiles share each column group: columns outer, rows inner, the group's RHS
+        // unpacked once into ubuf (KAI_C32_UNPACKED_BYTES of stack) and read by every row tile.
+        // Each output's sums and block order are those of the loop below (bit-identical).
+        uint8_t ubuf[KAI_C32_UNPACKED_BYTES] __attribute__((aligned(64)));
+        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
+            const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
+            kai_c32_16x4_unpack(rhs, nb, bl / 32, ubuf);
+            for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
+                const int8_t* lhs_0 = lhs + KAI_MIN(m0 / kai_mr + 0, lhs_blocks - 1) * lhs_stride;
+                const int8_t* lhs_1 = lhs + KAI_MIN(m0 / kai_mr + 1, lhs_blocks - 1) * lhs_stride;
+                const int8_t* lhs_2 = lhs + KAI_MIN(m0 / kai_mr + 2, lhs_blocks - 1) * lhs_stride;
+                const int8_t* lhs_3 = lhs + KAI_MIN(m0 / kai_mr + 3, lhs_blocks - 1) * lhs_stride;
+                const size_t rows = KAI_MIN(kai_m_step, m - m0);
+                uint8_t* dst_tile = (uint8_t*)dst + m0 * dst_stride_row + n0 * dst_elem;
+                kai_c32_16x4_tile(lhs_0, lhs_1, lhs_2, lhs_3, rhs, ubuf, nb, bl, rows, KAI_MIN(kai_nr, n - n0), dst_tile, dst_stride_row, clamp_min, clamp_max);
+            }
+        }
+        return;
+    }
     for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
         const int8_t* lhs_0 = lhs + KAI_MIN(m0 / kai_mr + 0, lhs_blocks - 1) * lhs_stride;
         const int8_t* lhs_1 = lhs + KAI_MIN(m0 / kai_mr + 1, lhs_blocks - 1) * lhs_stride;
@@ -1390,60 +2077,8 @@ static void kai_run_f32_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm(
         const size_t rows = KAI_MIN(kai_m_step, m - m0);
         for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
             const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
-            uint8_t* dst_tile = (uint8_t*)dst + m0 * dst_stride_row + n0 * sizeof(float);
-            kai_c32_16x4_tile(lhs_0, lhs_1, lhs_2, lhs_3, rhs, nb, bl, rows, KAI_MIN(kai_nr, n - n0), dst_tile, dst_stride_row, clamp_min, clamp_max);
-        }
-    }
-}
-
-// bf16 output (spec §16.1). The f32 kernel computes each m_step x KAI_BF16_COLS part of the tile,
-// clamped in f32 (FMAX with scalar_min, then FMIN with scalar_max), into a stack buffer; BFCVTN
-// then rounds every value once, to nearest even. So the outputs are the f32 twin's values rounded,
-// and a clamped output can lie outside [scalar_min, scalar_max] by half a bf16 ulp when a bound is
-// not a bf16 value.
-#define KAI_BF16_COLS (2048 / 16)
-
-// Narrows cols clamped f32 values to bf16 (round to nearest even).
-static void kai_narrow_bf16(const float* src, uint16_t* dst, size_t cols) {
-    size_t j = 0;
-    for (; j + 8 <= cols; j += 8) {
-        const bfloat16x8_t b = vcvtq_high_bf16_f32(vcvtq_low_bf16_f32(vld1q_f32(src + j)), vld1q_f32(src + j + 4));
-        vst1q_u16(dst + j, vreinterpretq_u16_bf16(b));
-    }
-    for (; j < cols; ++j) {
-        const bfloat16_t b = vcvth_bf16_f32(src[j]);
-        memcpy(dst + j, &b, sizeof(b));
-    }
-}
-
-void kai_run_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm(
-    size_t m, size_t n, size_t k, size_t bl, const void* lhs_packed, const void* rhs_packed, void* dst,
-    size_t dst_stride_row, size_t dst_stride_col, float scalar_min, float scalar_max) {
-    KAI_ASSUME_ALWAYS_MSG(bl > 0 && bl % 32 == 0, "bl must be a non-zero multiple of 32");
-    KAI_ASSUME_ALWAYS_MSG(k % bl == 0, "k must be a multiple of bl");
-    KAI_ASSUME_ALWAYS_MSG(dst_stride_col == sizeof(uint16_t), "dst_stride_col must be 2 (sizeof(uint16_t))");
-    KAI_UNUSED(dst_stride_col);
-    if (m == 0 || n == 0) {
-        return;
-    }
-    KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
-    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
-    KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
-    KAI_ASSUME_MSG(
-        m == 1 || dst_stride_row / dst_stride_col >= n, "dst_stride_row must be at least n * dst_stride_col if m > 1");
-    float tile[16 * KAI_BF16_COLS];
-    for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
-        const size_t rows = KAI_MIN(kai_m_step, m - m0);
-        const uint8_t* lhs = (const uint8_t*)lhs_packed + kai_get_lhs_packed_offset_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm(m0, k);
-        for (size_t n0 = 0; n0 < n; n0 += KAI_BF16_COLS) {
-            const size_t cols = KAI_MIN((size_t)KAI_BF16_COLS, n - n0);
-            const uint8_t* rhs = (const uint8_t*)rhs_packed + kai_get_rhs_packed_offset_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm(n0, k, bl);
-            kai_run_f32_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm(
-                rows, cols, k, bl, lhs, rhs, tile, KAI_BF16_COLS * sizeof(float), sizeof(float), scalar_min, scalar_max);
-            for (size_t i = 0; i < rows; ++i) {
-                uint16_t* d = (uint16_t*)(void*)((uint8_t*)dst + (m0 + i) * dst_stride_row) + n0;
-                kai_narrow_bf16(tile + i * KAI_BF16_COLS, d, cols);
-            }
+            uint8_t* dst_tile = (uint8_t*)dst + m0 * dst_stride_row + n0 * dst_elem;
+            kai_c32_16x4_tile(lhs_0, lhs_1, lhs_2, lhs_3, rhs, NULL, nb, bl, rows, KAI_MIN(kai_nr, n - n0), dst_tile, dst_stride_row, clamp_min, clamp_max);
         }
     }
 }
