@@ -491,30 +491,33 @@ static inline void kai_c32d_tile(
 // unpacking them (the unpacking, 2 vector instructions per 16 bytes, would otherwise be repeated
 // by every row tile); the tiles' f32 accumulators fit in registers, so no per-block loads and
 // stores of them either. Each output's f32 accumulation still runs over the blocks in order:
-// the same results as the tile path. Stack: the buffer (KAI_C32D_BUF_K * 4 + KAI_C32D_BUF_K / 2
-// bytes) and the accumulators of KAI_C32D_BUF_M rows (KAI_C32D_BUF_M * 16 bytes), 6.5 KiB.
+// the same results as the tile path. Stack: the operands (KAI_C32D_BUF_K * 4 bytes), the scales
+// (KAI_C32D_BUF_K / 2 bytes) and the accumulators of KAI_C32D_BUF_M + 8 rows (16 bytes each):
+// 6.6 KiB.
 #define KAI_C32D_BUF_K 1024  // K values per range (whole blocks; bl > KAI_C32D_BUF_K: tile path)
 #define KAI_C32D_BUF_M 128   // rows per unpacking
 
-/// Unpacks the 4 columns of group g (of 4) of nb blocks of the RHS block data at rhs into buf:
-/// per block, per 32-K chunk the 8 K groups' 16*w operands (K group t at 16 t, the order of the
-/// LHS), then the block's 4 scales widened to f32.
-static void kai_c32d_unpack(const uint8_t* rhs, size_t g, size_t nb, size_t chunks, int8_t* buf) {
+/// Unpacks the 4 columns of group g (of 4) of nb blocks of the RHS block data at rhs: into
+/// buf per block, per 32-K chunk, the 8 K groups' 16*w operands (K group t at 16 t, the order of
+/// the LHS); into scales per block the 4 scales widened to f32.
+static void kai_c32d_unpack(const uint8_t* rhs, size_t g, size_t nb, size_t chunks, int8_t* buf, float* scales) {
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
+    const size_t block_bytes = chunks * 16 * 4 + 2 * 4;
     for (size_t blk = 0; blk < nb; ++blk) {
+        vst1q_f32(scales + 4 * blk, vreinterpretq_f32_u32(vshll_n_u16(
+                                         vld1_u16((const uint16_t*)(const void*)(rhs + blk * block_bytes + chunks * 16 * 4) + 4 * g), 16)));
+    }
+    for (size_t blk = 0; blk < nb; ++blk) {
+        const uint8_t* src = rhs + blk * block_bytes;
         for (size_t c = 0; c < chunks; ++c) {
             KAI_UNROLL for (size_t s = 0; s < 4; ++s) {
-                const int8x16_t raw = vld1q_s8((const int8_t*)rhs + 16 * (s * KAI_GROUPS + g));
+                const int8x16_t raw = vld1q_s8((const int8_t*)src + 16 * (s * KAI_GROUPS + g));
                 vst1q_s8(buf + 16 * s, vshlq_n_s8(raw, 4));
                 vst1q_s8(buf + 64 + 16 * s, vandq_s8(raw, high_mask));
             }
-            rhs += 16 * 4;
+            src += 16 * 4;
             buf += 128;
         }
-        const uint16x4_t bf = vld1_u16((const uint16_t*)(const void*)rhs + 4 * g);
-        vst1q_f32((float*)(void*)buf, vreinterpretq_f32_u32(vshll_n_u16(bf, 16)));
-        rhs += 2 * 4;
-        buf += 16;
     }
 }
 
@@ -543,19 +546,21 @@ __asm__(
 
 /// The K loop of tiles of 8 rows x 4 columns on the buffer: for each of the tiles, facc[8 x 4]
 /// (row-major, then the next tile's) += the f32 block sums over nb blocks of chunks 32-K chunks,
-/// from the LHS blocks a and a + step1 (then a += step2) and the unpacked operands at buf.
+/// from the LHS blocks a and a + step1 (then a += step2) and the unpacked operands at buf; reads
+/// facc up to 8 rows past the last tile.
 /// Register map: v0-v7 the integer accumulators (row i: v<i>, zeroed by loads, the next block's at
 /// the end of each block's scaling), v8-v15 the f32 accumulators, v16-v19 operands, v20-v27 LHS,
 /// v28 the block's scales.
 __attribute__((noinline)) static void kai_c32d_kloop8(
-    const int8_t* a, size_t step1, size_t step2, size_t tiles, const int8_t* buf, size_t nb, size_t chunks, float* facc) {
+    const int8_t* a, size_t step1, size_t step2, size_t tiles, const int8_t* buf, const float* scales, size_t nb, size_t chunks,
+    float* facc) {
     const int8_t* a0;  // scratch registers of the loop (early-clobber: apart from the inputs)
     const int8_t* a1;
     const int8_t* b;
+    const float* sc;
     size_t c;
     size_t n;
     __asm__ __volatile__(
-        "3:\n"
         "ldp q8, q9, [%[facc], #0]\n"
         "ldp q10, q11, [%[facc], #32]\n"
         "ldp q12, q13, [%[facc], #64]\n"
@@ -565,6 +570,7 @@ __attribute__((noinline)) static void kai_c32d_kloop8(
         "mov %[a0], %[a]\n"
         "add %[a1], %[a], %[step1]\n"
         "mov %[b], %[buf]\n"
+        "mov %[sc], %[scales]\n"
         "mov %[n], %[nb]\n"
         "mov %[c], %[chunks]\n"
         "1:\n"
@@ -572,7 +578,7 @@ __attribute__((noinline)) static void kai_c32d_kloop8(
         "kai_c32d_half8 %[b], %[a0], %[a1]\n"
         "subs %[c], %[c], #1\n"
         "bne 1b\n"
-        "ldr q28, [%[b]], #16\n"
+        "ldr q28, [%[sc]], #16\n"
         "scvtf v0.4s, v0.4s, #4\n"
         "scvtf v1.4s, v1.4s, #4\n"
         "scvtf v2.4s, v2.4s, #4\n"
@@ -594,17 +600,28 @@ __attribute__((noinline)) static void kai_c32d_kloop8(
         "mov %[c], %[chunks]\n"
         "subs %[n], %[n], #1\n"
         "bne 1b\n"
+        // The tile's sums out, the next tile's in (past the last tile: facc's padding of 8 rows);
+        // its integer accumulators were zeroed at the end of the last block.
         "stp q8, q9, [%[facc], #0]\n"
         "stp q10, q11, [%[facc], #32]\n"
         "stp q12, q13, [%[facc], #64]\n"
         "stp q14, q15, [%[facc], #96]\n"
+        "ldp q8, q9, [%[facc], #128]\n"
+        "ldp q10, q11, [%[facc], #160]\n"
+        "ldp q12, q13, [%[facc], #192]\n"
+        "ldp q14, q15, [%[facc], #224]\n"
         "add %[facc], %[facc], #128\n"
         "add %[a], %[a], %[step2]\n"
+        "mov %[a0], %[a]\n"
+        "add %[a1], %[a], %[step1]\n"
+        "mov %[b], %[buf]\n"
+        "mov %[sc], %[scales]\n"
+        "mov %[n], %[nb]\n"
         "subs %[tiles], %[tiles], #1\n"
-        "bne 3b\n"
-        : [a] "+r"(a), [a0] "=&r"(a0), [a1] "=&r"(a1), [b] "=&r"(b), [n] "=&r"(n), [c] "=&r"(c), [tiles] "+r"(tiles),
+        "bne 1b\n"
+        : [a] "+r"(a), [a0] "=&r"(a0), [a1] "=&r"(a1), [b] "=&r"(b), [sc] "=&r"(sc), [n] "=&r"(n), [c] "=&r"(c), [tiles] "+r"(tiles),
           [facc] "+r"(facc)
-        : [buf] "r"(buf), [nb] "r"(nb), [chunks] "r"(chunks), [step1] "r"(step1), [step2] "r"(step2),
+        : [buf] "r"(buf), [scales] "r"(scales), [nb] "r"(nb), [chunks] "r"(chunks), [step1] "r"(step1), [step2] "r"(step2),
           [zero] "r"(kai_c32d_zeros)
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28");
 }
@@ -618,32 +635,38 @@ static void kai_c32d_out(
     const float32x4_t row_sum = vld1q_f32((const float*)(const void*)rhs_tail);
     const float32x4_t bias = vld1q_f32((const float*)(const void*)rhs_tail + 4);
     const int8_t* lhs_tail = lhs + tail_off;
-    for (size_t r0 = 0; r0 < rows; r0 += 4) {
+    // Whole LHS blocks of whole columns: a loop without branches in its body.
+    const size_t full = cols == 4 ? rows / 4 : 0;
+    for (size_t i = 0; i < full; ++i) {
         const float32x4_t offset = vcvtq_f32_s32(vld1q_s32((const int32_t*)(const void*)lhs_tail));
         const float32x4_t lhs_scale = vld1q_f32((const float*)(const void*)(lhs_tail + 16));
-        float32x4_t y[4];
-        y[0] = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc + 4 * r0), row_sum, offset, 0), lhs_scale, 0);
-        y[1] = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc + 4 * r0 + 4), row_sum, offset, 1), lhs_scale, 1);
-        y[2] = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc + 4 * r0 + 8), row_sum, offset, 2), lhs_scale, 2);
-        y[3] = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc + 4 * r0 + 12), row_sum, offset, 3), lhs_scale, 3);
-        KAI_UNROLL for (size_t r = 0; r < 4; ++r) {
-            y[r] = vminq_f32(vmaxq_f32(vaddq_f32(y[r], bias), vmin), vmax);
-        }
-        uint8_t* to = dst + r0 * dst_stride_row;
-        if (cols == 4 && rows - r0 >= 4) {
-            vst1q_f32((float*)(void*)to, y[0]);
-            vst1q_f32((float*)(void*)(to + dst_stride_row), y[1]);
-            vst1q_f32((float*)(void*)(to + 2 * dst_stride_row), y[2]);
-            vst1q_f32((float*)(void*)(to + 3 * dst_stride_row), y[3]);
-        } else {
-            const size_t n_rows = KAI_MIN(rows - r0, 4);
-            for (size_t r = 0; r < n_rows; ++r) {
-                float out[4];
-                vst1q_f32(out, y[r]);
-                memcpy(to + r * dst_stride_row, out, cols * sizeof(float));
-            }
-        }
+        float32x4_t y0 = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc), row_sum, offset, 0), lhs_scale, 0);
+        float32x4_t y1 = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc + 4), row_sum, offset, 1), lhs_scale, 1);
+        float32x4_t y2 = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc + 8), row_sum, offset, 2), lhs_scale, 2);
+        float32x4_t y3 = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc + 12), row_sum, offset, 3), lhs_scale, 3);
+        y0 = vminq_f32(vmaxq_f32(vaddq_f32(y0, bias), vmin), vmax);
+        y1 = vminq_f32(vmaxq_f32(vaddq_f32(y1, bias), vmin), vmax);
+        y2 = vminq_f32(vmaxq_f32(vaddq_f32(y2, bias), vmin), vmax);
+        y3 = vminq_f32(vmaxq_f32(vaddq_f32(y3, bias), vmin), vmax);
+        vst1q_f32((float*)(void*)dst, y0);
+        vst1q_f32((float*)(void*)(dst + dst_stride_row), y1);
+        vst1q_f32((float*)(void*)(dst + 2 * dst_stride_row), y2);
+        vst1q_f32((float*)(void*)(dst + 3 * dst_stride_row), y3);
+        facc += 16;
         lhs_tail += lhs_stride;
+        dst += 4 * dst_stride_row;
+    }
+    // The rest row by row.
+    for (size_t row = 4 * full; row < rows; ++row) {
+        const size_t r = row % 4;
+        const int8_t* tail = lhs + (row / 4) * lhs_stride + tail_off;
+        const float offset = (float)((const int32_t*)(const void*)tail)[r];
+        const float lhs_scale = ((const float*)(const void*)(tail + 16))[r];
+        float32x4_t y = vmulq_n_f32(vfmaq_n_f32(vld1q_f32(facc + 4 * (row - 4 * full)), row_sum, offset), lhs_scale);
+        y = vminq_f32(vmaxq_f32(vaddq_f32(y, bias), vmin), vmax);
+        float out[4];
+        vst1q_f32(out, y);
+        memcpy(dst + (row - 4 * full) * dst_stride_row, out, cols * sizeof(float));
     }
 }
 
@@ -651,8 +674,9 @@ static void kai_c32d_out(
 static void kai_c32d_run_buffered(
     size_t m, size_t n, size_t nb, size_t chunks, const int8_t* lhs_packed, size_t lhs_stride, const uint8_t* rhs_packed,
     size_t rhs_stride, uint8_t* dst, size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
-    int8_t buf[KAI_C32D_BUF_K * 4 + KAI_C32D_BUF_K / 2] __attribute__((aligned(16)));
-    float facc[KAI_C32D_BUF_M * 4] __attribute__((aligned(16)));
+    int8_t buf[KAI_C32D_BUF_K * 4] __attribute__((aligned(16)));
+    float scales[KAI_C32D_BUF_K / 32 * 4] __attribute__((aligned(16)));
+    float facc[(KAI_C32D_BUF_M + 8) * 4] __attribute__((aligned(16)));  // 8 rows of padding (kai_c32d_kloop8)
     const size_t range = KAI_C32D_BUF_K / (32 * chunks);  // blocks per K range
     const size_t lhs_k = chunks * 128;          // LHS bytes per block and LHS block
     const size_t rhs_k = chunks * 16 * 4 + 2 * 4;  // RHS bytes per block and RHS block
@@ -665,15 +689,15 @@ static void kai_c32d_run_buffered(
             memset(facc, 0, kai_roundup(rows, 8) * 4 * sizeof(float));
             for (size_t kb = 0; kb < nb; kb += range) {
                 const size_t kn = KAI_MIN(range, nb - kb);
-                kai_c32d_unpack(rhs + kb * rhs_k, g, kn, chunks, buf);
+                kai_c32d_unpack(rhs + kb * rhs_k, g, kn, chunks, buf, scales);
                 // Pairs of LHS blocks, then the last block on its own (read twice, half discarded).
                 const size_t blocks = kai_div_ceil(rows, kai_mr);
                 const int8_t* a = lhs_packed + (m0 / kai_mr) * lhs_stride + kb * lhs_k;
                 if (blocks >= 2) {
-                    kai_c32d_kloop8(a, lhs_stride, 2 * lhs_stride, blocks / 2, buf, kn, chunks, facc);
+                    kai_c32d_kloop8(a, lhs_stride, 2 * lhs_stride, blocks / 2, buf, scales, kn, chunks, facc);
                 }
                 if (blocks % 2 != 0) {
-                    kai_c32d_kloop8(a + (blocks - 1) * lhs_stride, 0, 0, 1, buf, kn, chunks, facc + 4 * 4 * (blocks - 1));
+                    kai_c32d_kloop8(a + (blocks - 1) * lhs_stride, 0, 0, 1, buf, scales, kn, chunks, facc + 4 * 4 * (blocks - 1));
                 }
             }
             kai_c32d_out(facc, lhs_packed + (m0 / 4) * lhs_stride, lhs_stride, nb * lhs_k, rhs + nb * rhs_k + 16 * g, rows, cols,
