@@ -123,7 +123,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod
 #define KAI_C32D_ASM 1
 /// Zeros the assembly loads into the integer accumulators at each block start: the vector
 /// pipes bind the loop, the load pipes have slack.
-static const int32_t kai_c32d_zeros[16] = {0};
+static const int32_t kai_c32d_zeros[32] = {0};
 // The assembler macros of the K loop (defined once for the translation unit: one string
 // literal of the whole loop would exceed C99's 4095 characters): one LHS load and its SDOTs; the
 // per-block FMLA of two f32 accumulators kept in memory; the zeroing of the integer accumulators
@@ -694,13 +694,13 @@ __asm__(
 /// The K loop of tiles of 8 rows x 4 columns on the buffer: for each of the tiles, facc[8 x 4]
 /// (row-major, then the next tile's) += the f32 block sums over nb blocks of chunks 32-K chunks,
 /// from the LHS blocks a and a + step1 (then a += step2) and the unpacked operands at buf; reads
-/// facc up to 8 rows past the last tile.
+/// fin up to 8 rows past the last tile.
 /// Register map: v0-v7 the integer accumulators (row i: v<i>, zeroed by loads, the next block's at
 /// the end of each block's scaling), v8-v15 the f32 accumulators, v16-v19 operands, v20-v27 LHS,
 /// v28 the block's scales.
 __attribute__((noinline)) static void kai_c32d_kloop8(
     const int8_t* a, size_t step1, size_t step2, size_t tiles, const int8_t* buf, const float* scales, size_t nb, size_t chunks,
-    float* facc) {
+    const float* fin, size_t fin_step, float* facc) {
     const int8_t* a0;  // scratch registers of the loop (early-clobber: apart from the inputs)
     const int8_t* a1;
     const int8_t* b;
@@ -708,10 +708,10 @@ __attribute__((noinline)) static void kai_c32d_kloop8(
     size_t c;
     size_t n;
     __asm__ __volatile__(
-        "ldp q8, q9, [%[facc], #0]\n"
-        "ldp q10, q11, [%[facc], #32]\n"
-        "ldp q12, q13, [%[facc], #64]\n"
-        "ldp q14, q15, [%[facc], #96]\n"
+        "ldp q8, q9, [%[fin], #0]\n"
+        "ldp q10, q11, [%[fin], #32]\n"
+        "ldp q12, q13, [%[fin], #64]\n"
+        "ldp q14, q15, [%[fin], #96]\n"
         "ld1 {v0.4s, v1.4s, v2.4s, v3.4s}, [%[zero]]\n"
         "ld1 {v4.4s, v5.4s, v6.4s, v7.4s}, [%[zero]]\n"
         "mov %[a0], %[a]\n"
@@ -753,10 +753,11 @@ __attribute__((noinline)) static void kai_c32d_kloop8(
         "stp q10, q11, [%[facc], #32]\n"
         "stp q12, q13, [%[facc], #64]\n"
         "stp q14, q15, [%[facc], #96]\n"
-        "ldp q8, q9, [%[facc], #128]\n"
-        "ldp q10, q11, [%[facc], #160]\n"
-        "ldp q12, q13, [%[facc], #192]\n"
-        "ldp q14, q15, [%[facc], #224]\n"
+        "add %[fin], %[fin], %[fin_step]\n"
+        "ldp q8, q9, [%[fin], #0]\n"
+        "ldp q10, q11, [%[fin], #32]\n"
+        "ldp q12, q13, [%[fin], #64]\n"
+        "ldp q14, q15, [%[fin], #96]\n"
         "add %[facc], %[facc], #128\n"
         "add %[a], %[a], %[step2]\n"
         "mov %[a0], %[a]\n"
@@ -767,8 +768,8 @@ __attribute__((noinline)) static void kai_c32d_kloop8(
         "subs %[tiles], %[tiles], #1\n"
         "bne 1b\n"
         : [a] "+r"(a), [a0] "=&r"(a0), [a1] "=&r"(a1), [b] "=&r"(b), [sc] "=&r"(sc), [n] "=&r"(n), [c] "=&r"(c), [tiles] "+r"(tiles),
-          [facc] "+r"(facc)
-        : [buf] "r"(buf), [scales] "r"(scales), [nb] "r"(nb), [chunks] "r"(chunks), [step1] "r"(step1), [step2] "r"(step2),
+          [facc] "+r"(facc), [fin] "+r"(fin)
+        : [buf] "r"(buf), [scales] "r"(scales), [nb] "r"(nb), [chunks] "r"(chunks), [step1] "r"(step1), [step2] "r"(step2), [fin_step] "r"(fin_step),
           [zero] "r"(kai_c32d_zeros)
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28");
 }
@@ -833,18 +834,22 @@ static void kai_c32d_run_buffered(
         const size_t cols = KAI_MIN(4, n - n0);
         for (size_t m0 = 0; m0 < m; m0 += KAI_C32D_BUF_M) {
             const size_t rows = KAI_MIN(KAI_C32D_BUF_M, m - m0);
-            memset(facc, 0, kai_roundup(rows, 8) * 4 * sizeof(float));
             for (size_t kb = 0; kb < nb; kb += range) {
                 const size_t kn = KAI_MIN(range, nb - kb);
                 kai_c32d_unpack(rhs + kb * rhs_k, g, kn, chunks, buf, scales);
                 // Pairs of LHS blocks, then the last block on its own (read twice, half discarded).
                 const size_t blocks = kai_div_ceil(rows, kai_mr);
                 const int8_t* a = lhs_packed + (m0 / kai_mr) * lhs_stride + kb * lhs_k;
+                // The accumulators start from zero on the first range, then from facc.
+                const float* fin = kb == 0 ? (const float*)(const void*)kai_c32d_zeros : facc;
+                const size_t fin_step = kb == 0 ? 0 : 128;
                 if (blocks >= 2) {
-                    kai_c32d_kloop8(a, lhs_stride, 2 * lhs_stride, blocks / 2, buf, scales, kn, chunks, facc);
+                    kai_c32d_kloop8(a, lhs_stride, 2 * lhs_stride, blocks / 2, buf, scales, kn, chunks, fin, fin_step, facc);
                 }
                 if (blocks % 2 != 0) {
-                    kai_c32d_kloop8(a + (blocks - 1) * lhs_stride, 0, 0, 1, buf, scales, kn, chunks, facc + 4 * 4 * (blocks - 1));
+                    kai_c32d_kloop8(
+                        a + (blocks - 1) * lhs_stride, 0, 0, 1, buf, scales, kn, chunks, kb == 0 ? fin : fin + 16 * (blocks - 1), 0,
+                        facc + 16 * (blocks - 1));
                 }
             }
             kai_c32d_out(facc, lhs_packed + (m0 / 4) * lhs_stride, lhs_stride, nb * lhs_k, rhs + nb * rhs_k + 16 * g, rows, cols,
