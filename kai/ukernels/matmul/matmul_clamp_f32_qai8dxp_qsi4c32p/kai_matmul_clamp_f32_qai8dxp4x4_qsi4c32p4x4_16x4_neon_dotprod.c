@@ -627,6 +627,125 @@ __attribute__((noinline)) static void kai_c32d_kloop8(
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28");
 }
 
+// The clamp of one output register (after the bias): v\\r + v21, then max v22 and min v23.
+__asm__(
+    ".macro kai_c32d_clamp8 r\n"
+    "fadd v\\r\\().4s, v\\r\\().4s, v21.4s\n"
+    "fmax v\\r\\().4s, v\\r\\().4s, v22.4s\n"
+    "fmin v\\r\\().4s, v\\r\\().4s, v23.4s\n"
+    ".endm\n");
+
+/// kai_c32d_kloop8 on the last K range of tiles of 8 whole rows and 4 whole columns: the tiles'
+/// sums go through spec §7.4 steps 3-6 in registers (the row sums, biases and bounds at params,
+/// 4 vectors) and are stored at dst (8 rows per tile, dst_stride_row apart) instead of facc.
+__attribute__((noinline)) static void kai_c32d_kloop8_out(
+    const int8_t* a, size_t step1, size_t step2, size_t tiles, const int8_t* buf, const float* scales, size_t nb, size_t chunks,
+    const float* fin, size_t fin_step, const float* params, uint8_t* dst, size_t dst_stride_row) {
+    const int8_t* a0;  // scratch registers of the loop (early-clobber: apart from the inputs)
+    const int8_t* a1;
+    const int8_t* b;
+    const float* sc;
+    size_t c;
+    size_t n;
+    __asm__ __volatile__(
+        "ldp q8, q9, [%[fin], #0]\n"
+        "ldp q10, q11, [%[fin], #32]\n"
+        "ldp q12, q13, [%[fin], #64]\n"
+        "ldp q14, q15, [%[fin], #96]\n"
+        "ld1 {v0.4s, v1.4s, v2.4s, v3.4s}, [%[zero]]\n"
+        "ld1 {v4.4s, v5.4s, v6.4s, v7.4s}, [%[zero]]\n"
+        "mov %[a0], %[a]\n"
+        "add %[a1], %[a], %[step1]\n"
+        "mov %[b], %[buf]\n"
+        "mov %[sc], %[scales]\n"
+        "mov %[n], %[nb]\n"
+        "mov %[c], %[chunks]\n"
+        "1:\n"
+        "kai_c32d_half8 %[b], %[a0], %[a1]\n"
+        "kai_c32d_half8 %[b], %[a0], %[a1]\n"
+        "subs %[c], %[c], #1\n"
+        "bne 1b\n"
+        "ldr q28, [%[sc]], #16\n"
+        "scvtf v0.4s, v0.4s, #4\n"
+        "scvtf v1.4s, v1.4s, #4\n"
+        "scvtf v2.4s, v2.4s, #4\n"
+        "scvtf v3.4s, v3.4s, #4\n"
+        "scvtf v4.4s, v4.4s, #4\n"
+        "scvtf v5.4s, v5.4s, #4\n"
+        "scvtf v6.4s, v6.4s, #4\n"
+        "scvtf v7.4s, v7.4s, #4\n"
+        "fmla v8.4s, v0.4s, v28.4s\n"
+        "fmla v9.4s, v1.4s, v28.4s\n"
+        "fmla v10.4s, v2.4s, v28.4s\n"
+        "fmla v11.4s, v3.4s, v28.4s\n"
+        "fmla v12.4s, v4.4s, v28.4s\n"
+        "fmla v13.4s, v5.4s, v28.4s\n"
+        "fmla v14.4s, v6.4s, v28.4s\n"
+        "fmla v15.4s, v7.4s, v28.4s\n"
+        "ld1 {v0.4s, v1.4s, v2.4s, v3.4s}, [%[zero]]\n"
+        "ld1 {v4.4s, v5.4s, v6.4s, v7.4s}, [%[zero]]\n"
+        "mov %[c], %[chunks]\n"
+        "subs %[n], %[n], #1\n"
+        "bne 1b\n"
+        // Spec §7.4 steps 3-6 on the tile's sums: a0 and a1 are at the LHS blocks' offsets and
+        // scales; v20-v23 the row sums, biases, lower and upper bounds (params).
+        "ld1 {v20.4s, v21.4s, v22.4s, v23.4s}, [%[params]]\n"
+        "ldp q16, q17, [%[a0]]\n"
+        "ldp q18, q19, [%[a1]]\n"
+        "scvtf v16.4s, v16.4s\n"
+        "scvtf v18.4s, v18.4s\n"
+        "fmla v8.4s, v20.4s, v16.s[0]\n"
+        "fmla v9.4s, v20.4s, v16.s[1]\n"
+        "fmla v10.4s, v20.4s, v16.s[2]\n"
+        "fmla v11.4s, v20.4s, v16.s[3]\n"
+        "fmla v12.4s, v20.4s, v18.s[0]\n"
+        "fmla v13.4s, v20.4s, v18.s[1]\n"
+        "fmla v14.4s, v20.4s, v18.s[2]\n"
+        "fmla v15.4s, v20.4s, v18.s[3]\n"
+        "fmul v8.4s, v8.4s, v17.s[0]\n"
+        "fmul v9.4s, v9.4s, v17.s[1]\n"
+        "fmul v10.4s, v10.4s, v17.s[2]\n"
+        "fmul v11.4s, v11.4s, v17.s[3]\n"
+        "fmul v12.4s, v12.4s, v19.s[0]\n"
+        "fmul v13.4s, v13.4s, v19.s[1]\n"
+        "fmul v14.4s, v14.4s, v19.s[2]\n"
+        "fmul v15.4s, v15.4s, v19.s[3]\n"
+        "kai_c32d_clamp8 8\n"
+        "kai_c32d_clamp8 9\n"
+        "kai_c32d_clamp8 10\n"
+        "kai_c32d_clamp8 11\n"
+        "kai_c32d_clamp8 12\n"
+        "kai_c32d_clamp8 13\n"
+        "kai_c32d_clamp8 14\n"
+        "kai_c32d_clamp8 15\n"
+        "st1 {v8.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v9.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v10.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v11.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v12.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v13.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v14.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v15.4s}, [%[dst]], %[dst_stride]\n"
+        "add %[fin], %[fin], %[fin_step]\n"
+        "ldp q8, q9, [%[fin], #0]\n"
+        "ldp q10, q11, [%[fin], #32]\n"
+        "ldp q12, q13, [%[fin], #64]\n"
+        "ldp q14, q15, [%[fin], #96]\n"
+        "add %[a], %[a], %[step2]\n"
+        "mov %[a0], %[a]\n"
+        "add %[a1], %[a], %[step1]\n"
+        "mov %[b], %[buf]\n"
+        "mov %[sc], %[scales]\n"
+        "mov %[n], %[nb]\n"
+        "subs %[tiles], %[tiles], #1\n"
+        "bne 1b\n"
+        : [a] "+r"(a), [a0] "=&r"(a0), [a1] "=&r"(a1), [b] "=&r"(b), [sc] "=&r"(sc), [n] "=&r"(n), [c] "=&r"(c), [tiles] "+r"(tiles),
+          [dst] "+r"(dst), [fin] "+r"(fin)
+        : [buf] "r"(buf), [scales] "r"(scales), [nb] "r"(nb), [chunks] "r"(chunks), [step1] "r"(step1), [step2] "r"(step2), [fin_step] "r"(fin_step), [params] "r"(params), [dst_stride] "r"(dst_stride_row),
+          [zero] "r"(kai_c32d_zeros)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28");
+}
+
 /// Spec §7.4 steps 3-6 for rows (1..KAI_C32D_BUF_M) x cols (1..4) from their f32 block sums facc
 /// (row-major, 4 per row), the LHS blocks from lhs (stride lhs_stride, their tails at tail_off)
 /// and the row sums and biases at rhs_tail; stored at dst.
@@ -685,28 +804,51 @@ static void kai_c32d_run_buffered(
         const size_t g = (n0 % 4) / 4;
         const uint8_t* rhs = rhs_packed + (n0 / 4) * rhs_stride;
         const size_t cols = KAI_MIN(4, n - n0);
+        // The row sums, biases and bounds of the fused output (kai_c32d_kloop8_out).
+        const float* rhs_tail = (const float*)(const void*)(rhs + nb * rhs_k + 16 * g);
+        float params[16] __attribute__((aligned(16)));
+        vst1q_f32(params, vld1q_f32(rhs_tail));
+        vst1q_f32(params + 4, vld1q_f32(rhs_tail + 4));
+        vst1q_f32(params + 8, vmin);
+        vst1q_f32(params + 12, vmax);
         for (size_t m0 = 0; m0 < m; m0 += KAI_C32D_BUF_M) {
             const size_t rows = KAI_MIN(KAI_C32D_BUF_M, m - m0);
+            const size_t blocks = kai_div_ceil(rows, kai_mr);
+            uint8_t* dst_rows = dst + m0 * dst_stride_row + n0 * sizeof(float);
+            size_t done = 0;  // LHS blocks whose output the fused loop stores
             for (size_t kb = 0; kb < nb; kb += range) {
                 const size_t kn = KAI_MIN(range, nb - kb);
                 kai_c32d_unpack(rhs + kb * rhs_k, g, kn, chunks, buf, scales);
-                // Pairs of LHS blocks, then the last block on its own (read twice, half discarded).
-                const size_t blocks = kai_div_ceil(rows, kai_mr);
                 const int8_t* a = lhs_packed + (m0 / kai_mr) * lhs_stride + kb * lhs_k;
                 // The accumulators start from zero on the first range, then from facc.
                 const float* fin = kb == 0 ? (const float*)(const void*)kai_c32d_zeros : facc;
                 const size_t fin_step = kb == 0 ? 0 : 128;
-                if (blocks >= 2) {
-                    kai_c32d_kloop8(a, lhs_stride, 2 * lhs_stride, blocks / 2, buf, scales, kn, chunks, fin, fin_step, facc);
+                // On the last range, tiles of 8 whole rows and 4 whole columns store their output;
+                // then pairs of LHS blocks, then the last block on its own (read twice, half
+                // discarded), into facc.
+                if (kb + kn == nb && cols == 4 && rows >= 8) {
+                    done = 2 * (rows / 8);
+                    kai_c32d_kloop8_out(
+                        a, lhs_stride, 2 * lhs_stride, rows / 8, buf, scales, kn, chunks, fin, fin_step, params, dst_rows,
+                        dst_stride_row);
                 }
-                if (blocks % 2 != 0) {
+                const size_t left = blocks - done;
+                if (left >= 2) {
+                    kai_c32d_kloop8(
+                        a + done * lhs_stride, lhs_stride, 2 * lhs_stride, left / 2, buf, scales, kn, chunks,
+                        kb == 0 ? fin : fin + 16 * done, fin_step, facc + 16 * done);
+                }
+                if (left % 2 != 0) {
                     kai_c32d_kloop8(
                         a + (blocks - 1) * lhs_stride, 0, 0, 1, buf, scales, kn, chunks, kb == 0 ? fin : fin + 16 * (blocks - 1), 0,
                         facc + 16 * (blocks - 1));
                 }
             }
-            kai_c32d_out(facc, lhs_packed + (m0 / 4) * lhs_stride, lhs_stride, nb * lhs_k, rhs + nb * rhs_k + 16 * g, rows, cols,
-                dst + m0 * dst_stride_row + n0 * sizeof(float), dst_stride_row, vmin, vmax);
+            if (done < blocks) {
+                kai_c32d_out(
+                    facc + 16 * done, lhs_packed + (m0 / 4 + done) * lhs_stride, lhs_stride, nb * lhs_k, (const uint8_t*)rhs_tail,
+                    rows - 4 * done, cols, dst_rows + 4 * done * dst_stride_row, dst_stride_row, vmin, vmax);
+            }
         }
     }
 }
