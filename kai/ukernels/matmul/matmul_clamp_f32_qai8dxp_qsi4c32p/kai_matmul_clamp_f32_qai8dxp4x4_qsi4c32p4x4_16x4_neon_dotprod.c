@@ -503,6 +503,20 @@ static inline void kai_c32d_tile(
 static void kai_c32d_unpack(const uint8_t* rhs, size_t g, size_t nb, size_t chunks, int8_t* buf, float* scales) {
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
     const size_t block_bytes = chunks * 16 * 4 + 2 * 4;
+    if (chunks == 1) {  // bl = 32: one loop over the blocks, data and scales
+        for (size_t blk = 0; blk < nb; ++blk) {
+            KAI_UNROLL for (size_t s = 0; s < 4; ++s) {
+                const int8x16_t raw = vld1q_s8((const int8_t*)rhs + 16 * (s * KAI_GROUPS + g));
+                vst1q_s8(buf + 16 * s, vshlq_n_s8(raw, 4));
+                vst1q_s8(buf + 64 + 16 * s, vandq_s8(raw, high_mask));
+            }
+            const uint16x4_t bf = vld1_u16((const uint16_t*)(const void*)(rhs + 16 * 4) + 4 * g);
+            vst1q_f32(scales + 4 * blk, vreinterpretq_f32_u32(vshll_n_u16(bf, 16)));
+            rhs += block_bytes;
+            buf += 128;
+        }
+        return;
+    }
     for (size_t blk = 0; blk < nb; ++blk) {
         vst1q_f32(scales + 4 * blk, vreinterpretq_f32_u32(vshll_n_u16(
                                          vld1_u16((const uint16_t*)(const void*)(rhs + blk * block_bytes + chunks * 16 * 4) + 4 * g), 16)));
