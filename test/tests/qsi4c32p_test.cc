@@ -322,6 +322,10 @@ std::vector<KernelCase> kernel_cases(const Qsi4c32pVariant& v) {
         {gemv ? size_t{1} : size_t{9}, 2 * ns + 3, 2, 64, true, Clamp::kInverted, true},
         // Several row tiles with an m_step - 1 row tail (the pre-unpacked RHS path's ragged tile).
         {gemv ? size_t{1} : 2 * ms - 1, 2 * ns + 1, 2, 32, true, Clamp::kQuantiles, false},
+        // The 16x4 and 4x8 SDOT GEMMs' buffered path (m > 16): K = 1280 over two K ranges of 1024;
+        // K = 1536 with bl = 512 over three, on two row ranges of 128 and an odd last LHS block.
+        {gemv ? size_t{1} : size_t{33}, ns + 3, 40, 32, true, Clamp::kQuantiles, false},
+        {gemv ? size_t{1} : size_t{137}, 2 * ns + 1, 3, 512, false, Clamp::kNone, true},
     };
     // K of real models and past 16384 (every path of the K loops) on M = 1 or mr + 1, N = nr + 1: 4096 = 128 x 32,
     // 11008 = 43 x 256, 16448 = 257 x 64; the reduced sweep keeps the deepest.

@@ -123,7 +123,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod
 #define KAI_C32D_ASM 1
 /// Zeros the assembly loads into the integer accumulators at each block start: the vector
 /// pipes bind the loop, the load pipes have slack.
-static const int32_t kai_c32d_zeros[8] = {0};
+static const int32_t kai_c32d_zeros[32] = {0};
 // The assembler macros of the K loop (defined once for the translation unit: one string
 // literal of the whole loop would exceed C99's 4095 characters): one LHS load and its SDOTs; the
 // per-block FMLA of two f32 accumulators kept in memory; the zeroing of the integer accumulators
@@ -631,6 +631,390 @@ static void kai_c32d_stripe(
 }
 #endif
 
+#if defined(KAI_C32D_ASM)
+// The buffered path (calls of more than 16 rows): column groups outer, rows inner. Each group
+// of 4 columns has its RHS unpacked once per K range (and per KAI_C32D_BUF_M rows) into a stack
+// buffer of int8 operands and f32 scales, which tiles of 8 rows x 4 columns then load instead of
+// unpacking them (the unpacking, 2 vector instructions per 16 bytes, would otherwise be repeated
+// by every row tile); the tiles' f32 accumulators fit in registers, so no per-block loads and
+// stores of them either. Each output's f32 accumulation still runs over the blocks in order:
+// the same results as the tile path. Stack: the operands (KAI_C32D_BUF_K * 4 bytes), the scales
+// (KAI_C32D_BUF_K / 2 bytes) and the accumulators of KAI_C32D_BUF_M + 8 rows (16 bytes each):
+// 6.6 KiB.
+#define KAI_C32D_BUF_K 1024  // K values per range (whole blocks; bl > KAI_C32D_BUF_K: tile path)
+#define KAI_C32D_BUF_M 128   // rows per unpacking
+
+/// Unpacks the 4 columns of group g (of 8) of nb blocks of the RHS block data at rhs: into
+/// buf per block, per 32-K chunk, the 8 K groups' 16*w operands (K group t at 16 t, the order of
+/// the LHS); into scales per block the 4 scales widened to f32.
+static void kai_c32d_unpack(const uint8_t* rhs, size_t g, size_t nb, size_t chunks, int8_t* buf, float* scales) {
+    const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
+    const size_t block_bytes = chunks * 16 * 8 + 2 * 8;
+    if (chunks == 1) {  // bl = 32: one loop over the blocks, data and scales
+        for (size_t blk = 0; blk < nb; ++blk) {
+            KAI_UNROLL for (size_t s = 0; s < 4; ++s) {
+                const int8x16_t raw = vld1q_s8((const int8_t*)rhs + 16 * (s * KAI_GROUPS + g));
+                vst1q_s8(buf + 16 * s, vshlq_n_s8(raw, 4));
+                vst1q_s8(buf + 64 + 16 * s, vandq_s8(raw, high_mask));
+            }
+            const uint16x4_t bf = vld1_u16((const uint16_t*)(const void*)(rhs + 16 * 8) + 4 * g);
+            vst1q_f32(scales + 4 * blk, vreinterpretq_f32_u32(vshll_n_u16(bf, 16)));
+            rhs += block_bytes;
+            buf += 128;
+        }
+        return;
+    }
+    for (size_t blk = 0; blk < nb; ++blk) {
+        vst1q_f32(scales + 4 * blk, vreinterpretq_f32_u32(vshll_n_u16(
+                                         vld1_u16((const uint16_t*)(const void*)(rhs + blk * block_bytes + chunks * 16 * 8) + 4 * g), 16)));
+    }
+    for (size_t blk = 0; blk < nb; ++blk) {
+        const uint8_t* src = rhs + blk * block_bytes;
+        for (size_t c = 0; c < chunks; ++c) {
+            KAI_UNROLL for (size_t s = 0; s < 4; ++s) {
+                const int8x16_t raw = vld1q_s8((const int8_t*)src + 16 * (s * KAI_GROUPS + g));
+                vst1q_s8(buf + 16 * s, vshlq_n_s8(raw, 4));
+                vst1q_s8(buf + 64 + 16 * s, vandq_s8(raw, high_mask));
+            }
+            src += 16 * 8;
+            buf += 128;
+        }
+    }
+}
+
+// Half a chunk of the 8x4 tile: 4 K groups of operands (v16-v19) and of the two LHS blocks
+// (v20-v23, v24-v27) loaded, their 32 SDOTs into v0-v7.
+__asm__(
+    ".macro kai_c32d_half8 b, a0, a1\n"
+    "ld1 {v16.16b, v17.16b, v18.16b, v19.16b}, [\\b], #64\n"
+    "ld1 {v20.16b, v21.16b, v22.16b, v23.16b}, [\\a0], #64\n"
+    "ld1 {v24.16b, v25.16b, v26.16b, v27.16b}, [\\a1], #64\n"
+    "kai_c32d_sdot8 16, 20, 24\n"
+    "kai_c32d_sdot8 17, 21, 25\n"
+    "kai_c32d_sdot8 18, 22, 26\n"
+    "kai_c32d_sdot8 19, 23, 27\n"
+    ".endm\n"
+    ".macro kai_c32d_sdot8 w, x, y\n"
+    "sdot v0.4s, v\\w\\().16b, v\\x\\().4b[0]\n"
+    "sdot v1.4s, v\\w\\().16b, v\\x\\().4b[1]\n"
+    "sdot v2.4s, v\\w\\().16b, v\\x\\().4b[2]\n"
+    "sdot v3.4s, v\\w\\().16b, v\\x\\().4b[3]\n"
+    "sdot v4.4s, v\\w\\().16b, v\\y\\().4b[0]\n"
+    "sdot v5.4s, v\\w\\().16b, v\\y\\().4b[1]\n"
+    "sdot v6.4s, v\\w\\().16b, v\\y\\().4b[2]\n"
+    "sdot v7.4s, v\\w\\().16b, v\\y\\().4b[3]\n"
+    ".endm\n");
+
+/// The K loop of tiles of 8 rows x 4 columns on the buffer: for each of the tiles, facc[8 x 4]
+/// (row-major, then the next tile's) += the f32 block sums over nb blocks of chunks 32-K chunks,
+/// from the LHS blocks a and a + step1 (then a += step2) and the unpacked operands at buf; reads
+/// fin up to 8 rows past the last tile.
+/// Register map: v0-v7 the integer accumulators (row i: v<i>, zeroed by loads, the next block's at
+/// the end of each block's scaling), v8-v15 the f32 accumulators, v16-v19 operands, v20-v27 LHS,
+/// v28 the block's scales.
+__attribute__((noinline)) static void kai_c32d_kloop8(
+    const int8_t* a, size_t step1, size_t step2, size_t tiles, const int8_t* buf, const float* scales, size_t nb, size_t chunks,
+    const float* fin, size_t fin_step, float* facc) {
+    const int8_t* a0;  // scratch registers of the loop (early-clobber: apart from the inputs)
+    const int8_t* a1;
+    const int8_t* b;
+    const float* sc;
+    size_t c;
+    size_t n;
+    __asm__ __volatile__(
+        "ldp q8, q9, [%[fin], #0]\n"
+        "ldp q10, q11, [%[fin], #32]\n"
+        "ldp q12, q13, [%[fin], #64]\n"
+        "ldp q14, q15, [%[fin], #96]\n"
+        "ld1 {v0.4s, v1.4s, v2.4s, v3.4s}, [%[zero]]\n"
+        "ld1 {v4.4s, v5.4s, v6.4s, v7.4s}, [%[zero]]\n"
+        "mov %[a0], %[a]\n"
+        "add %[a1], %[a], %[step1]\n"
+        "mov %[b], %[buf]\n"
+        "mov %[sc], %[scales]\n"
+        "mov %[n], %[nb]\n"
+        "mov %[c], %[chunks]\n"
+        "1:\n"
+        "kai_c32d_half8 %[b], %[a0], %[a1]\n"
+        "kai_c32d_half8 %[b], %[a0], %[a1]\n"
+        "subs %[c], %[c], #1\n"
+        "bne 1b\n"
+        "ldr q28, [%[sc]], #16\n"
+        "scvtf v0.4s, v0.4s, #4\n"
+        "scvtf v1.4s, v1.4s, #4\n"
+        "scvtf v2.4s, v2.4s, #4\n"
+        "scvtf v3.4s, v3.4s, #4\n"
+        "scvtf v4.4s, v4.4s, #4\n"
+        "scvtf v5.4s, v5.4s, #4\n"
+        "scvtf v6.4s, v6.4s, #4\n"
+        "scvtf v7.4s, v7.4s, #4\n"
+        "fmla v8.4s, v0.4s, v28.4s\n"
+        "fmla v9.4s, v1.4s, v28.4s\n"
+        "fmla v10.4s, v2.4s, v28.4s\n"
+        "fmla v11.4s, v3.4s, v28.4s\n"
+        "fmla v12.4s, v4.4s, v28.4s\n"
+        "fmla v13.4s, v5.4s, v28.4s\n"
+        "fmla v14.4s, v6.4s, v28.4s\n"
+        "fmla v15.4s, v7.4s, v28.4s\n"
+        "ld1 {v0.4s, v1.4s, v2.4s, v3.4s}, [%[zero]]\n"
+        "ld1 {v4.4s, v5.4s, v6.4s, v7.4s}, [%[zero]]\n"
+        "mov %[c], %[chunks]\n"
+        "subs %[n], %[n], #1\n"
+        "bne 1b\n"
+        // The tile's sums out, the next tile's in (past the last tile: facc's padding of 8 rows);
+        // its integer accumulators were zeroed at the end of the last block.
+        "stp q8, q9, [%[facc], #0]\n"
+        "stp q10, q11, [%[facc], #32]\n"
+        "stp q12, q13, [%[facc], #64]\n"
+        "stp q14, q15, [%[facc], #96]\n"
+        "add %[fin], %[fin], %[fin_step]\n"
+        "ldp q8, q9, [%[fin], #0]\n"
+        "ldp q10, q11, [%[fin], #32]\n"
+        "ldp q12, q13, [%[fin], #64]\n"
+        "ldp q14, q15, [%[fin], #96]\n"
+        "add %[facc], %[facc], #128\n"
+        "add %[a], %[a], %[step2]\n"
+        "mov %[a0], %[a]\n"
+        "add %[a1], %[a], %[step1]\n"
+        "mov %[b], %[buf]\n"
+        "mov %[sc], %[scales]\n"
+        "mov %[n], %[nb]\n"
+        "subs %[tiles], %[tiles], #1\n"
+        "bne 1b\n"
+        : [a] "+r"(a), [a0] "=&r"(a0), [a1] "=&r"(a1), [b] "=&r"(b), [sc] "=&r"(sc), [n] "=&r"(n), [c] "=&r"(c), [tiles] "+r"(tiles),
+          [facc] "+r"(facc), [fin] "+r"(fin)
+        : [buf] "r"(buf), [scales] "r"(scales), [nb] "r"(nb), [chunks] "r"(chunks), [step1] "r"(step1), [step2] "r"(step2), [fin_step] "r"(fin_step),
+          [zero] "r"(kai_c32d_zeros)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28");
+}
+
+// The clamp of one output register (after the bias): v\\r + v21, then max v22 and min v23.
+__asm__(
+    ".macro kai_c32d_clamp8 r\n"
+    "fadd v\\r\\().4s, v\\r\\().4s, v21.4s\n"
+    "fmax v\\r\\().4s, v\\r\\().4s, v22.4s\n"
+    "fmin v\\r\\().4s, v\\r\\().4s, v23.4s\n"
+    ".endm\n");
+
+/// kai_c32d_kloop8 on the last K range of tiles of 8 whole rows and 4 whole columns: the tiles'
+/// sums go through spec §7.4 steps 3-6 in registers (the row sums, biases and bounds at params,
+/// 4 vectors) and are stored at dst (8 rows per tile, dst_stride_row apart) instead of facc.
+__attribute__((noinline)) static void kai_c32d_kloop8_out(
+    const int8_t* a, size_t step1, size_t step2, size_t tiles, const int8_t* buf, const float* scales, size_t nb, size_t chunks,
+    const float* fin, size_t fin_step, const float* params, uint8_t* dst, size_t dst_stride_row) {
+    const int8_t* a0;  // scratch registers of the loop (early-clobber: apart from the inputs)
+    const int8_t* a1;
+    const int8_t* b;
+    const float* sc;
+    size_t c;
+    size_t n;
+    __asm__ __volatile__(
+        "ldp q8, q9, [%[fin], #0]\n"
+        "ldp q10, q11, [%[fin], #32]\n"
+        "ldp q12, q13, [%[fin], #64]\n"
+        "ldp q14, q15, [%[fin], #96]\n"
+        "ld1 {v0.4s, v1.4s, v2.4s, v3.4s}, [%[zero]]\n"
+        "ld1 {v4.4s, v5.4s, v6.4s, v7.4s}, [%[zero]]\n"
+        "mov %[a0], %[a]\n"
+        "add %[a1], %[a], %[step1]\n"
+        "mov %[b], %[buf]\n"
+        "mov %[sc], %[scales]\n"
+        "mov %[n], %[nb]\n"
+        "mov %[c], %[chunks]\n"
+        "1:\n"
+        "kai_c32d_half8 %[b], %[a0], %[a1]\n"
+        "kai_c32d_half8 %[b], %[a0], %[a1]\n"
+        "subs %[c], %[c], #1\n"
+        "bne 1b\n"
+        "ldr q28, [%[sc]], #16\n"
+        "scvtf v0.4s, v0.4s, #4\n"
+        "scvtf v1.4s, v1.4s, #4\n"
+        "scvtf v2.4s, v2.4s, #4\n"
+        "scvtf v3.4s, v3.4s, #4\n"
+        "scvtf v4.4s, v4.4s, #4\n"
+        "scvtf v5.4s, v5.4s, #4\n"
+        "scvtf v6.4s, v6.4s, #4\n"
+        "scvtf v7.4s, v7.4s, #4\n"
+        "fmla v8.4s, v0.4s, v28.4s\n"
+        "fmla v9.4s, v1.4s, v28.4s\n"
+        "fmla v10.4s, v2.4s, v28.4s\n"
+        "fmla v11.4s, v3.4s, v28.4s\n"
+        "fmla v12.4s, v4.4s, v28.4s\n"
+        "fmla v13.4s, v5.4s, v28.4s\n"
+        "fmla v14.4s, v6.4s, v28.4s\n"
+        "fmla v15.4s, v7.4s, v28.4s\n"
+        "ld1 {v0.4s, v1.4s, v2.4s, v3.4s}, [%[zero]]\n"
+        "ld1 {v4.4s, v5.4s, v6.4s, v7.4s}, [%[zero]]\n"
+        "mov %[c], %[chunks]\n"
+        "subs %[n], %[n], #1\n"
+        "bne 1b\n"
+        // Spec §7.4 steps 3-6 on the tile's sums: a0 and a1 are at the LHS blocks' offsets and
+        // scales; v20-v23 the row sums, biases, lower and upper bounds (params).
+        "ld1 {v20.4s, v21.4s, v22.4s, v23.4s}, [%[params]]\n"
+        "ldp q16, q17, [%[a0]]\n"
+        "ldp q18, q19, [%[a1]]\n"
+        "scvtf v16.4s, v16.4s\n"
+        "scvtf v18.4s, v18.4s\n"
+        "fmla v8.4s, v20.4s, v16.s[0]\n"
+        "fmla v9.4s, v20.4s, v16.s[1]\n"
+        "fmla v10.4s, v20.4s, v16.s[2]\n"
+        "fmla v11.4s, v20.4s, v16.s[3]\n"
+        "fmla v12.4s, v20.4s, v18.s[0]\n"
+        "fmla v13.4s, v20.4s, v18.s[1]\n"
+        "fmla v14.4s, v20.4s, v18.s[2]\n"
+        "fmla v15.4s, v20.4s, v18.s[3]\n"
+        "fmul v8.4s, v8.4s, v17.s[0]\n"
+        "fmul v9.4s, v9.4s, v17.s[1]\n"
+        "fmul v10.4s, v10.4s, v17.s[2]\n"
+        "fmul v11.4s, v11.4s, v17.s[3]\n"
+        "fmul v12.4s, v12.4s, v19.s[0]\n"
+        "fmul v13.4s, v13.4s, v19.s[1]\n"
+        "fmul v14.4s, v14.4s, v19.s[2]\n"
+        "fmul v15.4s, v15.4s, v19.s[3]\n"
+        "kai_c32d_clamp8 8\n"
+        "kai_c32d_clamp8 9\n"
+        "kai_c32d_clamp8 10\n"
+        "kai_c32d_clamp8 11\n"
+        "kai_c32d_clamp8 12\n"
+        "kai_c32d_clamp8 13\n"
+        "kai_c32d_clamp8 14\n"
+        "kai_c32d_clamp8 15\n"
+        "st1 {v8.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v9.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v10.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v11.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v12.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v13.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v14.4s}, [%[dst]], %[dst_stride]\n"
+        "st1 {v15.4s}, [%[dst]], %[dst_stride]\n"
+        "add %[fin], %[fin], %[fin_step]\n"
+        "ldp q8, q9, [%[fin], #0]\n"
+        "ldp q10, q11, [%[fin], #32]\n"
+        "ldp q12, q13, [%[fin], #64]\n"
+        "ldp q14, q15, [%[fin], #96]\n"
+        "add %[a], %[a], %[step2]\n"
+        "mov %[a0], %[a]\n"
+        "add %[a1], %[a], %[step1]\n"
+        "mov %[b], %[buf]\n"
+        "mov %[sc], %[scales]\n"
+        "mov %[n], %[nb]\n"
+        "subs %[tiles], %[tiles], #1\n"
+        "bne 1b\n"
+        : [a] "+r"(a), [a0] "=&r"(a0), [a1] "=&r"(a1), [b] "=&r"(b), [sc] "=&r"(sc), [n] "=&r"(n), [c] "=&r"(c), [tiles] "+r"(tiles),
+          [dst] "+r"(dst), [fin] "+r"(fin)
+        : [buf] "r"(buf), [scales] "r"(scales), [nb] "r"(nb), [chunks] "r"(chunks), [step1] "r"(step1), [step2] "r"(step2), [fin_step] "r"(fin_step), [params] "r"(params), [dst_stride] "r"(dst_stride_row),
+          [zero] "r"(kai_c32d_zeros)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28");
+}
+
+/// Spec §7.4 steps 3-6 for rows (1..KAI_C32D_BUF_M) x cols (1..4) from their f32 block sums facc
+/// (row-major, 4 per row), the LHS blocks from lhs (stride lhs_stride, their tails at tail_off)
+/// and the row sums and biases at rhs_tail; stored at dst.
+static void kai_c32d_out(
+    const float* facc, const int8_t* lhs, size_t lhs_stride, size_t tail_off, const uint8_t* rhs_tail, size_t rows,
+    size_t cols, uint8_t* dst, size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
+    const float32x4_t row_sum = vld1q_f32((const float*)(const void*)rhs_tail);
+    const float32x4_t bias = vld1q_f32((const float*)(const void*)rhs_tail + 8);
+    const int8_t* lhs_tail = lhs + tail_off;
+    // Whole LHS blocks of whole columns: a loop without branches in its body.
+    const size_t full = cols == 4 ? rows / 4 : 0;
+    for (size_t i = 0; i < full; ++i) {
+        const float32x4_t offset = vcvtq_f32_s32(vld1q_s32((const int32_t*)(const void*)lhs_tail));
+        const float32x4_t lhs_scale = vld1q_f32((const float*)(const void*)(lhs_tail + 16));
+        float32x4_t y0 = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc), row_sum, offset, 0), lhs_scale, 0);
+        float32x4_t y1 = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc + 4), row_sum, offset, 1), lhs_scale, 1);
+        float32x4_t y2 = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc + 8), row_sum, offset, 2), lhs_scale, 2);
+        float32x4_t y3 = vmulq_laneq_f32(vfmaq_laneq_f32(vld1q_f32(facc + 12), row_sum, offset, 3), lhs_scale, 3);
+        y0 = vminq_f32(vmaxq_f32(vaddq_f32(y0, bias), vmin), vmax);
+        y1 = vminq_f32(vmaxq_f32(vaddq_f32(y1, bias), vmin), vmax);
+        y2 = vminq_f32(vmaxq_f32(vaddq_f32(y2, bias), vmin), vmax);
+        y3 = vminq_f32(vmaxq_f32(vaddq_f32(y3, bias), vmin), vmax);
+        vst1q_f32((float*)(void*)dst, y0);
+        vst1q_f32((float*)(void*)(dst + dst_stride_row), y1);
+        vst1q_f32((float*)(void*)(dst + 2 * dst_stride_row), y2);
+        vst1q_f32((float*)(void*)(dst + 3 * dst_stride_row), y3);
+        facc += 16;
+        lhs_tail += lhs_stride;
+        dst += 4 * dst_stride_row;
+    }
+    // The rest row by row.
+    for (size_t row = 4 * full; row < rows; ++row) {
+        const size_t r = row % 4;
+        const int8_t* tail = lhs + (row / 4) * lhs_stride + tail_off;
+        const float offset = (float)((const int32_t*)(const void*)tail)[r];
+        const float lhs_scale = ((const float*)(const void*)(tail + 16))[r];
+        float32x4_t y = vmulq_n_f32(vfmaq_n_f32(vld1q_f32(facc + 4 * (row - 4 * full)), row_sum, offset), lhs_scale);
+        y = vminq_f32(vmaxq_f32(vaddq_f32(y, bias), vmin), vmax);
+        float out[4];
+        vst1q_f32(out, y);
+        memcpy(dst + (row - 4 * full) * dst_stride_row, out, cols * sizeof(float));
+    }
+}
+
+/// The whole call on the buffered path (m > 16, bl <= KAI_C32D_BUF_K).
+static void kai_c32d_run_buffered(
+    size_t m, size_t n, size_t nb, size_t chunks, const int8_t* lhs_packed, size_t lhs_stride, const uint8_t* rhs_packed,
+    size_t rhs_stride, uint8_t* dst, size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
+    int8_t buf[KAI_C32D_BUF_K * 4] __attribute__((aligned(16)));
+    float scales[KAI_C32D_BUF_K / 32 * 4] __attribute__((aligned(16)));
+    float facc[(KAI_C32D_BUF_M + 8) * 4] __attribute__((aligned(16)));  // 8 rows of padding (kai_c32d_kloop8)
+    const size_t range = KAI_C32D_BUF_K / (32 * chunks);  // blocks per K range
+    const size_t lhs_k = chunks * 128;          // LHS bytes per block and LHS block
+    const size_t rhs_k = chunks * 16 * 8 + 2 * 8;  // RHS bytes per block and RHS block
+    for (size_t n0 = 0; n0 < n; n0 += 4) {
+        const size_t g = (n0 % 8) / 4;
+        const uint8_t* rhs = rhs_packed + (n0 / 8) * rhs_stride;
+        const size_t cols = KAI_MIN(4, n - n0);
+        // The row sums, biases and bounds of the fused output (kai_c32d_kloop8_out).
+        const float* rhs_tail = (const float*)(const void*)(rhs + nb * rhs_k + 16 * g);
+        float params[16] __attribute__((aligned(16)));
+        vst1q_f32(params, vld1q_f32(rhs_tail));
+        vst1q_f32(params + 4, vld1q_f32(rhs_tail + 8));
+        vst1q_f32(params + 8, vmin);
+        vst1q_f32(params + 12, vmax);
+        for (size_t m0 = 0; m0 < m; m0 += KAI_C32D_BUF_M) {
+            const size_t rows = KAI_MIN(KAI_C32D_BUF_M, m - m0);
+            const size_t blocks = kai_div_ceil(rows, kai_mr);
+            uint8_t* dst_rows = dst + m0 * dst_stride_row + n0 * sizeof(float);
+            size_t done = 0;  // LHS blocks whose output the fused loop stores
+            for (size_t kb = 0; kb < nb; kb += range) {
+                const size_t kn = KAI_MIN(range, nb - kb);
+                kai_c32d_unpack(rhs + kb * rhs_k, g, kn, chunks, buf, scales);
+                const int8_t* a = lhs_packed + (m0 / kai_mr) * lhs_stride + kb * lhs_k;
+                // The accumulators start from zero on the first range, then from facc.
+                const float* fin = kb == 0 ? (const float*)(const void*)kai_c32d_zeros : facc;
+                const size_t fin_step = kb == 0 ? 0 : 128;
+                // On the last range, tiles of 8 whole rows and 4 whole columns store their output;
+                // then pairs of LHS blocks, then the last block on its own (read twice, half
+                // discarded), into facc.
+                if (kb + kn == nb && cols == 4 && rows >= 8) {
+                    done = 2 * (rows / 8);
+                    kai_c32d_kloop8_out(
+                        a, lhs_stride, 2 * lhs_stride, rows / 8, buf, scales, kn, chunks, fin, fin_step, params, dst_rows,
+                        dst_stride_row);
+                }
+                const size_t left = blocks - done;
+                if (left >= 2) {
+                    kai_c32d_kloop8(
+                        a + done * lhs_stride, lhs_stride, 2 * lhs_stride, left / 2, buf, scales, kn, chunks,
+                        kb == 0 ? fin : fin + 16 * done, fin_step, facc + 16 * done);
+                }
+                if (left % 2 != 0) {
+                    kai_c32d_kloop8(
+                        a + (blocks - 1) * lhs_stride, 0, 0, 1, buf, scales, kn, chunks, kb == 0 ? fin : fin + 16 * (blocks - 1), 0,
+                        facc + 16 * (blocks - 1));
+                }
+            }
+            if (done < blocks) {
+                kai_c32d_out(
+                    facc + 16 * done, lhs_packed + (m0 / 4 + done) * lhs_stride, lhs_stride, nb * lhs_k, (const uint8_t*)rhs_tail,
+                    rows - 4 * done, cols, dst_rows + 4 * done * dst_stride_row, dst_stride_row, vmin, vmax);
+            }
+        }
+    }
+}
+#endif
+
 void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod(
     size_t m, size_t n, size_t k, size_t bl, const void* lhs_packed, const void* rhs_packed, float* dst,
     size_t dst_stride_row, size_t dst_stride_col, float scalar_min, float scalar_max) {
@@ -655,6 +1039,14 @@ void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod(
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
     size_t m_start = 0;
+#if defined(KAI_C32D_ASM)
+    if (m > 16 && bl <= KAI_C32D_BUF_K) {
+        kai_c32d_run_buffered(
+            m, n, nb, chunks, (const int8_t*)lhs_packed, lhs_stride, (const uint8_t*)rhs_packed, rhs_stride, (uint8_t*)dst,
+            dst_stride_row, vmin, vmax);
+        return;
+    }
+#endif
 #if defined(KAI_C32D_ASM)
     for (; m - m_start >= 16; m_start += 16) {
         const int8_t* stripe[4];
