@@ -47,6 +47,11 @@ static const size_t kai_dst_elem = 2;
 // accumulators and does not pair the LHS loads in the intrinsics twin below (-DKAI_QAI4C32P_NO_ASM),
 // about 100 instructions per 32-value chunk against 84 here. Same SDOTs, same operands: the same sums.
 static const int32_t kai_qai4c32p_zeros[8] = {0};
+// 0x4B400000 = f32 1.5 * 2^23: the starting value of tile_u's int32 sums (int -> float by FSUB).
+#define KAI_QAI4C32P_MAGIC 0x4B400000
+static const int32_t kai_qai4c32p_magic[8] = {KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC,
+                                              KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC,
+                                              KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC};
 // One 4-row LHS block against the 4 decoded RHS segments of a chunk: lo0..lo3 (byte << 4) pair with
 // the LHS groups at x (segments 0, 1) and y (2, 3), hi0..hi3 (byte & 0xF0) with those 64 bytes on.
 __asm__(
@@ -402,11 +407,15 @@ static inline __attribute__((always_inline)) void tile_u(
     // instructions). Per block: accumulators zeroed by loads, the chunks as in tile() with the decoded
     // operands loaded (v20-v23 low-nibble, v16-v19 high-nibble operands, v24-v27 LHS pairs), then the
     // epilogue of the intrinsics twin below in the same order per accumulator: FMLA zero * S[r], FMUL
-    // (scale / 16) * recip[r], SCVTF, FMLA. v24/v25 zero/scale, v26/v27 S/recip of rows 0-3, v20/v21 of
+    // (scale / 16) * recip[r], int -> float, FMLA. The int -> float is one FSUB instead of SCVTF (two uops
+    // on N2 / V1 / V2): the sums start at 0x4B400000 instead of 0, so with |I| <= bl * 128 * 128 <= 2^22
+    // (bl <= 256, the caller checks) the int32 bits are the f32 1.5 * 2^23 + I, exact, and subtracting
+    // 1.5 * 2^23 gives f32(I) exactly, the value SCVTF gives (+0 for 0). v24/v25 zero/scale, v26/v27 S/recip of rows 0-3, v20/v21 of
     // rows 4-7; products in v16-v19, v22, v23, then v24, v26 once free. v0-v7: the int32 sums (fixed
     // registers: GCC allows 30 asm operands).
     {
         size_t c;
+        const float32x4_t magic = vreinterpretq_f32_s32(vdupq_n_s32(KAI_QAI4C32P_MAGIC));
         size_t nbl = nblk;
         __asm__ __volatile__(
             "2:\n"
@@ -466,14 +475,14 @@ static inline __attribute__((always_inline)) void tile_u(
             "fmul v23.4s, v25.4s, v21.s[1]\n"
             "fmul v24.4s, v25.4s, v21.s[2]\n"
             "fmul v26.4s, v25.4s, v21.s[3]\n"
-            "scvtf v0.4s, v0.4s\n"
-            "scvtf v1.4s, v1.4s\n"
-            "scvtf v2.4s, v2.4s\n"
-            "scvtf v3.4s, v3.4s\n"
-            "scvtf v4.4s, v4.4s\n"
-            "scvtf v5.4s, v5.4s\n"
-            "scvtf v6.4s, v6.4s\n"
-            "scvtf v7.4s, v7.4s\n"
+            "fsub v0.4s, v0.4s, %[magic].4s\n"
+            "fsub v1.4s, v1.4s, %[magic].4s\n"
+            "fsub v2.4s, v2.4s, %[magic].4s\n"
+            "fsub v3.4s, v3.4s, %[magic].4s\n"
+            "fsub v4.4s, v4.4s, %[magic].4s\n"
+            "fsub v5.4s, v5.4s, %[magic].4s\n"
+            "fsub v6.4s, v6.4s, %[magic].4s\n"
+            "fsub v7.4s, v7.4s, %[magic].4s\n"
             "fmla %[f0].4s, v0.4s, v16.4s\n"
             "fmla %[f1].4s, v1.4s, v17.4s\n"
             "fmla %[f2].4s, v2.4s, v18.4s\n"
@@ -487,7 +496,7 @@ static inline __attribute__((always_inline)) void tile_u(
             : [f0] "+w"(f0), [f1] "+w"(f1), [f2] "+w"(f2), [f3] "+w"(f3),
               [f4] "+w"(f4), [f5] "+w"(f5), [f6] "+w"(f6), [f7] "+w"(f7), [a] "+r"(pa), [e] "+r"(pb),
               [r] "+r"(pu), [c] "=&r"(c), [nbl] "+r"(nbl)
-            : [zero] "r"(kai_qai4c32p_zeros), [chunks] "r"(bl / 32)
+            : [zero] "r"(kai_qai4c32p_magic), [magic] "w"(magic), [chunks] "r"(bl / 32)
             : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27");
     }
 #else
@@ -653,11 +662,11 @@ void kai_run_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const size_t rhs_stride = kai_nr * (nb * (bl / 2 + 8) + 4);
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
-    // 8-row tiles (more than 4 rows) through the decoded-RHS path when there are two or more and a block
-    // fits the buffer; the rest (a last tile of 1-4 rows, or everything otherwise) as before.
+    // 8-row tiles (more than 4 rows) through the decoded-RHS path when there are two or more and bl <= 256;
+    // the rest (a last tile of 1-4 rows, or everything otherwise) as before.
     size_t m_start = 0;
     const size_t ntiles8 = m / 8 + (m % 8 > 4 ? 1 : 0);
-    if (ntiles8 >= 2 && 4 * bl + 32 <= KAI_UBUF_BYTES) {
+    if (ntiles8 >= 2 && bl <= 256) {  // bl <= 256: the FSUB conversion's bound; 4 * bl + 32 <= KAI_UBUF_BYTES
         dot_rows_u((const uint8_t*)lhs_packed, lhs_stride, ntiles8, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl,
                    (uint8_t*)dst, dst_stride_row, m, vmin, vmax);
         m_start = KAI_MIN(8 * ntiles8, m);
