@@ -318,19 +318,19 @@ static inline __attribute__((always_inline)) void tile_row(
     }
 }
 
-static __attribute__((noinline)) void dot_rows8_bl32(
+static __attribute__((noinline)) void dot_rows8_bl32_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb,
     uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, 32, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void dot_rows8(
+static __attribute__((noinline)) void dot_rows8_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, bl, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void dot_rows4(
+static __attribute__((noinline)) void dot_rows4_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 0, rhs_packed, rhs_stride, n, nb, bl, dst, dst_stride, rows, vmin, vmax);
@@ -342,14 +342,14 @@ static __attribute__((noinline)) void dot_rows4(
 // Loop order: row groups, then columns, then K ranges (whole blocks), then the row tiles. Each output's
 // f32 accumulator still goes through the blocks in order with the same per-block operations (it is kept
 // in a stack array between K ranges): bit-identical to tile().
-// Stack: KAI_UBUF_BYTES (6 KB) of decoded RHS plus KAI_ROW_TILES * 8 * 16 bytes (1 KB) of accumulators.
+// Stack: KAI_UBUF_BYTES (6 KB) of decoded RHS plus KAI_ROW_TILES * 8 * 16 bytes (2 KB) of accumulators.
 #define KAI_UBUF_BYTES 6144
-#define KAI_ROW_TILES 8
+#define KAI_ROW_TILES 16
 
 // Decodes nblk blocks of one column group (raw at pr, block stride 4 * (bl / 2 + 8)) into u: per 32-value
 // chunk the 8 SDOT operands lo0, hi0, lo1, hi1, lo2, hi2, lo3, hi3 (byte << 4 and byte & 0xF0 of segment
 // s, 128 bytes), then the block's 4 zero and 4 scale / 16 (32 bytes): 4 * bl + 32 bytes per block.
-static void unpack_rhs(const uint8_t* pr, size_t nblk, size_t bl, uint8_t* u) {
+static void unpack_rhs_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(const uint8_t* pr, size_t nblk, size_t bl, uint8_t* u) {
     const uint8x16_t high_mask = vdupq_n_u8(0xF0);
     for (size_t b = 0; b < nblk; ++b) {
         for (size_t t = 0; t < bl / 32; ++t) {
@@ -376,35 +376,27 @@ static void unpack_rhs(const uint8_t* pr, size_t nblk, size_t bl, uint8_t* u) {
 }
 
 // One 8-row tile (lhs: its first 4-row block at the K range's first block) over the nblk decoded blocks
-// at u. acc: the tile's 8 f32 accumulators (row r's 4 columns), loaded unless first, stored back.
+// at u. acc: the tile's 8 f32 accumulators (row r's 4 columns, +0 before the first range), loaded and
+// stored back.
 static inline __attribute__((always_inline)) void tile_u(
-    const uint8_t* lhs, size_t lhs_stride, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc, int first) {
+    const uint8_t* lhs, size_t lhs_stride, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc) {
     const size_t lhs_block = kai_mr * (bl + 8);
-    float32x4_t f0 = vdupq_n_f32(0.0F);
-    float32x4_t f1 = f0;
-    float32x4_t f2 = f0;
-    float32x4_t f3 = f0;
-    float32x4_t f4 = f0;
-    float32x4_t f5 = f0;
-    float32x4_t f6 = f0;
-    float32x4_t f7 = f0;
-    if (!first) {
-        f0 = acc[0];
-        f1 = acc[1];
-        f2 = acc[2];
-        f3 = acc[3];
-        f4 = acc[4];
-        f5 = acc[5];
-        f6 = acc[6];
-        f7 = acc[7];
-    }
+    float32x4_t f0 = acc[0];
+    float32x4_t f1 = acc[1];
+    float32x4_t f2 = acc[2];
+    float32x4_t f3 = acc[3];
+    float32x4_t f4 = acc[4];
+    float32x4_t f5 = acc[5];
+    float32x4_t f6 = acc[6];
+    float32x4_t f7 = acc[7];
     const int8_t* pa = (const int8_t*)lhs;
     const int8_t* pb = (const int8_t*)(lhs + lhs_stride);
     const int8_t* pu = (const int8_t*)u;
     KAI_UNUSED(lhs_block);
 #if defined(KAI_QAI4C32P_DOT_ASM)
     // The whole block loop in assembly (in C, GCC adds 4 accumulator copies per block to the 96 vector
-    // instructions). Per block: accumulators zeroed by loads, the chunks as in tile() with the decoded
+    // instructions). Per block: accumulators set by loads (for the next block at the end of the epilogue, where the
+    // load pipes are idle), the chunks as in tile() with the decoded
     // operands loaded (v20-v23 low-nibble, v16-v19 high-nibble operands, v24-v27 LHS pairs), then the
     // epilogue of the intrinsics twin below in the same order per accumulator: FMLA zero * S[r], FMUL
     // (scale / 16) * recip[r], int -> float, FMLA. The int -> float is one FSUB instead of SCVTF (two uops
@@ -418,11 +410,11 @@ static inline __attribute__((always_inline)) void tile_u(
         const float32x4_t magic = vreinterpretq_f32_s32(vdupq_n_s32(KAI_QAI4C32P_MAGIC));
         size_t nbl = nblk;
         __asm__ __volatile__(
-            "2:\n"
             "ldp q0, q1, [%[zero]]\n"
             "ldp q2, q3, [%[zero]]\n"
             "ldp q4, q5, [%[zero]]\n"
             "ldp q6, q7, [%[zero]]\n"
+            "2:\n"
             "mov %[c], %[chunks]\n"
             "1:\n"
             "ldp q20, q16, [%[r]]\n"
@@ -491,6 +483,10 @@ static inline __attribute__((always_inline)) void tile_u(
             "fmla %[f5].4s, v5.4s, v23.4s\n"
             "fmla %[f6].4s, v6.4s, v24.4s\n"
             "fmla %[f7].4s, v7.4s, v26.4s\n"
+            "ldp q0, q1, [%[zero]]\n"
+            "ldp q2, q3, [%[zero]]\n"
+            "ldp q4, q5, [%[zero]]\n"
+            "ldp q6, q7, [%[zero]]\n"
             "subs %[nbl], %[nbl], #1\n"
             "b.ne 2b\n"
             : [f0] "+w"(f0), [f1] "+w"(f1), [f2] "+w"(f2), [f3] "+w"(f3),
@@ -586,27 +582,25 @@ static inline __attribute__((always_inline)) void tile_u(
 
 // ntiles 8-row tiles (the first at lhs, then every 2 * lhs_stride) over one decoded K range.
 static inline __attribute__((always_inline)) void tiles_u(
-    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc,
-    int first) {
+    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc) {
     for (size_t t = 0; t < ntiles; ++t) {
-        tile_u(lhs + 2 * t * lhs_stride, lhs_stride, u, nblk, bl, acc + 8 * t, first);
+        tile_u(lhs + 2 * t * lhs_stride, lhs_stride, u, nblk, bl, acc + 8 * t);
     }
 }
 
-static __attribute__((noinline)) void dot_tiles_u_bl32(
-    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, float32x4_t* acc, int first) {
-    tiles_u(lhs, lhs_stride, ntiles, u, nblk, 32, acc, first);
+static __attribute__((noinline)) void dot_tiles_u_bl32_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
+    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, float32x4_t* acc) {
+    tiles_u(lhs, lhs_stride, ntiles, u, nblk, 32, acc);
 }
 
-static __attribute__((noinline)) void dot_tiles_u(
-    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc,
-    int first) {
-    tiles_u(lhs, lhs_stride, ntiles, u, nblk, bl, acc, first);
+static __attribute__((noinline)) void dot_tiles_u_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
+    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc) {
+    tiles_u(lhs, lhs_stride, ntiles, u, nblk, bl, acc);
 }
 
 // Rows [0, 8 * ntiles_all) (every tile has more than 4 rows; rows: the call's rows from there) x all n
 // columns through the decoded-RHS path.
-static void dot_rows_u(
+static void dot_rows_u_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs_packed, size_t lhs_stride, size_t ntiles_all, const uint8_t* rhs_packed, size_t rhs_stride,
     size_t n, size_t nb, size_t bl, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     uint8_t ubuf[KAI_UBUF_BYTES] __attribute__((aligned(64)));
@@ -619,13 +613,16 @@ static void dot_rows_u(
         const uint8_t* lhs = lhs_packed + 2 * t0 * lhs_stride;
         for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
             const uint8_t* rhs = rhs_packed + (n0 / kai_nr) * rhs_stride;
+            for (size_t i = 0; i < 8 * ntiles; ++i) {
+                acc[i] = vdupq_n_f32(0.0F);
+            }
             for (size_t b0 = 0; b0 < nb; b0 += kblk) {
                 const size_t nblk = KAI_MIN(nb - b0, kblk);
-                unpack_rhs(rhs + b0 * rhs_block, nblk, bl, ubuf);
+                unpack_rhs_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(rhs + b0 * rhs_block, nblk, bl, ubuf);
                 if (bl == 32) {
-                    dot_tiles_u_bl32(lhs + b0 * lhs_block, lhs_stride, ntiles, ubuf, nblk, acc, b0 == 0);
+                    dot_tiles_u_bl32_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(lhs + b0 * lhs_block, lhs_stride, ntiles, ubuf, nblk, acc);
                 } else {
-                    dot_tiles_u(lhs + b0 * lhs_block, lhs_stride, ntiles, ubuf, nblk, bl, acc, b0 == 0);
+                    dot_tiles_u_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(lhs + b0 * lhs_block, lhs_stride, ntiles, ubuf, nblk, bl, acc);
                 }
             }
             // Bias (after the last block), then clamp max then min.
@@ -667,7 +664,7 @@ void kai_run_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     size_t m_start = 0;
     const size_t ntiles8 = m / 8 + (m % 8 > 4 ? 1 : 0);
     if (ntiles8 >= 2 && bl <= 256) {  // bl <= 256: the FSUB conversion's bound; 4 * bl + 32 <= KAI_UBUF_BYTES
-        dot_rows_u((const uint8_t*)lhs_packed, lhs_stride, ntiles8, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl,
+        dot_rows_u_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod((const uint8_t*)lhs_packed, lhs_stride, ntiles8, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl,
                    (uint8_t*)dst, dst_stride_row, m, vmin, vmax);
         m_start = KAI_MIN(8 * ntiles8, m);
     }
@@ -677,11 +674,11 @@ void kai_run_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
         uint8_t* dst_row = (uint8_t*)dst + m0 * dst_stride_row;
         const uint8_t* rhs = (const uint8_t*)rhs_packed;
         if (rows > 4 && bl == 32) {
-            dot_rows8_bl32(lhs, lhs_stride, rhs, rhs_stride, n, nb, dst_row, dst_stride_row, rows, vmin, vmax);
+            dot_rows8_bl32_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(lhs, lhs_stride, rhs, rhs_stride, n, nb, dst_row, dst_stride_row, rows, vmin, vmax);
         } else if (rows > 4) {
-            dot_rows8(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, dst_row, dst_stride_row, rows, vmin, vmax);
+            dot_rows8_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, dst_row, dst_stride_row, rows, vmin, vmax);
         } else {
-            dot_rows4(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, dst_row, dst_stride_row, rows, vmin, vmax);
+            dot_rows4_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, dst_row, dst_stride_row, rows, vmin, vmax);
         }
     }
 }
