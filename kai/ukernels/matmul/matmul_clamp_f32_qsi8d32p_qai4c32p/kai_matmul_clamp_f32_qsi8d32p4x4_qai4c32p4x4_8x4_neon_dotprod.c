@@ -21,6 +21,9 @@
 // (4 columns each). SDOT by element: the segment's decoded nibbles (byte << 4 and byte & 0xF0,
 // 16 w) times lane r of the LHS group gives row r. The block epilogue uses FMLA by element for
 // zero * S[r] and FMUL by element for (scale / 16) * recip[r].
+// Calls with two or more 8-row tiles and bl <= 256 decode each 4-column group's RHS once per K range
+// into a stack buffer and run up to 16 row tiles against it (dot_rows_u below): stack use about 8 KB
+// (6 KB decoded RHS, 2 KB f32 accumulators).
 
 #include "kai_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod.h"
 
