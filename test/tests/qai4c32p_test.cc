@@ -236,6 +236,9 @@ std::vector<MatmulCase> matmul_cases() {
         };
         std::vector<Shape> shapes = {
             {1, 1, 32, 32}, {ms + 1, 5, 96, 32}, {13, 33, 224, 32}, {ms + 3, 11, 1024, 256}, {19, 13, 384, 128},
+            // The 8x4 dotprod GEMMs' decoded-RHS path: more than 16 row tiles and several K ranges of the
+            // buffer (bl 32: 38 blocks each), a 5-row last tile; bl 256 (the FSUB bound) in two K ranges.
+            {17 * ms + 5, 6, 2048, 32}, {2 * ms + 5, 5, 2048, 256},
         };
         // Past 16384 (every path of the K loops), M = mr + 1, N = nr + 1: once per variant in both sweeps, the LHS
         // packers alternating.

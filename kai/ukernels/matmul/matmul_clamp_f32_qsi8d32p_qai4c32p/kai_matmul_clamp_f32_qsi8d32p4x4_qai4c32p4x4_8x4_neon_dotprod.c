@@ -21,6 +21,9 @@
 // (4 columns each). SDOT by element: the segment's decoded nibbles (byte << 4 and byte & 0xF0,
 // 16 w) times lane r of the LHS group gives row r. The block epilogue uses FMLA by element for
 // zero * S[r] and FMUL by element for (scale / 16) * recip[r].
+// Calls with two or more 8-row tiles and bl <= 256 decode each 4-column group's RHS once per K range
+// into a stack buffer and run up to 16 row tiles against it (dot_rows_u below): stack use about 8 KB
+// (6 KB decoded RHS, 2 KB f32 accumulators).
 
 #include "kai_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod.h"
 
@@ -46,6 +49,11 @@ static const size_t kai_dst_elem = sizeof(float);
 // accumulators and does not pair the LHS loads in the intrinsics twin below (-DKAI_QAI4C32P_NO_ASM),
 // about 100 instructions per 32-value chunk against 84 here. Same SDOTs, same operands: the same sums.
 static const int32_t kai_qai4c32p_zeros[8] = {0};
+// 0x4B400000 = f32 1.5 * 2^23: the starting value of tile_u's int32 sums (int -> float by FSUB).
+#define KAI_QAI4C32P_MAGIC 0x4B400000
+static const int32_t kai_qai4c32p_magic[8] = {KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC,
+                                              KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC,
+                                              KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC};
 // One 4-row LHS block against the 4 decoded RHS segments of a chunk: lo0..lo3 (byte << 4) pair with
 // the LHS groups at x (segments 0, 1) and y (2, 3), hi0..hi3 (byte & 0xF0) with those 64 bytes on.
 __asm__(
@@ -311,22 +319,326 @@ static inline __attribute__((always_inline)) void tile_row(
     }
 }
 
-static __attribute__((noinline)) void dot_rows8_bl32(
+static __attribute__((noinline)) void dot_rows8_bl32_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb,
     uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, 32, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void dot_rows8(
+static __attribute__((noinline)) void dot_rows8_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, bl, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void dot_rows4(
+static __attribute__((noinline)) void dot_rows4_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 0, rhs_packed, rhs_stride, n, nb, bl, dst, dst_stride, rows, vmin, vmax);
+}
+
+// Column-group reuse (calls with two or more 8-row tiles). The nibble decode (SHL, AND per raw RHS
+// register) is shared by only 8 rows in tile(); here a 4-column group's RHS is decoded once per K range
+// into a stack buffer and up to KAI_ROW_TILES 8-row tiles run against it, loading the decoded operands.
+// Loop order: row groups, then columns, then K ranges (whole blocks), then the row tiles. Each output's
+// f32 accumulator still goes through the blocks in order with the same per-block operations (it is kept
+// in a stack array between K ranges): bit-identical to tile().
+// Stack: KAI_UBUF_BYTES (6 KB) of decoded RHS plus KAI_ROW_TILES * 8 * 16 bytes (2 KB) of accumulators.
+#define KAI_UBUF_BYTES 6144
+#define KAI_ROW_TILES 16
+
+// Decodes nblk blocks of one column group (raw at pr, block stride 4 * (bl / 2 + 8)) into u: per 32-value
+// chunk the 8 SDOT operands lo0, hi0, lo1, hi1, lo2, hi2, lo3, hi3 (byte << 4 and byte & 0xF0 of segment
+// s, 128 bytes), then the block's 4 zero and 4 scale / 16 (32 bytes): 4 * bl + 32 bytes per block.
+static void unpack_rhs_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(const uint8_t* pr, size_t nblk, size_t bl, uint8_t* u) {
+    const uint8x16_t high_mask = vdupq_n_u8(0xF0);
+    for (size_t b = 0; b < nblk; ++b) {
+        for (size_t t = 0; t < bl / 32; ++t) {
+            const uint8x16_t r0 = vld1q_u8(pr);
+            const uint8x16_t r1 = vld1q_u8(pr + 16);
+            const uint8x16_t r2 = vld1q_u8(pr + 32);
+            const uint8x16_t r3 = vld1q_u8(pr + 48);
+            vst1q_u8(u, vshlq_n_u8(r0, 4));
+            vst1q_u8(u + 16, vandq_u8(r0, high_mask));
+            vst1q_u8(u + 32, vshlq_n_u8(r1, 4));
+            vst1q_u8(u + 48, vandq_u8(r1, high_mask));
+            vst1q_u8(u + 64, vshlq_n_u8(r2, 4));
+            vst1q_u8(u + 80, vandq_u8(r2, high_mask));
+            vst1q_u8(u + 96, vshlq_n_u8(r3, 4));
+            vst1q_u8(u + 112, vandq_u8(r3, high_mask));
+            pr += 64;
+            u += 128;
+        }
+        vst1q_u8(u, vld1q_u8(pr));
+        vst1q_u8(u + 16, vld1q_u8(pr + 16));
+        pr += 32;
+        u += 32;
+    }
+}
+
+// One 8-row tile (lhs: its first 4-row block at the K range's first block) over the nblk decoded blocks
+// at u. acc: the tile's 8 f32 accumulators (row r's 4 columns, +0 before the first range), loaded and
+// stored back.
+static inline __attribute__((always_inline)) void tile_u(
+    const uint8_t* lhs, size_t lhs_stride, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc) {
+    const size_t lhs_block = kai_mr * (bl + 8);
+    float32x4_t f0 = acc[0];
+    float32x4_t f1 = acc[1];
+    float32x4_t f2 = acc[2];
+    float32x4_t f3 = acc[3];
+    float32x4_t f4 = acc[4];
+    float32x4_t f5 = acc[5];
+    float32x4_t f6 = acc[6];
+    float32x4_t f7 = acc[7];
+    const int8_t* pa = (const int8_t*)lhs;
+    const int8_t* pb = (const int8_t*)(lhs + lhs_stride);
+    const int8_t* pu = (const int8_t*)u;
+    KAI_UNUSED(lhs_block);
+#if defined(KAI_QAI4C32P_DOT_ASM)
+    // The whole block loop in assembly (in C, GCC adds 4 accumulator copies per block to the 96 vector
+    // instructions). Per block: accumulators set by loads (for the next block at the end of the epilogue, where the
+    // load pipes are idle), the chunks as in tile() with the decoded
+    // operands loaded (v20-v23 low-nibble, v16-v19 high-nibble operands, v24-v27 LHS pairs), then the
+    // epilogue of the intrinsics twin below in the same order per accumulator: FMLA zero * S[r], FMUL
+    // (scale / 16) * recip[r], int -> float, FMLA. The int -> float is one FSUB instead of SCVTF (two uops
+    // on N2 / V1 / V2): the sums start at 0x4B400000 instead of 0, so with |I| <= bl * 128 * 128 <= 2^22
+    // (bl <= 256, the caller checks) the int32 bits are the f32 1.5 * 2^23 + I, exact, and subtracting
+    // 1.5 * 2^23 gives f32(I) exactly, the value SCVTF gives (+0 for 0). v24/v25 zero/scale, v26/v27 S/recip of rows 0-3, v20/v21 of
+    // rows 4-7; products in v16-v19, v22, v23, then v24, v26 once free. v0-v7: the int32 sums (fixed
+    // registers: GCC allows 30 asm operands).
+    {
+        size_t c;
+        const float32x4_t magic = vreinterpretq_f32_s32(vdupq_n_s32(KAI_QAI4C32P_MAGIC));
+        size_t nbl = nblk;
+        __asm__ __volatile__(
+            "ldp q0, q1, [%[zero]]\n"
+            "ldp q2, q3, [%[zero]]\n"
+            "ldp q4, q5, [%[zero]]\n"
+            "ldp q6, q7, [%[zero]]\n"
+            "2:\n"
+            "mov %[c], %[chunks]\n"
+            "1:\n"
+            "ldp q20, q16, [%[r]]\n"
+            "ldp q21, q17, [%[r], #32]\n"
+            "ldp q24, q25, [%[a]], #128\n"
+            "ldp q26, q27, [%[a], #-64]\n"
+            "kai_qai4c32p_sdot4 v0, v1, v2, v3, v20, v24\n"
+            "kai_qai4c32p_sdot4 v0, v1, v2, v3, v16, v26\n"
+            "kai_qai4c32p_sdot4 v0, v1, v2, v3, v21, v25\n"
+            "kai_qai4c32p_sdot4 v0, v1, v2, v3, v17, v27\n"
+            "ldp q24, q25, [%[e]], #128\n"
+            "ldp q26, q27, [%[e], #-64]\n"
+            "ldp q22, q18, [%[r], #64]\n"
+            "ldp q23, q19, [%[r], #96]\n"
+            "add %[r], %[r], #128\n"
+            "kai_qai4c32p_sdot4 v4, v5, v6, v7, v20, v24\n"
+            "kai_qai4c32p_sdot4 v4, v5, v6, v7, v16, v26\n"
+            "kai_qai4c32p_sdot4 v4, v5, v6, v7, v21, v25\n"
+            "kai_qai4c32p_sdot4 v4, v5, v6, v7, v17, v27\n"
+            "ldp q24, q25, [%[a], #-96]\n"
+            "ldp q26, q27, [%[a], #-32]\n"
+            "kai_qai4c32p_sdot4 v0, v1, v2, v3, v22, v24\n"
+            "kai_qai4c32p_sdot4 v0, v1, v2, v3, v18, v26\n"
+            "kai_qai4c32p_sdot4 v0, v1, v2, v3, v23, v25\n"
+            "kai_qai4c32p_sdot4 v0, v1, v2, v3, v19, v27\n"
+            "ldp q24, q25, [%[e], #-96]\n"
+            "ldp q26, q27, [%[e], #-32]\n"
+            "kai_qai4c32p_sdot4 v4, v5, v6, v7, v22, v24\n"
+            "kai_qai4c32p_sdot4 v4, v5, v6, v7, v18, v26\n"
+            "kai_qai4c32p_sdot4 v4, v5, v6, v7, v23, v25\n"
+            "kai_qai4c32p_sdot4 v4, v5, v6, v7, v19, v27\n"
+            "subs %[c], %[c], #1\n"
+            "b.ne 1b\n"
+            "ldp q24, q25, [%[r]], #32\n"
+            "ldp q26, q27, [%[a]], #32\n"
+            "ldp q20, q21, [%[e]], #32\n"
+            "fmla %[f0].4s, v24.4s, v26.s[0]\n"
+            "fmla %[f1].4s, v24.4s, v26.s[1]\n"
+            "fmla %[f2].4s, v24.4s, v26.s[2]\n"
+            "fmla %[f3].4s, v24.4s, v26.s[3]\n"
+            "fmla %[f4].4s, v24.4s, v20.s[0]\n"
+            "fmla %[f5].4s, v24.4s, v20.s[1]\n"
+            "fmla %[f6].4s, v24.4s, v20.s[2]\n"
+            "fmla %[f7].4s, v24.4s, v20.s[3]\n"
+            "fmul v16.4s, v25.4s, v27.s[0]\n"
+            "fmul v17.4s, v25.4s, v27.s[1]\n"
+            "fmul v18.4s, v25.4s, v27.s[2]\n"
+            "fmul v19.4s, v25.4s, v27.s[3]\n"
+            "fmul v22.4s, v25.4s, v21.s[0]\n"
+            "fmul v23.4s, v25.4s, v21.s[1]\n"
+            "fmul v24.4s, v25.4s, v21.s[2]\n"
+            "fmul v26.4s, v25.4s, v21.s[3]\n"
+            "fsub v0.4s, v0.4s, %[magic].4s\n"
+            "fsub v1.4s, v1.4s, %[magic].4s\n"
+            "fsub v2.4s, v2.4s, %[magic].4s\n"
+            "fsub v3.4s, v3.4s, %[magic].4s\n"
+            "fsub v4.4s, v4.4s, %[magic].4s\n"
+            "fsub v5.4s, v5.4s, %[magic].4s\n"
+            "fsub v6.4s, v6.4s, %[magic].4s\n"
+            "fsub v7.4s, v7.4s, %[magic].4s\n"
+            "fmla %[f0].4s, v0.4s, v16.4s\n"
+            "fmla %[f1].4s, v1.4s, v17.4s\n"
+            "fmla %[f2].4s, v2.4s, v18.4s\n"
+            "fmla %[f3].4s, v3.4s, v19.4s\n"
+            "fmla %[f4].4s, v4.4s, v22.4s\n"
+            "fmla %[f5].4s, v5.4s, v23.4s\n"
+            "fmla %[f6].4s, v6.4s, v24.4s\n"
+            "fmla %[f7].4s, v7.4s, v26.4s\n"
+            "ldp q0, q1, [%[zero]]\n"
+            "ldp q2, q3, [%[zero]]\n"
+            "ldp q4, q5, [%[zero]]\n"
+            "ldp q6, q7, [%[zero]]\n"
+            "subs %[nbl], %[nbl], #1\n"
+            "b.ne 2b\n"
+            : [f0] "+w"(f0), [f1] "+w"(f1), [f2] "+w"(f2), [f3] "+w"(f3),
+              [f4] "+w"(f4), [f5] "+w"(f5), [f6] "+w"(f6), [f7] "+w"(f7), [a] "+r"(pa), [e] "+r"(pb),
+              [r] "+r"(pu), [c] "=&r"(c), [nbl] "+r"(nbl)
+            : [zero] "r"(kai_qai4c32p_magic), [magic] "w"(magic), [chunks] "r"(bl / 32)
+            : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27");
+    }
+#else
+    for (size_t b = 0; b < nblk; ++b) {
+        int32x4_t i0 = vdupq_n_s32(0);
+        int32x4_t i1 = i0;
+        int32x4_t i2 = i0;
+        int32x4_t i3 = i0;
+        int32x4_t i4 = i0;
+        int32x4_t i5 = i0;
+        int32x4_t i6 = i0;
+        int32x4_t i7 = i0;
+        // Chunk t: 8 decoded operands (segment s: lo at 32 s, hi at 32 s + 16), LHS 128 bytes per 4-row
+        // block; the low operand pairs with group s, the high one with group 4 + s.
+        for (size_t t = 0; t < bl / 32; ++t) {
+#define KAI_SEGMENT_U(s)                                                                               \
+    do {                                                                                               \
+        const int8x16_t lo = vld1q_s8(pu + 32 * (s));                                                 \
+        const int8x16_t hi = vld1q_s8(pu + 32 * (s) + 16);                                            \
+        const int8x16_t alo = vld1q_s8(pa + 16 * (s));                                                \
+        const int8x16_t ahi = vld1q_s8(pa + 64 + 16 * (s));                                           \
+        const int8x16_t blo = vld1q_s8(pb + 16 * (s));                                                \
+        const int8x16_t bhi = vld1q_s8(pb + 64 + 16 * (s));                                           \
+        i0 = vdotq_laneq_s32(i0, lo, alo, 0);                                                          \
+        i1 = vdotq_laneq_s32(i1, lo, alo, 1);                                                          \
+        i2 = vdotq_laneq_s32(i2, lo, alo, 2);                                                          \
+        i3 = vdotq_laneq_s32(i3, lo, alo, 3);                                                          \
+        i0 = vdotq_laneq_s32(i0, hi, ahi, 0);                                                          \
+        i1 = vdotq_laneq_s32(i1, hi, ahi, 1);                                                          \
+        i2 = vdotq_laneq_s32(i2, hi, ahi, 2);                                                          \
+        i3 = vdotq_laneq_s32(i3, hi, ahi, 3);                                                          \
+        i4 = vdotq_laneq_s32(i4, lo, blo, 0);                                                          \
+        i5 = vdotq_laneq_s32(i5, lo, blo, 1);                                                          \
+        i6 = vdotq_laneq_s32(i6, lo, blo, 2);                                                          \
+        i7 = vdotq_laneq_s32(i7, lo, blo, 3);                                                          \
+        i4 = vdotq_laneq_s32(i4, hi, bhi, 0);                                                          \
+        i5 = vdotq_laneq_s32(i5, hi, bhi, 1);                                                          \
+        i6 = vdotq_laneq_s32(i6, hi, bhi, 2);                                                          \
+        i7 = vdotq_laneq_s32(i7, hi, bhi, 3);                                                          \
+    } while (0)
+            KAI_SEGMENT_U(0);
+            KAI_SEGMENT_U(1);
+            KAI_SEGMENT_U(2);
+            KAI_SEGMENT_U(3);
+#undef KAI_SEGMENT_U
+            pu += 128;
+            pa += 128;
+            pb += 128;
+        }
+        // pa, pb: at the block's LHS parameters; pu: at its zero / scale.
+        const float32x4_t z = vld1q_f32((const float*)(const void*)pu);
+        const float32x4_t d = vld1q_f32((const float*)(const void*)(pu + 16));
+        const float32x4_t sa = vld1q_f32((const float*)(const void*)pa);
+        const float32x4_t ra = vld1q_f32((const float*)(const void*)(pa + 16));
+        const float32x4_t sb = vld1q_f32((const float*)(const void*)pb);
+        const float32x4_t rb = vld1q_f32((const float*)(const void*)(pb + 16));
+        f0 = vfmaq_laneq_f32(f0, z, sa, 0);
+        f1 = vfmaq_laneq_f32(f1, z, sa, 1);
+        f2 = vfmaq_laneq_f32(f2, z, sa, 2);
+        f3 = vfmaq_laneq_f32(f3, z, sa, 3);
+        f4 = vfmaq_laneq_f32(f4, z, sb, 0);
+        f5 = vfmaq_laneq_f32(f5, z, sb, 1);
+        f6 = vfmaq_laneq_f32(f6, z, sb, 2);
+        f7 = vfmaq_laneq_f32(f7, z, sb, 3);
+        f0 = vfmaq_f32(f0, vcvtq_f32_s32(i0), vmulq_laneq_f32(d, ra, 0));
+        f1 = vfmaq_f32(f1, vcvtq_f32_s32(i1), vmulq_laneq_f32(d, ra, 1));
+        f2 = vfmaq_f32(f2, vcvtq_f32_s32(i2), vmulq_laneq_f32(d, ra, 2));
+        f3 = vfmaq_f32(f3, vcvtq_f32_s32(i3), vmulq_laneq_f32(d, ra, 3));
+        f4 = vfmaq_f32(f4, vcvtq_f32_s32(i4), vmulq_laneq_f32(d, rb, 0));
+        f5 = vfmaq_f32(f5, vcvtq_f32_s32(i5), vmulq_laneq_f32(d, rb, 1));
+        f6 = vfmaq_f32(f6, vcvtq_f32_s32(i6), vmulq_laneq_f32(d, rb, 2));
+        f7 = vfmaq_f32(f7, vcvtq_f32_s32(i7), vmulq_laneq_f32(d, rb, 3));
+        pa += 32;
+        pb += 32;
+        pu += 32;
+    }
+#endif
+    acc[0] = f0;
+    acc[1] = f1;
+    acc[2] = f2;
+    acc[3] = f3;
+    acc[4] = f4;
+    acc[5] = f5;
+    acc[6] = f6;
+    acc[7] = f7;
+}
+
+// ntiles 8-row tiles (the first at lhs, then every 2 * lhs_stride) over one decoded K range.
+static inline __attribute__((always_inline)) void tiles_u(
+    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc) {
+    for (size_t t = 0; t < ntiles; ++t) {
+        tile_u(lhs + 2 * t * lhs_stride, lhs_stride, u, nblk, bl, acc + 8 * t);
+    }
+}
+
+static __attribute__((noinline)) void dot_tiles_u_bl32_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
+    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, float32x4_t* acc) {
+    tiles_u(lhs, lhs_stride, ntiles, u, nblk, 32, acc);
+}
+
+static __attribute__((noinline)) void dot_tiles_u_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
+    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc) {
+    tiles_u(lhs, lhs_stride, ntiles, u, nblk, bl, acc);
+}
+
+// Rows [0, 8 * ntiles_all) (every tile has more than 4 rows; rows: the call's rows from there) x all n
+// columns through the decoded-RHS path.
+static void dot_rows_u_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
+    const uint8_t* lhs_packed, size_t lhs_stride, size_t ntiles_all, const uint8_t* rhs_packed, size_t rhs_stride,
+    size_t n, size_t nb, size_t bl, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
+    uint8_t ubuf[KAI_UBUF_BYTES] __attribute__((aligned(64)));
+    float32x4_t acc[KAI_ROW_TILES * 8];
+    const size_t lhs_block = kai_mr * (bl + 8);
+    const size_t rhs_block = kai_nr * (bl / 2 + 8);
+    const size_t kblk = KAI_UBUF_BYTES / (4 * bl + 32);  // blocks per K range (the caller checked >= 1)
+    for (size_t t0 = 0; t0 < ntiles_all; t0 += KAI_ROW_TILES) {
+        const size_t ntiles = KAI_MIN(ntiles_all - t0, KAI_ROW_TILES);
+        const uint8_t* lhs = lhs_packed + 2 * t0 * lhs_stride;
+        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
+            const uint8_t* rhs = rhs_packed + (n0 / kai_nr) * rhs_stride;
+            for (size_t i = 0; i < 8 * ntiles; ++i) {
+                acc[i] = vdupq_n_f32(0.0F);
+            }
+            for (size_t b0 = 0; b0 < nb; b0 += kblk) {
+                const size_t nblk = KAI_MIN(nb - b0, kblk);
+                unpack_rhs_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(rhs + b0 * rhs_block, nblk, bl, ubuf);
+                if (bl == 32) {
+                    dot_tiles_u_bl32_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(lhs + b0 * lhs_block, lhs_stride, ntiles, ubuf, nblk, acc);
+                } else {
+                    dot_tiles_u_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(lhs + b0 * lhs_block, lhs_stride, ntiles, ubuf, nblk, bl, acc);
+                }
+            }
+            // Bias (after the last block), then clamp max then min.
+            const float32x4_t bias = vld1q_f32((const float*)(const void*)(rhs + nb * rhs_block));
+            const size_t cols = KAI_MIN(n - n0, kai_nr);
+            for (size_t t = 0; t < ntiles; ++t) {
+                const size_t row0 = 8 * (t0 + t);
+                const size_t tr = KAI_MIN(rows - row0, 8);
+                uint8_t* d = dst + row0 * dst_stride + n0 * kai_dst_elem;
+                for (size_t i = 0; i < tr; ++i) {
+                    store_row(d + i * dst_stride, vminq_f32(vmaxq_f32(vaddq_f32(acc[8 * t + i], bias), vmin), vmax), cols);
+                }
+            }
+        }
+    }
 }
 
 void kai_run_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
@@ -348,17 +660,26 @@ void kai_run_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const size_t rhs_stride = kai_nr * (nb * (bl / 2 + 8) + 4);
     const float32x4_t vmin = vdupq_n_f32(scalar_min);
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
-    for (size_t m0 = 0; m0 < m; m0 += 8) {
+    // 8-row tiles (more than 4 rows) through the decoded-RHS path when there are two or more and bl <= 256;
+    // the rest (a last tile of 1-4 rows, or everything otherwise) as before.
+    size_t m_start = 0;
+    const size_t ntiles8 = m / 8 + (m % 8 > 4 ? 1 : 0);
+    if (ntiles8 >= 2 && bl <= 256) {  // bl <= 256: the FSUB conversion's bound; 4 * bl + 32 <= KAI_UBUF_BYTES
+        dot_rows_u_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod((const uint8_t*)lhs_packed, lhs_stride, ntiles8, (const uint8_t*)rhs_packed, rhs_stride, n, nb, bl,
+                   (uint8_t*)dst, dst_stride_row, m, vmin, vmax);
+        m_start = KAI_MIN(8 * ntiles8, m);
+    }
+    for (size_t m0 = m_start; m0 < m; m0 += 8) {
         const size_t rows = KAI_MIN(m - m0, 8);
         const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
         uint8_t* dst_row = (uint8_t*)dst + m0 * dst_stride_row;
         const uint8_t* rhs = (const uint8_t*)rhs_packed;
         if (rows > 4 && bl == 32) {
-            dot_rows8_bl32(lhs, lhs_stride, rhs, rhs_stride, n, nb, dst_row, dst_stride_row, rows, vmin, vmax);
+            dot_rows8_bl32_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(lhs, lhs_stride, rhs, rhs_stride, n, nb, dst_row, dst_stride_row, rows, vmin, vmax);
         } else if (rows > 4) {
-            dot_rows8(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, dst_row, dst_stride_row, rows, vmin, vmax);
+            dot_rows8_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, dst_row, dst_stride_row, rows, vmin, vmax);
         } else {
-            dot_rows4(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, dst_row, dst_stride_row, rows, vmin, vmax);
+            dot_rows4_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, dst_row, dst_stride_row, rows, vmin, vmax);
         }
     }
 }
