@@ -30,6 +30,7 @@
 #include "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod.h"
 
 #include <arm_neon.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -122,8 +123,10 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod
 /// advances *lhs and *rhs past them. chunks is a constant 1 (bl = 32, the common case: no inner
 /// loop) or the run-time bl / 32 after inlining; chains (1, 2 or 4, a constant) integer chains per
 /// column group split the SDOTs of a block (SDOT s of a chunk goes to chain s % chains).
-static inline __attribute__((always_inline)) void kai_c32g_blocks(
-    const int8_t** lhs_p, const uint8_t** rhs_p, size_t nb, size_t chunks, size_t chains, float32x4_t* facc) {
+/// nt (1 or 2, a constant) tiles at once: tile t's RHS block is at *rhs_p + t * rhs_stride, its
+/// groups are facc[t * KAI_GROUPS + g]; two tiles give two independent block epilogues side by side.
+static inline __attribute__((always_inline)) void kai_c32g_blocks(const int8_t** lhs_p, const uint8_t** rhs_p,
+    size_t rhs_stride, size_t nt, size_t nb, size_t chunks, size_t chains, float32x4_t* facc) {
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
     const int8_t* lhs = *lhs_p;
     const uint8_t* rhs = *rhs_p;
@@ -131,9 +134,9 @@ static inline __attribute__((always_inline)) void kai_c32g_blocks(
         // The blocks' chains are independent, so an out-of-order core overlaps consecutive
         // blocks: one chain per column group suffices for one chunk per block, longer blocks
         // split theirs (see chains).
-        int32x4_t acc[4][KAI_GROUPS];
+        int32x4_t acc[4][2 * KAI_GROUPS];
         KAI_UNROLL for (size_t h = 0; h < chains; ++h) {
-            KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
+            KAI_UNROLL for (size_t g = 0; g < nt * KAI_GROUPS; ++g) {
                 acc[h][g] = vdupq_n_s32(0);
             }
         }
@@ -141,31 +144,34 @@ static inline __attribute__((always_inline)) void kai_c32g_blocks(
             const int8x16_t a_lo = vld1q_s8(lhs);       // K 0..15 of the chunk
             const int8x16_t a_hi = vld1q_s8(lhs + 16);  // K 16..31
             lhs += 32;
-            KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
-                const int8x16_t r0 = vld1q_s8((const int8_t*)rhs + 16 * (0 * KAI_GROUPS + g));
-                const int8x16_t r1 = vld1q_s8((const int8_t*)rhs + 16 * (1 * KAI_GROUPS + g));
-                const int8x16_t r2 = vld1q_s8((const int8_t*)rhs + 16 * (2 * KAI_GROUPS + g));
-                const int8x16_t r3 = vld1q_s8((const int8_t*)rhs + 16 * (3 * KAI_GROUPS + g));
-                acc[0 % chains][g] = vdotq_laneq_s32(acc[0 % chains][g], vshlq_n_s8(r0, 4), a_lo, 0);
-                acc[1 % chains][g] = vdotq_laneq_s32(acc[1 % chains][g], vshlq_n_s8(r1, 4), a_lo, 1);
-                acc[2 % chains][g] = vdotq_laneq_s32(acc[2 % chains][g], vshlq_n_s8(r2, 4), a_lo, 2);
-                acc[3 % chains][g] = vdotq_laneq_s32(acc[3 % chains][g], vshlq_n_s8(r3, 4), a_lo, 3);
-                acc[0 % chains][g] = vdotq_laneq_s32(acc[0 % chains][g], vandq_s8(r0, high_mask), a_hi, 0);
-                acc[1 % chains][g] = vdotq_laneq_s32(acc[1 % chains][g], vandq_s8(r1, high_mask), a_hi, 1);
-                acc[2 % chains][g] = vdotq_laneq_s32(acc[2 % chains][g], vandq_s8(r2, high_mask), a_hi, 2);
-                acc[3 % chains][g] = vdotq_laneq_s32(acc[3 % chains][g], vandq_s8(r3, high_mask), a_hi, 3);
+            KAI_UNROLL for (size_t j = 0; j < nt * KAI_GROUPS; ++j) {
+                const int8_t* rt = (const int8_t*)(rhs + (j / KAI_GROUPS) * rhs_stride);
+                const size_t g = j % KAI_GROUPS;
+                const int8x16_t r0 = vld1q_s8(rt + 16 * (0 * KAI_GROUPS + g));
+                const int8x16_t r1 = vld1q_s8(rt + 16 * (1 * KAI_GROUPS + g));
+                const int8x16_t r2 = vld1q_s8(rt + 16 * (2 * KAI_GROUPS + g));
+                const int8x16_t r3 = vld1q_s8(rt + 16 * (3 * KAI_GROUPS + g));
+                acc[0 % chains][j] = vdotq_laneq_s32(acc[0 % chains][j], vshlq_n_s8(r0, 4), a_lo, 0);
+                acc[1 % chains][j] = vdotq_laneq_s32(acc[1 % chains][j], vshlq_n_s8(r1, 4), a_lo, 1);
+                acc[2 % chains][j] = vdotq_laneq_s32(acc[2 % chains][j], vshlq_n_s8(r2, 4), a_lo, 2);
+                acc[3 % chains][j] = vdotq_laneq_s32(acc[3 % chains][j], vshlq_n_s8(r3, 4), a_lo, 3);
+                acc[0 % chains][j] = vdotq_laneq_s32(acc[0 % chains][j], vandq_s8(r0, high_mask), a_hi, 0);
+                acc[1 % chains][j] = vdotq_laneq_s32(acc[1 % chains][j], vandq_s8(r1, high_mask), a_hi, 1);
+                acc[2 % chains][j] = vdotq_laneq_s32(acc[2 % chains][j], vandq_s8(r2, high_mask), a_hi, 2);
+                acc[3 % chains][j] = vdotq_laneq_s32(acc[3 % chains][j], vandq_s8(r3, high_mask), a_hi, 3);
             }
             rhs += 16 * 8;
         }
-        KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
+        KAI_UNROLL for (size_t j = 0; j < nt * KAI_GROUPS; ++j) {
             // The block's bf16 scales of the group, widened (exact).
-            const float32x4_t scale =
-                vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t*)(const void*)rhs + 4 * g), 16));
-            int32x4_t sum = acc[0][g];
+            const uint8_t* rt = rhs + (j / KAI_GROUPS) * rhs_stride;
+            const float32x4_t scale = vreinterpretq_f32_u32(
+                vshll_n_u16(vld1_u16((const uint16_t*)(const void*)rt + 4 * (j % KAI_GROUPS)), 16));
+            int32x4_t sum = acc[0][j];
             KAI_UNROLL for (size_t h = 1; h < chains; ++h) {
-                sum = vaddq_s32(sum, acc[h][g]);
+                sum = vaddq_s32(sum, acc[h][j]);
             }
-            facc[g] = vfmaq_f32(facc[g], vcvtq_n_f32_s32(sum, 4), scale);
+            facc[j] = vfmaq_f32(facc[j], vcvtq_n_f32_s32(sum, 4), scale);
         }
         rhs += 2 * 8;
     }
@@ -173,19 +179,20 @@ static inline __attribute__((always_inline)) void kai_c32g_blocks(
     *rhs_p = rhs;
 }
 
-/// Computes the 1 x cols (1..8) tile of the row whose packed LHS starts at lhs and the RHS
-/// block at rhs (nb K blocks of chunks 32-K chunks), and stores it at dst.
-static inline void kai_c32g_tile(
-    const int8_t* lhs, const uint8_t* rhs, size_t nb, size_t chunks, size_t cols, float* dst, float32x4_t vmin,
+/// Computes nt (1 or 2) consecutive 1 x 8 tiles of the row whose packed LHS starts at lhs, tile t
+/// with its RHS block at rhs + t * rhs_stride (nb K blocks of chunks 32-K chunks), and stores them at
+/// dst + t * 8; the last tile stores cols (1..8) columns.
+static inline __attribute__((always_inline)) void kai_c32g_tile(const int8_t* lhs, const uint8_t* rhs,
+    size_t rhs_stride, size_t nt, size_t nb, size_t chunks, size_t cols, float* dst, float32x4_t vmin,
     float32x4_t vmax) {
-    float32x4_t facc[KAI_GROUPS];
-    KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
-        facc[g] = vdupq_n_f32(0.0F);
+    float32x4_t facc[2 * KAI_GROUPS];
+    KAI_UNROLL for (size_t j = 0; j < nt * KAI_GROUPS; ++j) {
+        facc[j] = vdupq_n_f32(0.0F);
     }
     if (chunks == 1) {
-        kai_c32g_blocks(&lhs, &rhs, nb, 1, 1, facc);
+        kai_c32g_blocks(&lhs, &rhs, rhs_stride, nt, nb, 1, 1, facc);
     } else {
-        kai_c32g_blocks(&lhs, &rhs, nb, chunks, KAI_GROUPS == 1 ? 4 : 2, facc);
+        kai_c32g_blocks(&lhs, &rhs, rhs_stride, nt, nb, chunks, nt * KAI_GROUPS == 1 ? 4 : 2, facc);
     }
     // lhs now points at the row's offset and scale, rhs at the row sums and biases.
     int32_t off;
@@ -194,19 +201,29 @@ static inline void kai_c32g_tile(
     memcpy(&ls, lhs + 4, sizeof(ls));
     const float32x4_t offset = vdupq_n_f32((float)off);  // exact: |off| <= 128
     float out[8];
-    float* to = cols == 8 ? dst : out;
-    KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
-        const float32x4_t row_sum = vld1q_f32((const float*)(const void*)rhs + 4 * g);
-        const float32x4_t bias = vld1q_f32((const float*)(const void*)rhs + 8 + 4 * g);
-        float32x4_t y = vfmaq_f32(facc[g], row_sum, offset);
-        y = vmulq_n_f32(y, ls);
-        y = vaddq_f32(y, bias);
-        y = vminq_f32(vmaxq_f32(y, vmin), vmax);
-        vst1q_f32(to + 4 * g, y);
+    KAI_UNROLL for (size_t t = 0; t < nt; ++t) {
+        const bool part = t + 1 == nt && cols != 8;
+        float* to = part ? out : dst + t * 8;
+        const uint8_t* rt = rhs + t * rhs_stride;
+        KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
+            const float32x4_t row_sum = vld1q_f32((const float*)(const void*)rt + 4 * g);
+            const float32x4_t bias = vld1q_f32((const float*)(const void*)rt + 8 + 4 * g);
+            float32x4_t y = vfmaq_f32(facc[t * KAI_GROUPS + g], row_sum, offset);
+            y = vmulq_n_f32(y, ls);
+            y = vaddq_f32(y, bias);
+            y = vminq_f32(vmaxq_f32(y, vmin), vmax);
+            vst1q_f32(to + 4 * g, y);
+        }
+        if (part) {
+            memcpy(dst + t * 8, out, cols * sizeof(float));
+        }
     }
-    if (cols != 8) {
-        memcpy(dst, out, cols * sizeof(float));
-    }
+}
+
+/// A last single tile (odd count or ragged): out of line, so that the pair loop stays one path.
+__attribute__((noinline)) static void kai_c32g_tile_edge(const int8_t* lhs, const uint8_t* rhs, size_t nb,
+    size_t chunks, size_t cols, float* dst, float32x4_t vmin, float32x4_t vmax) {
+    kai_c32g_tile(lhs, rhs, 0, 1, nb, chunks, cols, dst, vmin, vmax);
 }
 
 void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod(
@@ -233,10 +250,18 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod(
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
     for (size_t m0 = 0; m0 < m; ++m0) {
         const int8_t* lhs = (const int8_t*)lhs_packed + m0 * lhs_stride;
-        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
+        size_t n0 = 0;
+        // Two full tiles at a time, except 8-column tiles at bl = 32 (four groups of one-chunk blocks
+        // already overlap, and two tiles would spill).
+        for (; (KAI_GROUPS == 1 || chunks > 1) && n - n0 >= 2 * kai_nr; n0 += 2 * kai_nr) {
             const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
             float* dst_tile = (float*)(void*)((uint8_t*)dst + m0 * dst_stride_row + n0 * sizeof(float));
-            kai_c32g_tile(lhs, rhs, nb, chunks, KAI_MIN(kai_nr, n - n0), dst_tile, vmin, vmax);
+            kai_c32g_tile(lhs, rhs, rhs_stride, 2, nb, chunks, kai_nr, dst_tile, vmin, vmax);
+        }
+        for (; n0 < n; n0 += kai_nr) {
+            const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
+            float* dst_tile = (float*)(void*)((uint8_t*)dst + m0 * dst_stride_row + n0 * sizeof(float));
+            kai_c32g_tile_edge(lhs, rhs, nb, chunks, KAI_MIN(kai_nr, n - n0), dst_tile, vmin, vmax);
         }
     }
 }

@@ -129,28 +129,50 @@ static inline void kai_c32_1x4_store_cols(float32x4_t v, float* p, size_t cols) 
 /// load pipes have room.
 static const int32_t kai_c32_1x4_zeros[8] __attribute__((aligned(16))) = {0, 0, 0, 0, 0, 0, 0, 0};
 
+/// K up to which the row's LHS is duplicated once (2 bytes per value on the stack: 8 KiB).
+#define KAI_C32_DUP_K 4096
+
+/// Writes the LHS groups of `chunks` 32-K chunks twice each ([g0 g0 g1 g1 g2 g2 g3 g3], 64 bytes
+/// per chunk), so that the K loop loads them with one LD1.
+static void kai_c32_dup_lhs(const int8_t* l, size_t chunks, int8_t* dup) {
+    for (size_t c = 0; c < chunks; ++c) {
+        const int8x16_t g01 = vld1q_s8(l + 32 * c);
+        const int8x16_t g23 = vld1q_s8(l + 32 * c + 16);
+        vst1q_s8(dup + 64 * c, vcombine_s8(vget_low_s8(g01), vget_low_s8(g01)));
+        vst1q_s8(dup + 64 * c + 16, vcombine_s8(vget_high_s8(g01), vget_high_s8(g01)));
+        vst1q_s8(dup + 64 * c + 32, vcombine_s8(vget_low_s8(g23), vget_low_s8(g23)));
+        vst1q_s8(dup + 64 * c + 48, vcombine_s8(vget_high_s8(g23), vget_high_s8(g23)));
+    }
+}
+
 /// The K loop of a 16-column pass (4 RHS blocks): for every K block, the SDOT block sums of
 /// the 16 columns, converted (SCVTF #4) and accumulated with their bf16 scales (FMLA) into
-/// acc[0..15] (column order). Advances *lhs and *rhs_* past the blocks. nb >= 1, chunks = bl / 32.
+/// acc[0..15] (column order). Advances *rhs_* past the blocks. nb >= 1, chunks = bl / 32. lhs is the
+/// row's packed LHS (dup = 0) or its copy with every 8-value group written twice (dup = 1, see
+/// kai_c32_dup_lhs: the SDOTs need each group in both halves of a register, and LD1R costs a vector
+/// operation per register in the Neoverse models, 4 of the 84 per chunk at bl = 32).
 /// Inline assembly (the rest of the kernel is C): compiled from intrinsics, this loop kept 4-8
 /// vector registers in memory and copied the accumulators between blocks. Register map: v0-v7
 /// integer accumulators of column pairs 01, 23, ..., 1415 ([c K 0-3, c K 4-7, c+1 K 0-3, c+1 K 4-7]
 /// as SDOT with the LHS group in both halves leaves them), v8-v11 f32 accumulators of columns
 /// 0-3, 4-7, 8-11, 12-15, v12 the 0xF0 mask, v13-v16 the LHS groups K 0-7, 8-15, 16-23, 24-31
 /// (each in both halves), v17-v31 raw RHS bytes, unpacked nibbles and the block epilogue.
-__attribute__((noinline)) static void kai_c32_1x4_kloop_16(const int8_t** lhs_p, const uint8_t** rhs_0, const uint8_t** rhs_1, const uint8_t** rhs_2, const uint8_t** rhs_3, size_t nb, size_t chunks, float* acc) {
-    const int8_t* lhs = *lhs_p;
+__attribute__((noinline)) static void kai_c32_1x4_kloop_16(const int8_t* lhs, size_t dup, const uint8_t** rhs_0, const uint8_t** rhs_1, const uint8_t** rhs_2, const uint8_t** rhs_3, size_t nb, size_t chunks, float* acc) {
     const uint8_t* r0 = *rhs_0;
     const uint8_t* r1 = *rhs_1;
     const uint8_t* r2 = *rhs_2;
     const uint8_t* r3 = *rhs_3;
     size_t c = 0;
     __asm__ __volatile__(
-        ".macro kai_c32_gemv_chunk\n"
+        ".macro kai_c32_gemv_chunk dup\n"
+        ".if \\dup\n"
+        "ld1 {v13.16b, v14.16b, v15.16b, v16.16b}, [%[lhs]], #64\n"
+        ".else\n"
         "ld1r {v13.2d}, [%[lhs]], #8\n"
         "ld1r {v14.2d}, [%[lhs]], #8\n"
         "ld1r {v15.2d}, [%[lhs]], #8\n"
         "ld1r {v16.2d}, [%[lhs]], #8\n"
+        ".endif\n"
         "ldp q17, q18, [%[r0]], #32\n"
         "ldp q19, q20, [%[r0]], #32\n"
         "shl v25.16b, v17.16b, #4\n"
@@ -251,6 +273,9 @@ __attribute__((noinline)) static void kai_c32_1x4_kloop_16(const int8_t** lhs_p,
         "movi v10.4s, #0\n"
         "movi v11.4s, #0\n"
         "movi v12.16b, #0xf0\n"
+        // The block loops, once per LHS form: dup = 1 reads the duplicated LHS with one LD1 per chunk
+        // (no vector-pipe work), dup = 0 the packed LHS with four LD1R.
+        ".macro kai_c32_gemv_blocks dup\n"
         "cmp %[chunks], #1\n"
         "b.ne 3f\n"
         "1:\n"
@@ -258,7 +283,7 @@ __attribute__((noinline)) static void kai_c32_1x4_kloop_16(const int8_t** lhs_p,
         "ldp q2, q3, [%[zero]]\n"
         "ldp q4, q5, [%[zero]]\n"
         "ldp q6, q7, [%[zero]]\n"
-        "kai_c32_gemv_chunk\n"
+        "kai_c32_gemv_chunk \\dup\n"
         "kai_c32_gemv_block_end\n"
         "subs %[nb], %[nb], #1\n"
         "b.ne 1b\n"
@@ -270,20 +295,27 @@ __attribute__((noinline)) static void kai_c32_1x4_kloop_16(const int8_t** lhs_p,
         "ldp q6, q7, [%[zero]]\n"
         "mov %[c], %[chunks]\n"
         "4:\n"
-        "kai_c32_gemv_chunk\n"
+        "kai_c32_gemv_chunk \\dup\n"
         "subs %[c], %[c], #1\n"
         "b.ne 4b\n"
         "kai_c32_gemv_block_end\n"
         "subs %[nb], %[nb], #1\n"
         "b.ne 3b\n"
         "5:\n"
+        ".endm\n"
+        "cbz %[dup], 8f\n"
+        "kai_c32_gemv_blocks 1\n"
+        "b 9f\n"
+        "8:\n"
+        "kai_c32_gemv_blocks 0\n"
+        "9:\n"
         "st1 {v8.4s, v9.4s, v10.4s, v11.4s}, [%[out]]\n"
         ".purgem kai_c32_gemv_chunk\n"
         ".purgem kai_c32_gemv_block_end\n"
+        ".purgem kai_c32_gemv_blocks\n"
         : [lhs] "+r"(lhs), [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3), [nb] "+r"(nb), [c] "+r"(c)
-        : [chunks] "r"(chunks), [out] "r"(acc), [zero] "r"(kai_c32_1x4_zeros)
+        : [chunks] "r"(chunks), [out] "r"(acc), [zero] "r"(kai_c32_1x4_zeros), [dup] "r"(dup)
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
-    *lhs_p = lhs;
     *rhs_0 = r0;
     *rhs_1 = r1;
     *rhs_2 = r2;
@@ -293,10 +325,11 @@ __attribute__((noinline)) static void kai_c32_1x4_kloop_16(const int8_t** lhs_p,
 /// Computes 16 columns (4 RHS blocks rhs_0..) of row lhs for all K blocks and
 /// stores the first `cols` of them at dst.
 static inline void kai_c32_1x4_cols_16(
-    const int8_t* lhs, const uint8_t* rhs_0, const uint8_t* rhs_1, const uint8_t* rhs_2, const uint8_t* rhs_3, size_t nb, size_t bl, size_t cols, float* dst,
+    const int8_t* lhs, const int8_t* dup, const uint8_t* rhs_0, const uint8_t* rhs_1, const uint8_t* rhs_2, const uint8_t* rhs_3, size_t nb, size_t bl, size_t cols, float* dst,
     float32x4_t clamp_min, float32x4_t clamp_max) {
     float acc[16];
-    kai_c32_1x4_kloop_16(&lhs, &rhs_0, &rhs_1, &rhs_2, &rhs_3, nb, bl / 32, acc);
+    kai_c32_1x4_kloop_16(dup != NULL ? dup : lhs, dup != NULL, &rhs_0, &rhs_1, &rhs_2, &rhs_3, nb, bl / 32, acc);
+    lhs += nb * bl;
     const float32x4_t acc_b0_c0123 = vld1q_f32(acc + 0);
     const float32x4_t acc_b1_c0123 = vld1q_f32(acc + 4);
     const float32x4_t acc_b2_c0123 = vld1q_f32(acc + 8);
@@ -424,12 +457,18 @@ void kai_run_matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod(
     const float32x4_t clamp_min = vdupq_n_f32(scalar_min);
     const float32x4_t clamp_max = vdupq_n_f32(scalar_max);
     const uint8_t* rhs = (const uint8_t*)rhs_packed;
+    int8_t dup_buf[2 * KAI_C32_DUP_K];  // the row's LHS with every 8-value group twice (k <= KAI_C32_DUP_K)
     for (size_t i = 0; i < m; ++i) {
         const int8_t* lhs = (const int8_t*)lhs_packed + i * lhs_stride;
         float* dst_row = (float*)(void*)((uint8_t*)dst + i * dst_stride_row);
+        const int8_t* dup = NULL;
+        if (k <= KAI_C32_DUP_K && n >= 16) {
+            kai_c32_dup_lhs(lhs, k / 32, dup_buf);
+            dup = dup_buf;
+        }
         size_t n0 = 0;
         for (; n0 + 16 <= n; n0 += 16) {
-            kai_c32_1x4_cols_16(lhs, rhs + (n0 / kai_nr + 0) * rhs_stride, rhs + (n0 / kai_nr + 1) * rhs_stride, rhs + (n0 / kai_nr + 2) * rhs_stride, rhs + (n0 / kai_nr + 3) * rhs_stride, nb, bl, 16, dst_row + n0, clamp_min, clamp_max);
+            kai_c32_1x4_cols_16(lhs, dup, rhs + (n0 / kai_nr + 0) * rhs_stride, rhs + (n0 / kai_nr + 1) * rhs_stride, rhs + (n0 / kai_nr + 2) * rhs_stride, rhs + (n0 / kai_nr + 3) * rhs_stride, nb, bl, 16, dst_row + n0, clamp_min, clamp_max);
         }
         for (; n0 < n; n0 += kai_nr) {
             kai_c32_1x4_cols_4(lhs, rhs + (n0 / kai_nr) * rhs_stride, nb, bl, KAI_MIN(kai_nr, n - n0), dst_row + n0, clamp_min,

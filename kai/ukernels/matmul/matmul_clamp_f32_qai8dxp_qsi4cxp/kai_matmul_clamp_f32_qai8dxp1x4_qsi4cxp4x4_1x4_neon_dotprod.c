@@ -26,6 +26,7 @@
 #include "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod.h"
 
 #include <arm_neon.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -112,88 +113,113 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod(
 
 #define KAI_GROUPS (4 / 4)  // groups of 4 columns per RHS block
 
-/// Computes the 1 x cols (1..4) tile of the row whose packed LHS starts at lhs and the RHS
-/// block at rhs (chunks = Kp / 32), and stores it at dst.
-static inline void kai_cxg_tile(
-    const int8_t* lhs, const uint8_t* rhs, size_t chunks, size_t cols, float* dst, float32x4_t vmin, float32x4_t vmax) {
+#if defined(__GNUC__)
+#define KAI_INLINE static inline __attribute__((always_inline))
+#else
+#define KAI_INLINE static inline
+#endif
+
+/// Computes nb (1 or 2) consecutive 1 x 4 tiles of the row whose packed LHS starts at lhs (chunks =
+/// Kp / 32): tile b has its RHS block at rhs + b * rhs_stride and its outputs at dst + b * 4; the last
+/// tile stores cols (1..4) columns. na integer chains per column group (8, or 4 when nb = 2: two
+/// tiles give the same number of independent chains and a two-level add tree each, and their
+/// epilogues run side by side).
+KAI_INLINE void kai_cxg_tiles(
+    const int8_t* lhs, const uint8_t* rhs, size_t rhs_stride, size_t chunks, size_t nb, size_t na, size_t cols,
+    float* dst, float32x4_t vmin, float32x4_t vmax) {
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
     // After the data: the row's offset and scale (LHS), the sums, scales and biases (RHS). The
     // offset term S16_j * off of spec §6.5 step 2 starts the first accumulator (int32, so the sum
     // is the same in any order), which takes it off the chain after the K loop.
     const int8_t* lhs_tail = lhs + chunks * 32;
-    const uint8_t* rhs_tail = rhs + chunks * 16 * 4;
+    const size_t tail = chunks * 16 * 4;
     int32_t off;
     float ls;
     memcpy(&off, lhs_tail, sizeof(off));
     memcpy(&ls, lhs_tail + 4, sizeof(ls));
-    int32x4_t acc[8][KAI_GROUPS];  // [SDOT of the chunk][column group]
-    KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
-        acc[0][g] = vmulq_n_s32(vld1q_s32((const int32_t*)(const void*)rhs_tail + 4 * g), off);
-    }
-    KAI_UNROLL for (size_t i = 1; i < 8; ++i) {
+    int32x4_t acc[8][2 * KAI_GROUPS];  // [chain][tile * KAI_GROUPS + column group]
+    KAI_UNROLL for (size_t b = 0; b < nb; ++b) {
         KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
-            acc[i][g] = vdupq_n_s32(0);
+            acc[0][b * KAI_GROUPS + g] =
+                vmulq_n_s32(vld1q_s32((const int32_t*)(const void*)(rhs + b * rhs_stride + tail) + 4 * g), off);
+            KAI_UNROLL for (size_t i = 1; i < na; ++i) {
+                acc[i][b * KAI_GROUPS + g] = vdupq_n_s32(0);
+            }
         }
     }
-    // One 32-K chunk: the RHS block's 4 x 4 x 4 bytes at rhs against a_lo (K 0..15), a_hi (K 16..31).
+    // One 32-K chunk: each tile's 4 x 4 x 4 bytes at rhs (+ rhs_stride) against a_lo (K 0..15), a_hi
+    // (K 16..31). Chain s of the low half is s, of the high half s + 4 (na = 8) or s (na = 4).
 #define KAI_CXG_CHUNK(a_lo, a_hi)                                                                         \
-    KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {                                                  \
-        const int8x16_t r0 = vld1q_s8((const int8_t*)rhs + 16 * (0 * KAI_GROUPS + g));                    \
-        const int8x16_t r1 = vld1q_s8((const int8_t*)rhs + 16 * (1 * KAI_GROUPS + g));                    \
-        const int8x16_t r2 = vld1q_s8((const int8_t*)rhs + 16 * (2 * KAI_GROUPS + g));                    \
-        const int8x16_t r3 = vld1q_s8((const int8_t*)rhs + 16 * (3 * KAI_GROUPS + g));                    \
-        acc[0][g] = vdotq_laneq_s32(acc[0][g], vshlq_n_s8(r0, 4), a_lo, 0);                               \
-        acc[1][g] = vdotq_laneq_s32(acc[1][g], vshlq_n_s8(r1, 4), a_lo, 1);                               \
-        acc[2][g] = vdotq_laneq_s32(acc[2][g], vshlq_n_s8(r2, 4), a_lo, 2);                               \
-        acc[3][g] = vdotq_laneq_s32(acc[3][g], vshlq_n_s8(r3, 4), a_lo, 3);                               \
-        acc[4][g] = vdotq_laneq_s32(acc[4][g], vandq_s8(r0, high_mask), a_hi, 0);                         \
-        acc[5][g] = vdotq_laneq_s32(acc[5][g], vandq_s8(r1, high_mask), a_hi, 1);                         \
-        acc[6][g] = vdotq_laneq_s32(acc[6][g], vandq_s8(r2, high_mask), a_hi, 2);                         \
-        acc[7][g] = vdotq_laneq_s32(acc[7][g], vandq_s8(r3, high_mask), a_hi, 3);                         \
+    KAI_UNROLL for (size_t b = 0; b < nb; ++b) {                                                          \
+        KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {                                              \
+            const int8_t* rb = (const int8_t*)(rhs + b * rhs_stride);                                     \
+            const size_t j = b * KAI_GROUPS + g;                                                          \
+            const int8x16_t r0 = vld1q_s8(rb + 16 * (0 * KAI_GROUPS + g));                                \
+            const int8x16_t r1 = vld1q_s8(rb + 16 * (1 * KAI_GROUPS + g));                                \
+            const int8x16_t r2 = vld1q_s8(rb + 16 * (2 * KAI_GROUPS + g));                                \
+            const int8x16_t r3 = vld1q_s8(rb + 16 * (3 * KAI_GROUPS + g));                                \
+            acc[0][j] = vdotq_laneq_s32(acc[0][j], vshlq_n_s8(r0, 4), a_lo, 0);                           \
+            acc[1][j] = vdotq_laneq_s32(acc[1][j], vshlq_n_s8(r1, 4), a_lo, 1);                           \
+            acc[2][j] = vdotq_laneq_s32(acc[2][j], vshlq_n_s8(r2, 4), a_lo, 2);                           \
+            acc[3][j] = vdotq_laneq_s32(acc[3][j], vshlq_n_s8(r3, 4), a_lo, 3);                           \
+            acc[na - 4][j] = vdotq_laneq_s32(acc[na - 4][j], vandq_s8(r0, high_mask), a_hi, 0);           \
+            acc[na - 3][j] = vdotq_laneq_s32(acc[na - 3][j], vandq_s8(r1, high_mask), a_hi, 1);           \
+            acc[na - 2][j] = vdotq_laneq_s32(acc[na - 2][j], vandq_s8(r2, high_mask), a_hi, 2);           \
+            acc[na - 1][j] = vdotq_laneq_s32(acc[na - 1][j], vandq_s8(r3, high_mask), a_hi, 3);           \
+        }                                                                                                 \
     }                                                                                                     \
     rhs += 16 * 4
-    // Two chunks per iteration (one 64-byte LHS load, half the loop overhead), then an odd one.
+    // One tile: two chunks per iteration (one 64-byte LHS load, half the loop overhead), then an odd
+    // one. Two tiles: one chunk per iteration (as many SDOTs, and no spills).
     size_t c = 0;
-    for (; c + 2 <= chunks; c += 2) {
+    for (; nb == 1 && c + 2 <= chunks; c += 2) {
         const int8x16x4_t a = vld1q_s8_x4(lhs);  // chunk c: val[0], val[1]; chunk c + 1: val[2], val[3]
         lhs += 64;
         KAI_CXG_CHUNK(a.val[0], a.val[1]);
         KAI_CXG_CHUNK(a.val[2], a.val[3]);
     }
-    if (c < chunks) {
+    for (; c < chunks; ++c) {
         const int8x16x2_t a = vld1q_s8_x2(lhs);
         lhs += 32;
         KAI_CXG_CHUNK(a.val[0], a.val[1]);
     }
 #undef KAI_CXG_CHUNK
+    rhs -= tail;  // back to the first tile's block
     float out[4];
-    float* to = cols == 4 ? dst : out;
-    KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
-        const int32x4_t a = vaddq_s32(vaddq_s32(vaddq_s32(acc[0][g], acc[1][g]), vaddq_s32(acc[2][g], acc[3][g])),
-                                      vaddq_s32(vaddq_s32(acc[4][g], acc[5][g]), vaddq_s32(acc[6][g], acc[7][g])));
-        const float32x4_t rs = vld1q_f32((const float*)(const void*)rhs_tail + 4 + 4 * g);
-        const float32x4_t bias = vld1q_f32((const float*)(const void*)rhs_tail + 2 * 4 + 4 * g);
-        const float32x4_t sc = vmulq_n_f32(rs, ls);
-        float32x4_t y = vcvtq_f32_s32(a);
-        y = vmulq_f32(y, sc);
-        y = vaddq_f32(y, bias);
-        y = vmaxq_f32(y, vmin);
-        y = vminq_f32(y, vmax);
-        vst1q_f32(to + 4 * g, y);
-    }
-    if (cols != 4) {
-        memcpy(dst, out, cols * sizeof(float));
+    KAI_UNROLL for (size_t b = 0; b < nb; ++b) {
+        const bool part = b + 1 == nb && cols != 4;
+        float* to = part ? out : dst + b * 4;
+        const uint8_t* rhs_tail = rhs + b * rhs_stride + tail;
+        KAI_UNROLL for (size_t g = 0; g < KAI_GROUPS; ++g) {
+            const size_t j = b * KAI_GROUPS + g;
+            int32x4_t a = vaddq_s32(vaddq_s32(acc[0][j], acc[1][j]), vaddq_s32(acc[2][j], acc[3][j]));
+            if (na == 8) {
+                a = vaddq_s32(a, vaddq_s32(vaddq_s32(acc[4][j], acc[5][j]), vaddq_s32(acc[6][j], acc[7][j])));
+            }
+            const float32x4_t rs = vld1q_f32((const float*)(const void*)rhs_tail + 4 + 4 * g);
+            const float32x4_t bias = vld1q_f32((const float*)(const void*)rhs_tail + 2 * 4 + 4 * g);
+            const float32x4_t sc = vmulq_n_f32(rs, ls);
+            float32x4_t y = vcvtq_f32_s32(a);
+            y = vmulq_f32(y, sc);
+            y = vaddq_f32(y, bias);
+            y = vmaxq_f32(y, vmin);
+            y = vminq_f32(y, vmax);
+            vst1q_f32(to + 4 * g, y);
+        }
+        if (part) {
+            memcpy(dst + b * 4, out, cols * sizeof(float));
+        }
     }
 }
 
-/// The last, ragged tile (cols < 4): out of line, so that the full-tile loop of kai_run is one
-/// straight path around its K loop.
+/// The last tile when it is single (an odd count or a ragged cols < 4): out of line, so that the
+/// full-tile loop of kai_run is one straight path around its K loop.
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 static void kai_cxg_tile_edge(
     const int8_t* lhs, const uint8_t* rhs, size_t chunks, size_t cols, float* dst, float32x4_t vmin, float32x4_t vmax) {
-    kai_cxg_tile(lhs, rhs, chunks, cols, dst, vmin, vmax);
+    kai_cxg_tiles(lhs, rhs, 0, chunks, 1, 8, cols, dst, vmin, vmax);
 }
 
 void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod(
@@ -218,14 +244,17 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod(
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
     for (size_t m0 = 0; m0 < m; ++m0) {
         const int8_t* lhs = (const int8_t*)lhs_packed + m0 * lhs_stride;
-        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
+        size_t n0 = 0;
+        // Two full tiles at a time; a last single tile (odd count or ragged) out of line.
+        for (; n - n0 >= 2 * kai_nr; n0 += 2 * kai_nr) {
             const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
             float* dst_tile = (float*)(void*)((uint8_t*)dst + m0 * dst_stride_row + n0 * sizeof(float));
-            if (n - n0 >= kai_nr) {
-                kai_cxg_tile(lhs, rhs, chunks, kai_nr, dst_tile, vmin, vmax);
-            } else {
-                kai_cxg_tile_edge(lhs, rhs, chunks, n - n0, dst_tile, vmin, vmax);
-            }
+            kai_cxg_tiles(lhs, rhs, rhs_stride, chunks, 2, 4, kai_nr, dst_tile, vmin, vmax);
+        }
+        for (; n0 < n; n0 += kai_nr) {
+            const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
+            float* dst_tile = (float*)(void*)((uint8_t*)dst + m0 * dst_stride_row + n0 * sizeof(float));
+            kai_cxg_tile_edge(lhs, rhs, chunks, n - n0 < kai_nr ? n - n0 : kai_nr, dst_tile, vmin, vmax);
         }
     }
 }
