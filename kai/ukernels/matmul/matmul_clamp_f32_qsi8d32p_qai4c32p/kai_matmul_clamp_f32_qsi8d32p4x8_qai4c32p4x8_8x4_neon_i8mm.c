@@ -453,31 +453,26 @@ static void unpack_rhs_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(co
 // One 8-row tile (lhs: its first 4-row block at the K range's first block) over the nblk decoded blocks at u.
 // pv: the tile's LHS parameter vectors of the range's first block (8 per block). acc: the tile's 8 f32
 // accumulators in the SMMLA order (c01_r01, c23_r01, c01_r23, c23_r23, then r45, r67; +0 before the first
-// range), loaded and stored back.
+// range), updated in place.
 static inline __attribute__((always_inline)) void tile_u(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* u, const float32x4_t* pv, size_t nblk, size_t bl,
     float32x4_t* acc) {
-    float32x4_t f0 = acc[0];
-    float32x4_t f1 = acc[1];
-    float32x4_t f2 = acc[2];
-    float32x4_t f3 = acc[3];
-    float32x4_t f4 = acc[4];
-    float32x4_t f5 = acc[5];
-    float32x4_t f6 = acc[6];
-    float32x4_t f7 = acc[7];
     const int8_t* pa = (const int8_t*)lhs;
     const int8_t* pb = (const int8_t*)(lhs + lhs_stride);
     const int8_t* pu = (const int8_t*)u;
 #if defined(KAI_QAI4C32P_MMLA_ASM)
-    // The whole block loop in assembly. Per block: the int32 sums v0-v7 set by loads (for the next block at
-    // the end of the epilogue), the chunks as in tile() with the decoded operands loaded (v20-v23 low-nibble,
-    // v16-v19 high-nibble operands, v24-v27 LHS pairs), then tile()'s epilogue in the same order per
-    // accumulator: FMLA zero * S, FMUL (scale / 16) * recip, int -> float, FMLA. The int -> float is one FSUB
-    // instead of SCVTF (two uops on N2 / V1 / V2): the sums start at 0x4B400000 instead of 0, so with
+    // The whole block loop in assembly. Per block: two sets of int32 sums, v0-v7 for segment 0 of each chunk
+    // (started at 0x4B400000) and v8-v15 for segment 1 (started at 0), set by loads (for the next block at the
+    // end of the epilogue): 16 independent SMMLA chains, so the loop is not bound by the SMMLA latency (V1).
+    // The chunks as in tile() with the decoded operands loaded (v20-v23 low-nibble, v16-v19 high-nibble
+    // operands, v24-v27 LHS pairs). Epilogue: the two sets added (exact integer sums: the same I), then
+    // tile()'s epilogue in the same order per accumulator: FMLA zero * S, FMUL (scale / 16) * recip,
+    // int -> float, FMLA. The int -> float is one FSUB instead of SCVTF (two uops on N2 / V1 / V2): with
     // |I| <= bl * 128 * 128 <= 2^22 (bl <= 256, the caller checks) the int32 bits are the f32 1.5 * 2^23 + I,
     // exact, and subtracting 1.5 * 2^23 (v28) gives f32(I) exactly, the value SCVTF gives (+0 for 0).
-    // Epilogue: v24-v27 zero_c01, zero_c23, scale_c01, scale_c23 (LD1R), v16-v23 the 8 LHS parameter vectors,
-    // v29, v30 scale * recip.
+    // The f32 accumulators stay in acc (v8-v15 in the epilogue: loaded, updated, stored back); v24-v27
+    // zero_c01, zero_c23, scale_c01, scale_c23 (LD1R), v16-v23 the 8 LHS parameter vectors, v29, v30
+    // scale * recip.
     {
         size_t c;
         size_t nbl = nblk;
@@ -488,6 +483,10 @@ static inline __attribute__((always_inline)) void tile_u(
             "ldp q2, q3, [%[magic]]\n"
             "ldp q4, q5, [%[magic]]\n"
             "ldp q6, q7, [%[magic]]\n"
+            "ldp q8, q9, [%[zero]]\n"
+            "ldp q10, q11, [%[zero]]\n"
+            "ldp q12, q13, [%[zero]]\n"
+            "ldp q14, q15, [%[zero]]\n"
             "2:\n"
             "mov %[c], %[chunks]\n"
             "1:\n"
@@ -506,16 +505,24 @@ static inline __attribute__((always_inline)) void tile_u(
             "kai_qai4c32p_mmla4 v4, v5, v6, v7, v26, v27, v16, v17\n"
             "ldp q24, q25, [%[a], #-96]\n"
             "ldp q26, q27, [%[a], #-32]\n"
-            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v24, v25, v22, v23\n"
-            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v26, v27, v18, v19\n"
+            "kai_qai4c32p_mmla4 v8, v9, v10, v11, v24, v25, v22, v23\n"
+            "kai_qai4c32p_mmla4 v8, v9, v10, v11, v26, v27, v18, v19\n"
             "ldp q24, q25, [%[e], #-96]\n"
             "ldp q26, q27, [%[e], #-32]\n"
-            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v24, v25, v22, v23\n"
-            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v26, v27, v18, v19\n"
+            "kai_qai4c32p_mmla4 v12, v13, v14, v15, v24, v25, v22, v23\n"
+            "kai_qai4c32p_mmla4 v12, v13, v14, v15, v26, v27, v18, v19\n"
             "subs %[c], %[c], #1\n"
             "b.ne 1b\n"
             "add %[a], %[a], #32\n"
             "add %[e], %[e], #32\n"
+            "add v0.4s, v0.4s, v8.4s\n"
+            "add v1.4s, v1.4s, v9.4s\n"
+            "add v2.4s, v2.4s, v10.4s\n"
+            "add v3.4s, v3.4s, v11.4s\n"
+            "add v4.4s, v4.4s, v12.4s\n"
+            "add v5.4s, v5.4s, v13.4s\n"
+            "add v6.4s, v6.4s, v14.4s\n"
+            "add v7.4s, v7.4s, v15.4s\n"
             "ld1r {v24.2d}, [%[r]], #8\n"
             "ld1r {v25.2d}, [%[r]], #8\n"
             "ld1r {v26.2d}, [%[r]], #8\n"
@@ -524,14 +531,18 @@ static inline __attribute__((always_inline)) void tile_u(
             "ldp q18, q19, [%[pv]], #32\n"
             "ldp q20, q21, [%[pv]], #32\n"
             "ldp q22, q23, [%[pv]], #32\n"
-            "fmla %[f0].4s, v24.4s, v16.4s\n"
-            "fmla %[f1].4s, v25.4s, v16.4s\n"
-            "fmla %[f2].4s, v24.4s, v17.4s\n"
-            "fmla %[f3].4s, v25.4s, v17.4s\n"
-            "fmla %[f4].4s, v24.4s, v18.4s\n"
-            "fmla %[f5].4s, v25.4s, v18.4s\n"
-            "fmla %[f6].4s, v24.4s, v19.4s\n"
-            "fmla %[f7].4s, v25.4s, v19.4s\n"
+            "ldp q8, q9, [%[acc]]\n"
+            "ldp q10, q11, [%[acc], #32]\n"
+            "ldp q12, q13, [%[acc], #64]\n"
+            "ldp q14, q15, [%[acc], #96]\n"
+            "fmla v8.4s, v24.4s, v16.4s\n"
+            "fmla v9.4s, v25.4s, v16.4s\n"
+            "fmla v10.4s, v24.4s, v17.4s\n"
+            "fmla v11.4s, v25.4s, v17.4s\n"
+            "fmla v12.4s, v24.4s, v18.4s\n"
+            "fmla v13.4s, v25.4s, v18.4s\n"
+            "fmla v14.4s, v24.4s, v19.4s\n"
+            "fmla v15.4s, v25.4s, v19.4s\n"
             "fsub v0.4s, v0.4s, v28.4s\n"
             "fsub v1.4s, v1.4s, v28.4s\n"
             "fsub v2.4s, v2.4s, v28.4s\n"
@@ -542,34 +553,49 @@ static inline __attribute__((always_inline)) void tile_u(
             "fsub v7.4s, v7.4s, v28.4s\n"
             "fmul v29.4s, v26.4s, v20.4s\n"
             "fmul v30.4s, v27.4s, v20.4s\n"
-            "fmla %[f0].4s, v0.4s, v29.4s\n"
-            "fmla %[f1].4s, v1.4s, v30.4s\n"
+            "fmla v8.4s, v0.4s, v29.4s\n"
+            "fmla v9.4s, v1.4s, v30.4s\n"
             "fmul v29.4s, v26.4s, v21.4s\n"
             "fmul v30.4s, v27.4s, v21.4s\n"
-            "fmla %[f2].4s, v2.4s, v29.4s\n"
-            "fmla %[f3].4s, v3.4s, v30.4s\n"
+            "fmla v10.4s, v2.4s, v29.4s\n"
+            "fmla v11.4s, v3.4s, v30.4s\n"
             "fmul v29.4s, v26.4s, v22.4s\n"
             "fmul v30.4s, v27.4s, v22.4s\n"
-            "fmla %[f4].4s, v4.4s, v29.4s\n"
-            "fmla %[f5].4s, v5.4s, v30.4s\n"
+            "fmla v12.4s, v4.4s, v29.4s\n"
+            "fmla v13.4s, v5.4s, v30.4s\n"
             "fmul v29.4s, v26.4s, v23.4s\n"
             "fmul v30.4s, v27.4s, v23.4s\n"
-            "fmla %[f6].4s, v6.4s, v29.4s\n"
-            "fmla %[f7].4s, v7.4s, v30.4s\n"
+            "fmla v14.4s, v6.4s, v29.4s\n"
+            "fmla v15.4s, v7.4s, v30.4s\n"
+            "stp q8, q9, [%[acc]]\n"
+            "stp q10, q11, [%[acc], #32]\n"
+            "stp q12, q13, [%[acc], #64]\n"
+            "stp q14, q15, [%[acc], #96]\n"
             "ldp q0, q1, [%[magic]]\n"
             "ldp q2, q3, [%[magic]]\n"
             "ldp q4, q5, [%[magic]]\n"
             "ldp q6, q7, [%[magic]]\n"
+            "ldp q8, q9, [%[zero]]\n"
+            "ldp q10, q11, [%[zero]]\n"
+            "ldp q12, q13, [%[zero]]\n"
+            "ldp q14, q15, [%[zero]]\n"
             "subs %[nbl], %[nbl], #1\n"
             "b.ne 2b\n"
-            : [f0] "+w"(f0), [f1] "+w"(f1), [f2] "+w"(f2), [f3] "+w"(f3), [f4] "+w"(f4), [f5] "+w"(f5),
-              [f6] "+w"(f6), [f7] "+w"(f7), [a] "+r"(pa), [e] "+r"(pb), [r] "+r"(pu), [pv] "+r"(pvb),
-              [c] "=&r"(c), [nbl] "+r"(nbl)
-            : [magic] "r"(kai_qai4c32p_magic), [chunks] "r"(bl / 32)
-            : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19", "v20",
-              "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30");
+            : [a] "+r"(pa), [e] "+r"(pb), [r] "+r"(pu), [pv] "+r"(pvb), [c] "=&r"(c), [nbl] "+r"(nbl)
+            : [magic] "r"(kai_qai4c32p_magic), [zero] "r"(kai_qai4c32p_zeros), [acc] "r"(acc), [chunks] "r"(bl / 32)
+            : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13",
+              "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28",
+              "v29", "v30");
     }
 #else
+    float32x4_t f0 = acc[0];
+    float32x4_t f1 = acc[1];
+    float32x4_t f2 = acc[2];
+    float32x4_t f3 = acc[3];
+    float32x4_t f4 = acc[4];
+    float32x4_t f5 = acc[5];
+    float32x4_t f6 = acc[6];
+    float32x4_t f7 = acc[7];
     for (size_t b = 0; b < nblk; ++b) {
         int32x4_t i_c01_r01 = vdupq_n_s32(0);
         int32x4_t i_c23_r01 = i_c01_r01;
@@ -643,7 +669,6 @@ static inline __attribute__((always_inline)) void tile_u(
         pb += 32;
         pu += 32;
     }
-#endif
     acc[0] = f0;
     acc[1] = f1;
     acc[2] = f2;
@@ -652,6 +677,7 @@ static inline __attribute__((always_inline)) void tile_u(
     acc[5] = f5;
     acc[6] = f6;
     acc[7] = f7;
+#endif
 }
 
 // ntiles 8-row tiles (the first at lhs, then every 2 * lhs_stride; tile t's parameter vectors at
@@ -721,11 +747,21 @@ static void mmla_rows_u_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
                 const size_t tr = KAI_MIN(rows - row0, 8);
                 uint8_t* d = dst + row0 * dst_stride + n0 * kai_dst_elem;
                 const float32x4_t* f = acc + 8 * t;
-                for (size_t i = 0; i < tr; ++i) {
-                    const float64x2_t lo = vreinterpretq_f64_f32(f[2 * (i / 2)]);
-                    const float64x2_t hi = vreinterpretq_f64_f32(f[2 * (i / 2) + 1]);
-                    const float32x4_t v = vreinterpretq_f32_f64(i % 2 == 0 ? vzip1q_f64(lo, hi) : vzip2q_f64(lo, hi));
-                    store_row(d + i * dst_stride, vminq_f32(vmaxq_f32(vaddq_f32(v, bias), vmin), vmax), cols);
+                float32x4_t r[8];
+                for (size_t j = 0; j < 4; ++j) {
+                    const float64x2_t lo = vreinterpretq_f64_f32(f[2 * j]);
+                    const float64x2_t hi = vreinterpretq_f64_f32(f[2 * j + 1]);
+                    r[2 * j] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip1q_f64(lo, hi)), bias), vmin), vmax);
+                    r[2 * j + 1] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip2q_f64(lo, hi)), bias), vmin), vmax);
+                }
+                if (tr == 8 && cols == 4) {
+                    for (size_t i = 0; i < 8; ++i) {
+                        vst1q_f32((float*)(void*)(d + i * dst_stride), r[i]);
+                    }
+                } else {
+                    for (size_t i = 0; i < tr; ++i) {
+                        store_row(d + i * dst_stride, r[i], cols);
+                    }
                 }
             }
         }
