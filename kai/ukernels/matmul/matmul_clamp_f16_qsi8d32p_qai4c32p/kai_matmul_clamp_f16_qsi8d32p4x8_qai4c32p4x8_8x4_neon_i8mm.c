@@ -424,8 +424,8 @@ static __attribute__((noinline)) void i8mm_rows4_matmul_clamp_f16_qsi8d32p4x8_qa
 
 // Decodes nblk blocks of one column group (raw at pr, block stride 4 * (bl / 2 + 8)) into u, in the order
 // the SMMLA loop loads them: per 32-value chunk lo_c01, lo_c23 of segment 0 (byte << 4), hi_c01, hi_c23 of
-// segment 0 (byte & 0xF0), then the same for segment 1 (128 bytes); then the block's 4 zero and 4 scale / 16
-// as packed (32 bytes): 4 * bl + 32 bytes per block.
+// segment 0 (byte & 0xF0), then the same for segment 1 (128 bytes); then the block's zero_c01 = [z0, z1, z0, z1],
+// zero_c23, scale_c01, scale_c23 (scale / 16; 64 bytes): 4 * bl + 64 bytes per block.
 static void unpack_rhs_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(const uint8_t* pr, size_t nblk, size_t bl, uint8_t* u) {
     const uint8x16_t high_mask = vdupq_n_u8(0xF0);
     for (size_t b = 0; b < nblk; ++b) {
@@ -445,10 +445,14 @@ static void unpack_rhs_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(co
             pr += 64;
             u += 128;
         }
-        vst1q_u8(u, vld1q_u8(pr));
-        vst1q_u8(u + 16, vld1q_u8(pr + 16));
+        const float64x2_t z = vreinterpretq_f64_f32(vld1q_f32((const float*)(const void*)pr));
+        const float64x2_t d = vreinterpretq_f64_f32(vld1q_f32((const float*)(const void*)(pr + 16)));
+        vst1q_f32((float*)(void*)u, vreinterpretq_f32_f64(vdupq_laneq_f64(z, 0)));
+        vst1q_f32((float*)(void*)(u + 16), vreinterpretq_f32_f64(vdupq_laneq_f64(z, 1)));
+        vst1q_f32((float*)(void*)(u + 32), vreinterpretq_f32_f64(vdupq_laneq_f64(d, 0)));
+        vst1q_f32((float*)(void*)(u + 48), vreinterpretq_f32_f64(vdupq_laneq_f64(d, 1)));
         pr += 32;
-        u += 32;
+        u += 64;
     }
 }
 
@@ -463,24 +467,27 @@ static inline __attribute__((always_inline)) void tile_u(
     const int8_t* pb = (const int8_t*)(lhs + lhs_stride);
     const int8_t* pu = (const int8_t*)u;
 #if defined(KAI_QAI4C32P_MMLA_ASM)
-    // The whole block loop in assembly. Per block: two sets of int32 sums, v0-v7 for segment 0 of each chunk
+    // The whole block loop in assembly, all in fixed registers. v16-v23: the tile's 8 f32 accumulators (loaded
+    // from acc, stored back at the end). Per block: two sets of int32 sums, v0-v7 for segment 0 of each chunk
     // (started at 0x4B400000) and v8-v15 for segment 1 (started at 0), set by loads (for the next block at the
     // end of the epilogue): 16 independent SMMLA chains, so the loop is not bound by the SMMLA latency (V1).
-    // The chunks as in tile() with the decoded operands loaded (v20-v23 low-nibble, v16-v19 high-nibble
-    // operands, v24-v27 LHS pairs). Epilogue: the two sets added (exact integer sums: the same I), then
+    // The chunks as in tile() with the decoded operands loaded (v24-v27: lo_c01, lo_c23, hi_c01, hi_c23 of
+    // one segment; v28-v31 LHS pairs). Epilogue: the two sets added (exact integer sums: the same I), then
     // tile()'s epilogue in the same order per accumulator: FMLA zero * S, FMUL (scale / 16) * recip,
     // int -> float, FMLA. The int -> float is one FSUB instead of SCVTF (two uops on N2 / V1 / V2): with
     // |I| <= bl * 128 * 128 <= 2^22 (bl <= 256, the caller checks) the int32 bits are the f32 1.5 * 2^23 + I,
-    // exact, and subtracting 1.5 * 2^23 (v28) gives f32(I) exactly, the value SCVTF gives (+0 for 0).
-    // The f32 accumulators stay in acc (v8-v15 in the epilogue: loaded, updated, stored back); v24-v27
-    // zero_c01, zero_c23, scale_c01, scale_c23 (LD1R), v16-v23 the 8 LHS parameter vectors, v29, v30
-    // scale * recip.
+    // exact, and subtracting 1.5 * 2^23 (v8) gives f32(I) exactly, the value SCVTF gives (+0 for 0).
+    // Epilogue registers: v9-v12 zero_c01, zero_c23, scale_c01, scale_c23 (as decoded), v24-v31 the 8 LHS
+    // parameter vectors, v13, v14 scale * recip.
     {
         size_t c;
         size_t nbl = nblk;
         const float32x4_t* pvb = pv;
         __asm__ __volatile__(
-            "ld1r {v28.4s}, [%[magic]]\n"
+            "ldp q16, q17, [%[acc]]\n"
+            "ldp q18, q19, [%[acc], #32]\n"
+            "ldp q20, q21, [%[acc], #64]\n"
+            "ldp q22, q23, [%[acc], #96]\n"
             "ldp q0, q1, [%[magic]]\n"
             "ldp q2, q3, [%[magic]]\n"
             "ldp q4, q5, [%[magic]]\n"
@@ -492,27 +499,27 @@ static inline __attribute__((always_inline)) void tile_u(
             "2:\n"
             "mov %[c], %[chunks]\n"
             "1:\n"
-            "ldp q20, q21, [%[r]]\n"
-            "ldp q16, q17, [%[r], #32]\n"
-            "ldp q24, q25, [%[a]], #128\n"
-            "ldp q26, q27, [%[a], #-64]\n"
-            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v24, v25, v20, v21\n"
-            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v26, v27, v16, v17\n"
-            "ldp q24, q25, [%[e]], #128\n"
-            "ldp q26, q27, [%[e], #-64]\n"
-            "ldp q22, q23, [%[r], #64]\n"
-            "ldp q18, q19, [%[r], #96]\n"
+            "ldp q24, q25, [%[r]]\n"
+            "ldp q26, q27, [%[r], #32]\n"
+            "ldp q28, q29, [%[a]], #128\n"
+            "ldp q30, q31, [%[a], #-64]\n"
+            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v28, v29, v24, v25\n"
+            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v30, v31, v26, v27\n"
+            "ldp q28, q29, [%[e]], #128\n"
+            "ldp q30, q31, [%[e], #-64]\n"
+            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v28, v29, v24, v25\n"
+            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v30, v31, v26, v27\n"
+            "ldp q24, q25, [%[r], #64]\n"
+            "ldp q26, q27, [%[r], #96]\n"
             "add %[r], %[r], #128\n"
-            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v24, v25, v20, v21\n"
-            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v26, v27, v16, v17\n"
-            "ldp q24, q25, [%[a], #-96]\n"
-            "ldp q26, q27, [%[a], #-32]\n"
-            "kai_qai4c32p_mmla4 v8, v9, v10, v11, v24, v25, v22, v23\n"
-            "kai_qai4c32p_mmla4 v8, v9, v10, v11, v26, v27, v18, v19\n"
-            "ldp q24, q25, [%[e], #-96]\n"
-            "ldp q26, q27, [%[e], #-32]\n"
-            "kai_qai4c32p_mmla4 v12, v13, v14, v15, v24, v25, v22, v23\n"
-            "kai_qai4c32p_mmla4 v12, v13, v14, v15, v26, v27, v18, v19\n"
+            "ldp q28, q29, [%[a], #-96]\n"
+            "ldp q30, q31, [%[a], #-32]\n"
+            "kai_qai4c32p_mmla4 v8, v9, v10, v11, v28, v29, v24, v25\n"
+            "kai_qai4c32p_mmla4 v8, v9, v10, v11, v30, v31, v26, v27\n"
+            "ldp q28, q29, [%[e], #-96]\n"
+            "ldp q30, q31, [%[e], #-32]\n"
+            "kai_qai4c32p_mmla4 v12, v13, v14, v15, v28, v29, v24, v25\n"
+            "kai_qai4c32p_mmla4 v12, v13, v14, v15, v30, v31, v26, v27\n"
             "subs %[c], %[c], #1\n"
             "b.ne 1b\n"
             "add %[a], %[a], #32\n"
@@ -525,54 +532,45 @@ static inline __attribute__((always_inline)) void tile_u(
             "add v5.4s, v5.4s, v13.4s\n"
             "add v6.4s, v6.4s, v14.4s\n"
             "add v7.4s, v7.4s, v15.4s\n"
-            "ld1r {v24.2d}, [%[r]], #8\n"
-            "ld1r {v25.2d}, [%[r]], #8\n"
-            "ld1r {v26.2d}, [%[r]], #8\n"
-            "ld1r {v27.2d}, [%[r]], #8\n"
-            "ldp q16, q17, [%[pv]], #32\n"
-            "ldp q18, q19, [%[pv]], #32\n"
-            "ldp q20, q21, [%[pv]], #32\n"
-            "ldp q22, q23, [%[pv]], #32\n"
-            "ldp q8, q9, [%[acc]]\n"
-            "ldp q10, q11, [%[acc], #32]\n"
-            "ldp q12, q13, [%[acc], #64]\n"
-            "ldp q14, q15, [%[acc], #96]\n"
-            "fmla v8.4s, v24.4s, v16.4s\n"
-            "fmla v9.4s, v25.4s, v16.4s\n"
-            "fmla v10.4s, v24.4s, v17.4s\n"
-            "fmla v11.4s, v25.4s, v17.4s\n"
-            "fmla v12.4s, v24.4s, v18.4s\n"
-            "fmla v13.4s, v25.4s, v18.4s\n"
-            "fmla v14.4s, v24.4s, v19.4s\n"
-            "fmla v15.4s, v25.4s, v19.4s\n"
-            "fsub v0.4s, v0.4s, v28.4s\n"
-            "fsub v1.4s, v1.4s, v28.4s\n"
-            "fsub v2.4s, v2.4s, v28.4s\n"
-            "fsub v3.4s, v3.4s, v28.4s\n"
-            "fsub v4.4s, v4.4s, v28.4s\n"
-            "fsub v5.4s, v5.4s, v28.4s\n"
-            "fsub v6.4s, v6.4s, v28.4s\n"
-            "fsub v7.4s, v7.4s, v28.4s\n"
-            "fmul v29.4s, v26.4s, v20.4s\n"
-            "fmul v30.4s, v27.4s, v20.4s\n"
-            "fmla v8.4s, v0.4s, v29.4s\n"
-            "fmla v9.4s, v1.4s, v30.4s\n"
-            "fmul v29.4s, v26.4s, v21.4s\n"
-            "fmul v30.4s, v27.4s, v21.4s\n"
-            "fmla v10.4s, v2.4s, v29.4s\n"
-            "fmla v11.4s, v3.4s, v30.4s\n"
-            "fmul v29.4s, v26.4s, v22.4s\n"
-            "fmul v30.4s, v27.4s, v22.4s\n"
-            "fmla v12.4s, v4.4s, v29.4s\n"
-            "fmla v13.4s, v5.4s, v30.4s\n"
-            "fmul v29.4s, v26.4s, v23.4s\n"
-            "fmul v30.4s, v27.4s, v23.4s\n"
-            "fmla v14.4s, v6.4s, v29.4s\n"
-            "fmla v15.4s, v7.4s, v30.4s\n"
-            "stp q8, q9, [%[acc]]\n"
-            "stp q10, q11, [%[acc], #32]\n"
-            "stp q12, q13, [%[acc], #64]\n"
-            "stp q14, q15, [%[acc], #96]\n"
+            "ldr q8, [%[magic]]\n"
+            "ldp q9, q10, [%[r]], #32\n"
+            "ldp q11, q12, [%[r]], #32\n"
+            "ldp q24, q25, [%[pv]], #32\n"
+            "ldp q26, q27, [%[pv]], #32\n"
+            "ldp q28, q29, [%[pv]], #32\n"
+            "ldp q30, q31, [%[pv]], #32\n"
+            "fmla v16.4s, v9.4s, v24.4s\n"
+            "fmla v17.4s, v10.4s, v24.4s\n"
+            "fmla v18.4s, v9.4s, v25.4s\n"
+            "fmla v19.4s, v10.4s, v25.4s\n"
+            "fmla v20.4s, v9.4s, v26.4s\n"
+            "fmla v21.4s, v10.4s, v26.4s\n"
+            "fmla v22.4s, v9.4s, v27.4s\n"
+            "fmla v23.4s, v10.4s, v27.4s\n"
+            "fsub v0.4s, v0.4s, v8.4s\n"
+            "fsub v1.4s, v1.4s, v8.4s\n"
+            "fsub v2.4s, v2.4s, v8.4s\n"
+            "fsub v3.4s, v3.4s, v8.4s\n"
+            "fsub v4.4s, v4.4s, v8.4s\n"
+            "fsub v5.4s, v5.4s, v8.4s\n"
+            "fsub v6.4s, v6.4s, v8.4s\n"
+            "fsub v7.4s, v7.4s, v8.4s\n"
+            "fmul v13.4s, v11.4s, v28.4s\n"
+            "fmul v14.4s, v12.4s, v28.4s\n"
+            "fmla v16.4s, v0.4s, v13.4s\n"
+            "fmla v17.4s, v1.4s, v14.4s\n"
+            "fmul v13.4s, v11.4s, v29.4s\n"
+            "fmul v14.4s, v12.4s, v29.4s\n"
+            "fmla v18.4s, v2.4s, v13.4s\n"
+            "fmla v19.4s, v3.4s, v14.4s\n"
+            "fmul v13.4s, v11.4s, v30.4s\n"
+            "fmul v14.4s, v12.4s, v30.4s\n"
+            "fmla v20.4s, v4.4s, v13.4s\n"
+            "fmla v21.4s, v5.4s, v14.4s\n"
+            "fmul v13.4s, v11.4s, v31.4s\n"
+            "fmul v14.4s, v12.4s, v31.4s\n"
+            "fmla v22.4s, v6.4s, v13.4s\n"
+            "fmla v23.4s, v7.4s, v14.4s\n"
             "ldp q0, q1, [%[magic]]\n"
             "ldp q2, q3, [%[magic]]\n"
             "ldp q4, q5, [%[magic]]\n"
@@ -583,11 +581,15 @@ static inline __attribute__((always_inline)) void tile_u(
             "ldp q14, q15, [%[zero]]\n"
             "subs %[nbl], %[nbl], #1\n"
             "b.ne 2b\n"
+            "stp q16, q17, [%[acc]]\n"
+            "stp q18, q19, [%[acc], #32]\n"
+            "stp q20, q21, [%[acc], #64]\n"
+            "stp q22, q23, [%[acc], #96]\n"
             : [a] "+r"(pa), [e] "+r"(pb), [r] "+r"(pu), [pv] "+r"(pvb), [c] "=&r"(c), [nbl] "+r"(nbl)
             : [magic] "r"(kai_qai4c32p_magic), [zero] "r"(kai_qai4c32p_zeros), [acc] "r"(acc), [chunks] "r"(bl / 32)
             : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13",
               "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28",
-              "v29", "v30");
+              "v29", "v30", "v31");
     }
 #else
     float32x4_t f0 = acc[0];
@@ -644,12 +646,12 @@ static inline __attribute__((always_inline)) void tile_u(
             pa += 128;
             pb += 128;
         }
-        // pu: at the block's zero / scale (as packed); p: the block's LHS parameter vectors.
+        // pu: at the block's decoded zero / scale vectors; p: the block's LHS parameter vectors.
         const float* zd = (const float*)(const void*)pu;
-        const float32x4_t z_c01 = vreinterpretq_f32_f64(vld1q_dup_f64((const double*)(const void*)zd));
-        const float32x4_t z_c23 = vreinterpretq_f32_f64(vld1q_dup_f64((const double*)(const void*)(zd + 2)));
-        const float32x4_t d_c01 = vreinterpretq_f32_f64(vld1q_dup_f64((const double*)(const void*)(zd + 4)));
-        const float32x4_t d_c23 = vreinterpretq_f32_f64(vld1q_dup_f64((const double*)(const void*)(zd + 6)));
+        const float32x4_t z_c01 = vld1q_f32(zd);
+        const float32x4_t z_c23 = vld1q_f32(zd + 4);
+        const float32x4_t d_c01 = vld1q_f32(zd + 8);
+        const float32x4_t d_c23 = vld1q_f32(zd + 12);
         const float32x4_t* p = pv + 8 * b;
         f0 = vfmaq_f32(f0, z_c01, p[0]);
         f1 = vfmaq_f32(f1, z_c23, p[0]);
@@ -669,7 +671,7 @@ static inline __attribute__((always_inline)) void tile_u(
         f7 = vfmaq_f32(f7, vcvtq_f32_s32(i_c23_r67), vmulq_f32(d_c23, p[7]));
         pa += 32;
         pb += 32;
-        pu += 32;
+        pu += 64;
     }
     acc[0] = f0;
     acc[1] = f1;
@@ -714,7 +716,7 @@ static void mmla_rows_u_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     float32x4_t acc[KAI_ROW_TILES * 8];
     const size_t lhs_block = kai_mr * (bl + 8);
     const size_t rhs_block = kai_nr * (bl / 2 + 8);
-    const size_t kblk = KAI_UBUF_BYTES / (4 * bl + 32);  // blocks per K range (>= 1 for bl <= 256)
+    const size_t kblk = KAI_UBUF_BYTES / (4 * bl + 64);  // blocks per K range (>= 1 for bl <= 256)
     const size_t group = KAI_MIN((size_t)KAI_ROW_TILES, KAI_PARAM_VECTOR_BLOCKS / nb);  // >= 2 (caller)
     for (size_t t0 = 0; t0 < ntiles_all; t0 += group) {
         const size_t ntiles = KAI_MIN(ntiles_all - t0, group);
