@@ -454,6 +454,121 @@ static void unpack_rhs_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(co
     }
 }
 
+#if defined(KAI_QAI4C32P_MMLA_ASM)
+// The decoded-RHS block loop of tile_u below (its comment): SEG1_A, SEG1_E the int32 sums of segment 1
+// (rows 0-3, rows 4-7), MERGE the instructions that add them to the segment-0 sums, ZERO1 those that zero them.
+#define KAI_QAI4C32P_TILE_U_ASM(SEG1_A, SEG1_E, MERGE, ZERO1) \
+    __asm__ __volatile__( \
+        "ldp q16, q17, [%[acc]]\n" \
+        "ldp q18, q19, [%[acc], #32]\n" \
+        "ldp q20, q21, [%[acc], #64]\n" \
+        "ldp q22, q23, [%[acc], #96]\n" \
+        "ldp q0, q1, [%[magic]]\n" \
+        "ldp q2, q3, [%[magic]]\n" \
+        "ldp q4, q5, [%[magic]]\n" \
+        "ldp q6, q7, [%[magic]]\n" \
+        ZERO1 \
+        "2:\n" \
+        "mov %[c], %[chunks]\n" \
+        "1:\n" \
+        "ldp q24, q25, [%[r]]\n" \
+        "ldp q26, q27, [%[r], #32]\n" \
+        "ldp q28, q29, [%[a]], #128\n" \
+        "ldp q30, q31, [%[a], #-64]\n" \
+        "kai_qai4c32p_mmla4 v0, v1, v2, v3, v28, v29, v24, v25\n" \
+        "kai_qai4c32p_mmla4 v0, v1, v2, v3, v30, v31, v26, v27\n" \
+        "ldp q28, q29, [%[e]], #128\n" \
+        "ldp q30, q31, [%[e], #-64]\n" \
+        "kai_qai4c32p_mmla4 v4, v5, v6, v7, v28, v29, v24, v25\n" \
+        "kai_qai4c32p_mmla4 v4, v5, v6, v7, v30, v31, v26, v27\n" \
+        "ldp q24, q25, [%[r], #64]\n" \
+        "ldp q26, q27, [%[r], #96]\n" \
+        "add %[r], %[r], #128\n" \
+        "ldp q28, q29, [%[a], #-96]\n" \
+        "ldp q30, q31, [%[a], #-32]\n" \
+        "kai_qai4c32p_mmla4 " SEG1_A ", v28, v29, v24, v25\n" \
+        "kai_qai4c32p_mmla4 " SEG1_A ", v30, v31, v26, v27\n" \
+        "ldp q28, q29, [%[e], #-96]\n" \
+        "ldp q30, q31, [%[e], #-32]\n" \
+        "kai_qai4c32p_mmla4 " SEG1_E ", v28, v29, v24, v25\n" \
+        "kai_qai4c32p_mmla4 " SEG1_E ", v30, v31, v26, v27\n" \
+        "subs %[c], %[c], #1\n" \
+        "b.ne 1b\n" \
+        "add %[a], %[a], #32\n" \
+        "add %[e], %[e], #32\n" \
+        MERGE \
+        "ldr q8, [%[magic]]\n" \
+        "ldp q9, q10, [%[r]], #32\n" \
+        "ldp q11, q12, [%[r]], #32\n" \
+        "ldp q24, q25, [%[pv]], #32\n" \
+        "ldp q26, q27, [%[pv]], #32\n" \
+        "ldp q28, q29, [%[pv]], #32\n" \
+        "ldp q30, q31, [%[pv]], #32\n" \
+        "fmla v16.4s, v9.4s, v24.4s\n" \
+        "fmla v17.4s, v10.4s, v24.4s\n" \
+        "fmla v18.4s, v9.4s, v25.4s\n" \
+        "fmla v19.4s, v10.4s, v25.4s\n" \
+        "fmla v20.4s, v9.4s, v26.4s\n" \
+        "fmla v21.4s, v10.4s, v26.4s\n" \
+        "fmla v22.4s, v9.4s, v27.4s\n" \
+        "fmla v23.4s, v10.4s, v27.4s\n" \
+        "fsub v0.4s, v0.4s, v8.4s\n" \
+        "fsub v1.4s, v1.4s, v8.4s\n" \
+        "fsub v2.4s, v2.4s, v8.4s\n" \
+        "fsub v3.4s, v3.4s, v8.4s\n" \
+        "fsub v4.4s, v4.4s, v8.4s\n" \
+        "fsub v5.4s, v5.4s, v8.4s\n" \
+        "fsub v6.4s, v6.4s, v8.4s\n" \
+        "fsub v7.4s, v7.4s, v8.4s\n" \
+        "fmul v13.4s, v11.4s, v28.4s\n" \
+        "fmul v14.4s, v12.4s, v28.4s\n" \
+        "fmla v16.4s, v0.4s, v13.4s\n" \
+        "fmla v17.4s, v1.4s, v14.4s\n" \
+        "fmul v13.4s, v11.4s, v29.4s\n" \
+        "fmul v14.4s, v12.4s, v29.4s\n" \
+        "fmla v18.4s, v2.4s, v13.4s\n" \
+        "fmla v19.4s, v3.4s, v14.4s\n" \
+        "fmul v13.4s, v11.4s, v30.4s\n" \
+        "fmul v14.4s, v12.4s, v30.4s\n" \
+        "fmla v20.4s, v4.4s, v13.4s\n" \
+        "fmla v21.4s, v5.4s, v14.4s\n" \
+        "fmul v13.4s, v11.4s, v31.4s\n" \
+        "fmul v14.4s, v12.4s, v31.4s\n" \
+        "fmla v22.4s, v6.4s, v13.4s\n" \
+        "fmla v23.4s, v7.4s, v14.4s\n" \
+        "ldp q0, q1, [%[magic]]\n" \
+        "ldp q2, q3, [%[magic]]\n" \
+        "ldp q4, q5, [%[magic]]\n" \
+        "ldp q6, q7, [%[magic]]\n" \
+        ZERO1 \
+        "subs %[nbl], %[nbl], #1\n" \
+        "b.ne 2b\n" \
+        "stp q16, q17, [%[acc]]\n" \
+        "stp q18, q19, [%[acc], #32]\n" \
+        "stp q20, q21, [%[acc], #64]\n" \
+        "stp q22, q23, [%[acc], #96]\n" \
+        : [a] "+r"(pa), [e] "+r"(pb), [r] "+r"(pu), [pv] "+r"(pvb), [c] "=&r"(c), [nbl] "+r"(nbl) \
+        : [magic] "r"(kai_qai4c32p_magic), [zero] "r"(kai_qai4c32p_zeros), [acc] "r"(acc), [chunks] "r"(bl / 32) \
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", \
+          "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", \
+          "v29", "v30", "v31");
+#define KAI_QAI4C32P_ZERO1 \
+    "ldp q8, q9, [%[zero]]\n" \
+    "ldp q10, q11, [%[zero]]\n" \
+    "ldp q12, q13, [%[zero]]\n" \
+    "ldp q14, q15, [%[zero]]\n"
+#define KAI_QAI4C32P_MERGE \
+    "add v0.4s, v0.4s, v8.4s\n" \
+    "add v1.4s, v1.4s, v9.4s\n" \
+    "add v2.4s, v2.4s, v10.4s\n" \
+    "add v3.4s, v3.4s, v11.4s\n" \
+    "add v4.4s, v4.4s, v12.4s\n" \
+    "add v5.4s, v5.4s, v13.4s\n" \
+    "add v6.4s, v6.4s, v14.4s\n" \
+    "add v7.4s, v7.4s, v15.4s\n"
+
+#endif
+
 // One 8-row tile (lhs: its first 4-row block at the K range's first block) over the nblk decoded blocks at u.
 // pv: the tile's LHS parameter vectors of the range's first block (8 per block). acc: the tile's 8 f32
 // accumulators in the SMMLA order (c01_r01, c23_r01, c01_r23, c23_r23, then r45, r67; +0 before the first
@@ -481,113 +596,13 @@ static inline __attribute__((always_inline)) void tile_u(
         size_t c;
         size_t nbl = nblk;
         const float32x4_t* pvb = pv;
-        __asm__ __volatile__(
-            "ldp q16, q17, [%[acc]]\n"
-            "ldp q18, q19, [%[acc], #32]\n"
-            "ldp q20, q21, [%[acc], #64]\n"
-            "ldp q22, q23, [%[acc], #96]\n"
-            "ldp q0, q1, [%[magic]]\n"
-            "ldp q2, q3, [%[magic]]\n"
-            "ldp q4, q5, [%[magic]]\n"
-            "ldp q6, q7, [%[magic]]\n"
-            "ldp q8, q9, [%[zero]]\n"
-            "ldp q10, q11, [%[zero]]\n"
-            "ldp q12, q13, [%[zero]]\n"
-            "ldp q14, q15, [%[zero]]\n"
-            "2:\n"
-            "mov %[c], %[chunks]\n"
-            "1:\n"
-            "ldp q24, q25, [%[r]]\n"
-            "ldp q26, q27, [%[r], #32]\n"
-            "ldp q28, q29, [%[a]], #128\n"
-            "ldp q30, q31, [%[a], #-64]\n"
-            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v28, v29, v24, v25\n"
-            "kai_qai4c32p_mmla4 v0, v1, v2, v3, v30, v31, v26, v27\n"
-            "ldp q28, q29, [%[e]], #128\n"
-            "ldp q30, q31, [%[e], #-64]\n"
-            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v28, v29, v24, v25\n"
-            "kai_qai4c32p_mmla4 v4, v5, v6, v7, v30, v31, v26, v27\n"
-            "ldp q24, q25, [%[r], #64]\n"
-            "ldp q26, q27, [%[r], #96]\n"
-            "add %[r], %[r], #128\n"
-            "ldp q28, q29, [%[a], #-96]\n"
-            "ldp q30, q31, [%[a], #-32]\n"
-            "kai_qai4c32p_mmla4 v8, v9, v10, v11, v28, v29, v24, v25\n"
-            "kai_qai4c32p_mmla4 v8, v9, v10, v11, v30, v31, v26, v27\n"
-            "ldp q28, q29, [%[e], #-96]\n"
-            "ldp q30, q31, [%[e], #-32]\n"
-            "kai_qai4c32p_mmla4 v12, v13, v14, v15, v28, v29, v24, v25\n"
-            "kai_qai4c32p_mmla4 v12, v13, v14, v15, v30, v31, v26, v27\n"
-            "subs %[c], %[c], #1\n"
-            "b.ne 1b\n"
-            "add %[a], %[a], #32\n"
-            "add %[e], %[e], #32\n"
-            "add v0.4s, v0.4s, v8.4s\n"
-            "add v1.4s, v1.4s, v9.4s\n"
-            "add v2.4s, v2.4s, v10.4s\n"
-            "add v3.4s, v3.4s, v11.4s\n"
-            "add v4.4s, v4.4s, v12.4s\n"
-            "add v5.4s, v5.4s, v13.4s\n"
-            "add v6.4s, v6.4s, v14.4s\n"
-            "add v7.4s, v7.4s, v15.4s\n"
-            "ldr q8, [%[magic]]\n"
-            "ldp q9, q10, [%[r]], #32\n"
-            "ldp q11, q12, [%[r]], #32\n"
-            "ldp q24, q25, [%[pv]], #32\n"
-            "ldp q26, q27, [%[pv]], #32\n"
-            "ldp q28, q29, [%[pv]], #32\n"
-            "ldp q30, q31, [%[pv]], #32\n"
-            "fmla v16.4s, v9.4s, v24.4s\n"
-            "fmla v17.4s, v10.4s, v24.4s\n"
-            "fmla v18.4s, v9.4s, v25.4s\n"
-            "fmla v19.4s, v10.4s, v25.4s\n"
-            "fmla v20.4s, v9.4s, v26.4s\n"
-            "fmla v21.4s, v10.4s, v26.4s\n"
-            "fmla v22.4s, v9.4s, v27.4s\n"
-            "fmla v23.4s, v10.4s, v27.4s\n"
-            "fsub v0.4s, v0.4s, v8.4s\n"
-            "fsub v1.4s, v1.4s, v8.4s\n"
-            "fsub v2.4s, v2.4s, v8.4s\n"
-            "fsub v3.4s, v3.4s, v8.4s\n"
-            "fsub v4.4s, v4.4s, v8.4s\n"
-            "fsub v5.4s, v5.4s, v8.4s\n"
-            "fsub v6.4s, v6.4s, v8.4s\n"
-            "fsub v7.4s, v7.4s, v8.4s\n"
-            "fmul v13.4s, v11.4s, v28.4s\n"
-            "fmul v14.4s, v12.4s, v28.4s\n"
-            "fmla v16.4s, v0.4s, v13.4s\n"
-            "fmla v17.4s, v1.4s, v14.4s\n"
-            "fmul v13.4s, v11.4s, v29.4s\n"
-            "fmul v14.4s, v12.4s, v29.4s\n"
-            "fmla v18.4s, v2.4s, v13.4s\n"
-            "fmla v19.4s, v3.4s, v14.4s\n"
-            "fmul v13.4s, v11.4s, v30.4s\n"
-            "fmul v14.4s, v12.4s, v30.4s\n"
-            "fmla v20.4s, v4.4s, v13.4s\n"
-            "fmla v21.4s, v5.4s, v14.4s\n"
-            "fmul v13.4s, v11.4s, v31.4s\n"
-            "fmul v14.4s, v12.4s, v31.4s\n"
-            "fmla v22.4s, v6.4s, v13.4s\n"
-            "fmla v23.4s, v7.4s, v14.4s\n"
-            "ldp q0, q1, [%[magic]]\n"
-            "ldp q2, q3, [%[magic]]\n"
-            "ldp q4, q5, [%[magic]]\n"
-            "ldp q6, q7, [%[magic]]\n"
-            "ldp q8, q9, [%[zero]]\n"
-            "ldp q10, q11, [%[zero]]\n"
-            "ldp q12, q13, [%[zero]]\n"
-            "ldp q14, q15, [%[zero]]\n"
-            "subs %[nbl], %[nbl], #1\n"
-            "b.ne 2b\n"
-            "stp q16, q17, [%[acc]]\n"
-            "stp q18, q19, [%[acc], #32]\n"
-            "stp q20, q21, [%[acc], #64]\n"
-            "stp q22, q23, [%[acc], #96]\n"
-            : [a] "+r"(pa), [e] "+r"(pb), [r] "+r"(pu), [pv] "+r"(pvb), [c] "=&r"(c), [nbl] "+r"(nbl)
-            : [magic] "r"(kai_qai4c32p_magic), [zero] "r"(kai_qai4c32p_zeros), [acc] "r"(acc), [chunks] "r"(bl / 32)
-            : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13",
-              "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28",
-              "v29", "v30", "v31");
+        if (bl == 32) {
+            // One chunk per block: each block's chains start afresh (loads), the out-of-order core overlaps
+            // consecutive blocks, so one set of sums (no merge, v8-v15 unused; fewer loads: V1 / V2 load-bound).
+            KAI_QAI4C32P_TILE_U_ASM("v0, v1, v2, v3", "v4, v5, v6, v7", "", "");
+        } else {
+            KAI_QAI4C32P_TILE_U_ASM("v8, v9, v10, v11", "v12, v13, v14, v15", KAI_QAI4C32P_MERGE, KAI_QAI4C32P_ZERO1);
+        }
     }
 #else
     float32x4_t f0 = acc[0];
