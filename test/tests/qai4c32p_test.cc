@@ -239,6 +239,9 @@ std::vector<MatmulCase> matmul_cases() {
             // The 8x4 dotprod GEMMs' decoded-RHS path: more than 16 row tiles and several K ranges of the
             // buffer (bl 32: 38 blocks each), a 5-row last tile; bl 256 (the FSUB bound) in two K ranges.
             {17 * ms + 5, 6, 2048, 32}, {2 * ms + 5, 5, 2048, 256},
+            // The 8x4 i8mm GEMMs' decoded-RHS path: row groups of 256 / nb tiles, so 16 tiles only for nb <= 16:
+            // 18 row tiles in two groups of up to 16 (a 5-row last tile), one K range.
+            {17 * ms + 5, 6, 512, 32},
         };
         // Past 16384 (every path of the K loops), M = mr + 1, N = nr + 1: once per variant in both sweeps, the LHS
         // packers alternating.

@@ -48,6 +48,11 @@ static const size_t kai_dst_elem = 2;
 // copies accumulators at the block boundary and leaves LHS loads unpaired. The same SMMLAs and the
 // same f32 operations in the same order (FMLA zero * S, SCVTF, FMUL scale * recip, FMLA): the same bits.
 static const int32_t kai_qai4c32p_zeros[8] = {0};
+// 0x4B400000 = f32 1.5 * 2^23: the starting value of tile_u's int32 sums (int -> float by FSUB).
+#define KAI_QAI4C32P_MAGIC 0x4B400000
+static const int32_t kai_qai4c32p_magic[8] = {KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC,
+                                              KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC,
+                                              KAI_QAI4C32P_MAGIC, KAI_QAI4C32P_MAGIC};
 // Four SMMLAs: rows x (r01) and y (r23) of one 4-row LHS block times the column pairs w0 (c01), w1 (c23).
 __asm__(
     ".macro kai_qai4c32p_mmla4 d0, d1, d2, d3, x, y, w0, w1\n"
@@ -387,22 +392,399 @@ static inline __attribute__((always_inline)) void tile_row(
     }
 }
 
-static __attribute__((noinline)) void i8mm_rows8_bl32(
+static __attribute__((noinline)) void i8mm_rows8_bl32_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb,
     const float32x4_t* pv, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, 32, pv, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void i8mm_rows8(
+static __attribute__((noinline)) void i8mm_rows8_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     const float32x4_t* pv, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, bl, pv, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void i8mm_rows4(
+static __attribute__((noinline)) void i8mm_rows4_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     const float32x4_t* pv, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 0, rhs_packed, rhs_stride, n, nb, bl, pv, dst, dst_stride, rows, vmin, vmax);
+}
+
+// Column-group reuse (calls with two or more 8-row tiles, bl <= 256). In tile() the nibble decode (SHL,
+// AND per raw RHS register) is shared by only 8 rows; here a 4-column group's RHS is decoded once per K
+// range into a stack buffer and up to KAI_ROW_TILES 8-row tiles run against it, loading the decoded
+// operands. Loop order: row groups, then columns, then K ranges (whole blocks), then the row tiles. Each
+// output's f32 accumulator still goes through the blocks in order with the same per-block operations (kept
+// in a stack array between K ranges): bit-identical to tile(). The LHS parameter vectors of the row group
+// (all its tiles and blocks) are built once per row group in the caller's 32 KiB array, so a row group has
+// at most KAI_PARAM_VECTOR_BLOCKS / nb tiles.
+// Stack: KAI_UBUF_BYTES (6 KB) of decoded RHS plus KAI_ROW_TILES * 8 * 16 bytes (2 KB) of accumulators.
+#define KAI_UBUF_BYTES 6144
+#define KAI_ROW_TILES 16
+
+// Decodes nblk blocks of one column group (raw at pr, block stride 4 * (bl / 2 + 8)) into u, in the order
+// the SMMLA loop loads them: per 32-value chunk lo_c01, lo_c23 of segment 0 (byte << 4), hi_c01, hi_c23 of
+// segment 0 (byte & 0xF0), then the same for segment 1 (128 bytes); then the block's zero_c01 = [z0, z1, z0, z1],
+// zero_c23, scale_c01, scale_c23 (scale / 16; 64 bytes): 4 * bl + 64 bytes per block.
+static void unpack_rhs_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(const uint8_t* pr, size_t nblk, size_t bl, uint8_t* u) {
+    const uint8x16_t high_mask = vdupq_n_u8(0xF0);
+    for (size_t b = 0; b < nblk; ++b) {
+        for (size_t t = 0; t < bl / 32; ++t) {
+            const uint8x16_t r0 = vld1q_u8(pr);
+            const uint8x16_t r1 = vld1q_u8(pr + 16);
+            const uint8x16_t r2 = vld1q_u8(pr + 32);
+            const uint8x16_t r3 = vld1q_u8(pr + 48);
+            vst1q_u8(u, vshlq_n_u8(r0, 4));
+            vst1q_u8(u + 16, vshlq_n_u8(r1, 4));
+            vst1q_u8(u + 32, vandq_u8(r0, high_mask));
+            vst1q_u8(u + 48, vandq_u8(r1, high_mask));
+            vst1q_u8(u + 64, vshlq_n_u8(r2, 4));
+            vst1q_u8(u + 80, vshlq_n_u8(r3, 4));
+            vst1q_u8(u + 96, vandq_u8(r2, high_mask));
+            vst1q_u8(u + 112, vandq_u8(r3, high_mask));
+            pr += 64;
+            u += 128;
+        }
+        const float64x2_t z = vreinterpretq_f64_f32(vld1q_f32((const float*)(const void*)pr));
+        const float64x2_t d = vreinterpretq_f64_f32(vld1q_f32((const float*)(const void*)(pr + 16)));
+        vst1q_f32((float*)(void*)u, vreinterpretq_f32_f64(vdupq_laneq_f64(z, 0)));
+        vst1q_f32((float*)(void*)(u + 16), vreinterpretq_f32_f64(vdupq_laneq_f64(z, 1)));
+        vst1q_f32((float*)(void*)(u + 32), vreinterpretq_f32_f64(vdupq_laneq_f64(d, 0)));
+        vst1q_f32((float*)(void*)(u + 48), vreinterpretq_f32_f64(vdupq_laneq_f64(d, 1)));
+        pr += 32;
+        u += 64;
+    }
+}
+
+#if defined(KAI_QAI4C32P_MMLA_ASM)
+// The decoded-RHS block loop of tile_u below (its comment): SEG1_A, SEG1_E the int32 sums of segment 1
+// (rows 0-3, rows 4-7), MERGE the instructions that add them to the segment-0 sums, ZERO1 those that zero them.
+#define KAI_QAI4C32P_TILE_U_ASM(SEG1_A, SEG1_E, MERGE, ZERO1) \
+    __asm__ __volatile__( \
+        "ldp q16, q17, [%[acc]]\n" \
+        "ldp q18, q19, [%[acc], #32]\n" \
+        "ldp q20, q21, [%[acc], #64]\n" \
+        "ldp q22, q23, [%[acc], #96]\n" \
+        "ldp q0, q1, [%[magic]]\n" \
+        "ldp q2, q3, [%[magic]]\n" \
+        "ldp q4, q5, [%[magic]]\n" \
+        "ldp q6, q7, [%[magic]]\n" \
+        ZERO1 \
+        "2:\n" \
+        "mov %[c], %[chunks]\n" \
+        "1:\n" \
+        "ldp q24, q25, [%[r]]\n" \
+        "ldp q26, q27, [%[r], #32]\n" \
+        "ldp q28, q29, [%[a]], #128\n" \
+        "ldp q30, q31, [%[a], #-64]\n" \
+        "kai_qai4c32p_mmla4 v0, v1, v2, v3, v28, v29, v24, v25\n" \
+        "kai_qai4c32p_mmla4 v0, v1, v2, v3, v30, v31, v26, v27\n" \
+        "ldp q28, q29, [%[e]], #128\n" \
+        "ldp q30, q31, [%[e], #-64]\n" \
+        "kai_qai4c32p_mmla4 v4, v5, v6, v7, v28, v29, v24, v25\n" \
+        "kai_qai4c32p_mmla4 v4, v5, v6, v7, v30, v31, v26, v27\n" \
+        "ldp q24, q25, [%[r], #64]\n" \
+        "ldp q26, q27, [%[r], #96]\n" \
+        "add %[r], %[r], #128\n" \
+        "ldp q28, q29, [%[a], #-96]\n" \
+        "ldp q30, q31, [%[a], #-32]\n" \
+        "kai_qai4c32p_mmla4 " SEG1_A ", v28, v29, v24, v25\n" \
+        "kai_qai4c32p_mmla4 " SEG1_A ", v30, v31, v26, v27\n" \
+        "ldp q28, q29, [%[e], #-96]\n" \
+        "ldp q30, q31, [%[e], #-32]\n" \
+        "kai_qai4c32p_mmla4 " SEG1_E ", v28, v29, v24, v25\n" \
+        "kai_qai4c32p_mmla4 " SEG1_E ", v30, v31, v26, v27\n" \
+        "subs %[c], %[c], #1\n" \
+        "b.ne 1b\n" \
+        "add %[a], %[a], #32\n" \
+        "add %[e], %[e], #32\n" \
+        MERGE \
+        "ldr q8, [%[magic]]\n" \
+        "ldp q9, q10, [%[r]], #32\n" \
+        "ldp q11, q12, [%[r]], #32\n" \
+        "ldp q24, q25, [%[pv]], #32\n" \
+        "ldp q26, q27, [%[pv]], #32\n" \
+        "ldp q28, q29, [%[pv]], #32\n" \
+        "ldp q30, q31, [%[pv]], #32\n" \
+        "fmla v16.4s, v9.4s, v24.4s\n" \
+        "fmla v17.4s, v10.4s, v24.4s\n" \
+        "fmla v18.4s, v9.4s, v25.4s\n" \
+        "fmla v19.4s, v10.4s, v25.4s\n" \
+        "fmla v20.4s, v9.4s, v26.4s\n" \
+        "fmla v21.4s, v10.4s, v26.4s\n" \
+        "fmla v22.4s, v9.4s, v27.4s\n" \
+        "fmla v23.4s, v10.4s, v27.4s\n" \
+        "fsub v0.4s, v0.4s, v8.4s\n" \
+        "fsub v1.4s, v1.4s, v8.4s\n" \
+        "fsub v2.4s, v2.4s, v8.4s\n" \
+        "fsub v3.4s, v3.4s, v8.4s\n" \
+        "fsub v4.4s, v4.4s, v8.4s\n" \
+        "fsub v5.4s, v5.4s, v8.4s\n" \
+        "fsub v6.4s, v6.4s, v8.4s\n" \
+        "fsub v7.4s, v7.4s, v8.4s\n" \
+        "fmul v13.4s, v11.4s, v28.4s\n" \
+        "fmul v14.4s, v12.4s, v28.4s\n" \
+        "fmla v16.4s, v0.4s, v13.4s\n" \
+        "fmla v17.4s, v1.4s, v14.4s\n" \
+        "fmul v13.4s, v11.4s, v29.4s\n" \
+        "fmul v14.4s, v12.4s, v29.4s\n" \
+        "fmla v18.4s, v2.4s, v13.4s\n" \
+        "fmla v19.4s, v3.4s, v14.4s\n" \
+        "fmul v13.4s, v11.4s, v30.4s\n" \
+        "fmul v14.4s, v12.4s, v30.4s\n" \
+        "fmla v20.4s, v4.4s, v13.4s\n" \
+        "fmla v21.4s, v5.4s, v14.4s\n" \
+        "fmul v13.4s, v11.4s, v31.4s\n" \
+        "fmul v14.4s, v12.4s, v31.4s\n" \
+        "fmla v22.4s, v6.4s, v13.4s\n" \
+        "fmla v23.4s, v7.4s, v14.4s\n" \
+        "ldp q0, q1, [%[magic]]\n" \
+        "ldp q2, q3, [%[magic]]\n" \
+        "ldp q4, q5, [%[magic]]\n" \
+        "ldp q6, q7, [%[magic]]\n" \
+        ZERO1 \
+        "subs %[nbl], %[nbl], #1\n" \
+        "b.ne 2b\n" \
+        "stp q16, q17, [%[acc]]\n" \
+        "stp q18, q19, [%[acc], #32]\n" \
+        "stp q20, q21, [%[acc], #64]\n" \
+        "stp q22, q23, [%[acc], #96]\n" \
+        : [a] "+r"(pa), [e] "+r"(pb), [r] "+r"(pu), [pv] "+r"(pvb), [c] "=&r"(c), [nbl] "+r"(nbl) \
+        : [magic] "r"(kai_qai4c32p_magic), [zero] "r"(kai_qai4c32p_zeros), [acc] "r"(acc), [chunks] "r"(bl / 32) \
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", \
+          "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", \
+          "v29", "v30", "v31");
+#define KAI_QAI4C32P_ZERO1 \
+    "ldp q8, q9, [%[zero]]\n" \
+    "ldp q10, q11, [%[zero]]\n" \
+    "ldp q12, q13, [%[zero]]\n" \
+    "ldp q14, q15, [%[zero]]\n"
+#define KAI_QAI4C32P_MERGE \
+    "add v0.4s, v0.4s, v8.4s\n" \
+    "add v1.4s, v1.4s, v9.4s\n" \
+    "add v2.4s, v2.4s, v10.4s\n" \
+    "add v3.4s, v3.4s, v11.4s\n" \
+    "add v4.4s, v4.4s, v12.4s\n" \
+    "add v5.4s, v5.4s, v13.4s\n" \
+    "add v6.4s, v6.4s, v14.4s\n" \
+    "add v7.4s, v7.4s, v15.4s\n"
+
+#endif
+
+// One 8-row tile (lhs: its first 4-row block at the K range's first block) over the nblk decoded blocks at u.
+// pv: the tile's LHS parameter vectors of the range's first block (8 per block). acc: the tile's 8 f32
+// accumulators in the SMMLA order (c01_r01, c23_r01, c01_r23, c23_r23, then r45, r67; +0 before the first
+// range), updated in place.
+static inline __attribute__((always_inline)) void tile_u(
+    const uint8_t* lhs, size_t lhs_stride, const uint8_t* u, const float32x4_t* pv, size_t nblk, size_t bl,
+    float32x4_t* acc) {
+    const int8_t* pa = (const int8_t*)lhs;
+    const int8_t* pb = (const int8_t*)(lhs + lhs_stride);
+    const int8_t* pu = (const int8_t*)u;
+#if defined(KAI_QAI4C32P_MMLA_ASM)
+    // The whole block loop in assembly, all in fixed registers. v16-v23: the tile's 8 f32 accumulators (loaded
+    // from acc, stored back at the end). Per block: two sets of int32 sums, v0-v7 for segment 0 of each chunk
+    // (started at 0x4B400000) and v8-v15 for segment 1 (started at 0), set by loads (for the next block at the
+    // end of the epilogue): 16 independent SMMLA chains, so the loop is not bound by the SMMLA latency (V1).
+    // The chunks as in tile() with the decoded operands loaded (v24-v27: lo_c01, lo_c23, hi_c01, hi_c23 of
+    // one segment; v28-v31 LHS pairs). Epilogue: the two sets added (exact integer sums: the same I), then
+    // tile()'s epilogue in the same order per accumulator: FMLA zero * S, FMUL (scale / 16) * recip,
+    // int -> float, FMLA. The int -> float is one FSUB instead of SCVTF (two uops on N2 / V1 / V2): with
+    // |I| <= bl * 128 * 128 <= 2^22 (bl <= 256, the caller checks) the int32 bits are the f32 1.5 * 2^23 + I,
+    // exact, and subtracting 1.5 * 2^23 (v8) gives f32(I) exactly, the value SCVTF gives (+0 for 0).
+    // Epilogue registers: v9-v12 zero_c01, zero_c23, scale_c01, scale_c23 (as decoded), v24-v31 the 8 LHS
+    // parameter vectors, v13, v14 scale * recip.
+    {
+        size_t c;
+        size_t nbl = nblk;
+        const float32x4_t* pvb = pv;
+        if (bl == 32) {
+            // One chunk per block: each block's chains start afresh (loads), the out-of-order core overlaps
+            // consecutive blocks, so one set of sums (no merge, v8-v15 unused; fewer loads: V1 / V2 load-bound).
+            KAI_QAI4C32P_TILE_U_ASM("v0, v1, v2, v3", "v4, v5, v6, v7", "", "");
+        } else {
+            KAI_QAI4C32P_TILE_U_ASM("v8, v9, v10, v11", "v12, v13, v14, v15", KAI_QAI4C32P_MERGE, KAI_QAI4C32P_ZERO1);
+        }
+    }
+#else
+    float32x4_t f0 = acc[0];
+    float32x4_t f1 = acc[1];
+    float32x4_t f2 = acc[2];
+    float32x4_t f3 = acc[3];
+    float32x4_t f4 = acc[4];
+    float32x4_t f5 = acc[5];
+    float32x4_t f6 = acc[6];
+    float32x4_t f7 = acc[7];
+    for (size_t b = 0; b < nblk; ++b) {
+        int32x4_t i_c01_r01 = vdupq_n_s32(0);
+        int32x4_t i_c23_r01 = i_c01_r01;
+        int32x4_t i_c01_r23 = i_c01_r01;
+        int32x4_t i_c23_r23 = i_c01_r01;
+        int32x4_t i_c01_r45 = i_c01_r01;
+        int32x4_t i_c23_r45 = i_c01_r01;
+        int32x4_t i_c01_r67 = i_c01_r01;
+        int32x4_t i_c23_r67 = i_c01_r01;
+        // Chunk t: decoded operands of segment s at pu + 64 s (lo_c01, lo_c23, hi_c01, hi_c23); LHS groups
+        // as in tile() (low operands with group s, high with group 2 + s).
+        for (size_t t = 0; t < bl / 32; ++t) {
+            for (size_t s = 0; s < 2; ++s) {
+                const int8x16_t lo_c01 = vld1q_s8(pu + 64 * s);
+                const int8x16_t lo_c23 = vld1q_s8(pu + 64 * s + 16);
+                const int8x16_t hi_c01 = vld1q_s8(pu + 64 * s + 32);
+                const int8x16_t hi_c23 = vld1q_s8(pu + 64 * s + 48);
+                const int8x16_t alo_r01 = vld1q_s8(pa + 32 * s);
+                const int8x16_t alo_r23 = vld1q_s8(pa + 32 * s + 16);
+                const int8x16_t ahi_r01 = vld1q_s8(pa + 64 + 32 * s);
+                const int8x16_t ahi_r23 = vld1q_s8(pa + 64 + 32 * s + 16);
+                const int8x16_t blo_r45 = vld1q_s8(pb + 32 * s);
+                const int8x16_t blo_r67 = vld1q_s8(pb + 32 * s + 16);
+                const int8x16_t bhi_r45 = vld1q_s8(pb + 64 + 32 * s);
+                const int8x16_t bhi_r67 = vld1q_s8(pb + 64 + 32 * s + 16);
+                i_c01_r01 = vmmlaq_s32(i_c01_r01, alo_r01, lo_c01);
+                i_c23_r01 = vmmlaq_s32(i_c23_r01, alo_r01, lo_c23);
+                i_c01_r23 = vmmlaq_s32(i_c01_r23, alo_r23, lo_c01);
+                i_c23_r23 = vmmlaq_s32(i_c23_r23, alo_r23, lo_c23);
+                i_c01_r01 = vmmlaq_s32(i_c01_r01, ahi_r01, hi_c01);
+                i_c23_r01 = vmmlaq_s32(i_c23_r01, ahi_r01, hi_c23);
+                i_c01_r23 = vmmlaq_s32(i_c01_r23, ahi_r23, hi_c01);
+                i_c23_r23 = vmmlaq_s32(i_c23_r23, ahi_r23, hi_c23);
+                i_c01_r45 = vmmlaq_s32(i_c01_r45, blo_r45, lo_c01);
+                i_c23_r45 = vmmlaq_s32(i_c23_r45, blo_r45, lo_c23);
+                i_c01_r67 = vmmlaq_s32(i_c01_r67, blo_r67, lo_c01);
+                i_c23_r67 = vmmlaq_s32(i_c23_r67, blo_r67, lo_c23);
+                i_c01_r45 = vmmlaq_s32(i_c01_r45, bhi_r45, hi_c01);
+                i_c23_r45 = vmmlaq_s32(i_c23_r45, bhi_r45, hi_c23);
+                i_c01_r67 = vmmlaq_s32(i_c01_r67, bhi_r67, hi_c01);
+                i_c23_r67 = vmmlaq_s32(i_c23_r67, bhi_r67, hi_c23);
+            }
+            pu += 128;
+            pa += 128;
+            pb += 128;
+        }
+        // pu: at the block's decoded zero / scale vectors; p: the block's LHS parameter vectors.
+        const float* zd = (const float*)(const void*)pu;
+        const float32x4_t z_c01 = vld1q_f32(zd);
+        const float32x4_t z_c23 = vld1q_f32(zd + 4);
+        const float32x4_t d_c01 = vld1q_f32(zd + 8);
+        const float32x4_t d_c23 = vld1q_f32(zd + 12);
+        const float32x4_t* p = pv + 8 * b;
+        f0 = vfmaq_f32(f0, z_c01, p[0]);
+        f1 = vfmaq_f32(f1, z_c23, p[0]);
+        f2 = vfmaq_f32(f2, z_c01, p[1]);
+        f3 = vfmaq_f32(f3, z_c23, p[1]);
+        f4 = vfmaq_f32(f4, z_c01, p[2]);
+        f5 = vfmaq_f32(f5, z_c23, p[2]);
+        f6 = vfmaq_f32(f6, z_c01, p[3]);
+        f7 = vfmaq_f32(f7, z_c23, p[3]);
+        f0 = vfmaq_f32(f0, vcvtq_f32_s32(i_c01_r01), vmulq_f32(d_c01, p[4]));
+        f1 = vfmaq_f32(f1, vcvtq_f32_s32(i_c23_r01), vmulq_f32(d_c23, p[4]));
+        f2 = vfmaq_f32(f2, vcvtq_f32_s32(i_c01_r23), vmulq_f32(d_c01, p[5]));
+        f3 = vfmaq_f32(f3, vcvtq_f32_s32(i_c23_r23), vmulq_f32(d_c23, p[5]));
+        f4 = vfmaq_f32(f4, vcvtq_f32_s32(i_c01_r45), vmulq_f32(d_c01, p[6]));
+        f5 = vfmaq_f32(f5, vcvtq_f32_s32(i_c23_r45), vmulq_f32(d_c23, p[6]));
+        f6 = vfmaq_f32(f6, vcvtq_f32_s32(i_c01_r67), vmulq_f32(d_c01, p[7]));
+        f7 = vfmaq_f32(f7, vcvtq_f32_s32(i_c23_r67), vmulq_f32(d_c23, p[7]));
+        pa += 32;
+        pb += 32;
+        pu += 64;
+    }
+    acc[0] = f0;
+    acc[1] = f1;
+    acc[2] = f2;
+    acc[3] = f3;
+    acc[4] = f4;
+    acc[5] = f5;
+    acc[6] = f6;
+    acc[7] = f7;
+#endif
+}
+
+// ntiles 8-row tiles (the first at lhs, then every 2 * lhs_stride; tile t's parameter vectors at
+// pv + 8 * nb * t) over one decoded K range.
+static inline __attribute__((always_inline)) void tiles_u(
+    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, const float32x4_t* pv, size_t nb,
+    size_t nblk, size_t bl, float32x4_t* acc) {
+    for (size_t t = 0; t < ntiles; ++t) {
+        tile_u(lhs + 2 * t * lhs_stride, lhs_stride, u, pv + 8 * nb * t, nblk, bl, acc + 8 * t);
+    }
+}
+
+static __attribute__((noinline)) void mmla_tiles_u_bl32_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
+    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, const float32x4_t* pv, size_t nb,
+    size_t nblk, float32x4_t* acc) {
+    tiles_u(lhs, lhs_stride, ntiles, u, pv, nb, nblk, 32, acc);
+}
+
+static __attribute__((noinline)) void mmla_tiles_u_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
+    const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, const float32x4_t* pv, size_t nb,
+    size_t nblk, size_t bl, float32x4_t* acc) {
+    tiles_u(lhs, lhs_stride, ntiles, u, pv, nb, nblk, bl, acc);
+}
+
+// Rows [0, 8 * ntiles_all) (every tile has more than 4 rows; rows: the call's rows from there) x all n
+// columns through the decoded-RHS path. pv: KAI_PARAM_VECTOR_BLOCKS * 8 vectors (nb * 2 <= that).
+static void mmla_rows_u_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
+    const uint8_t* lhs_packed, size_t lhs_stride, size_t ntiles_all, const uint8_t* rhs_packed, size_t rhs_stride,
+    size_t n, size_t nb, size_t bl, float32x4_t* pv, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin,
+    float32x4_t vmax) {
+    uint8_t ubuf[KAI_UBUF_BYTES] __attribute__((aligned(64)));
+    float32x4_t acc[KAI_ROW_TILES * 8];
+    const size_t lhs_block = kai_mr * (bl + 8);
+    const size_t rhs_block = kai_nr * (bl / 2 + 8);
+    const size_t kblk = KAI_UBUF_BYTES / (4 * bl + 64);  // blocks per K range (>= 1 for bl <= 256)
+    const size_t group = KAI_MIN((size_t)KAI_ROW_TILES, KAI_PARAM_VECTOR_BLOCKS / nb);  // >= 2 (caller)
+    for (size_t t0 = 0; t0 < ntiles_all; t0 += group) {
+        const size_t ntiles = KAI_MIN(ntiles_all - t0, group);
+        const uint8_t* lhs = lhs_packed + 2 * t0 * lhs_stride;
+        for (size_t t = 0; t < ntiles; ++t) {
+            const uint8_t* la = lhs + 2 * t * lhs_stride;
+            for (size_t b = 0; b < nb; ++b) {
+                const size_t off = b * lhs_block + kai_mr * bl;
+                lhs_param_vectors(la + off, la + lhs_stride + off, pv + 8 * (nb * t + b));
+            }
+        }
+        for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
+            const uint8_t* rhs = rhs_packed + (n0 / kai_nr) * rhs_stride;
+            for (size_t i = 0; i < 8 * ntiles; ++i) {
+                acc[i] = vdupq_n_f32(0.0F);
+            }
+            for (size_t b0 = 0; b0 < nb; b0 += kblk) {
+                const size_t nblk = KAI_MIN(nb - b0, kblk);
+                unpack_rhs_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(rhs + b0 * rhs_block, nblk, bl, ubuf);
+                if (bl == 32) {
+                    mmla_tiles_u_bl32_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(lhs + b0 * lhs_block, lhs_stride, ntiles, ubuf, pv + 8 * b0, nb, nblk, acc);
+                } else {
+                    mmla_tiles_u_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(lhs + b0 * lhs_block, lhs_stride, ntiles, ubuf, pv + 8 * b0, nb, nblk, bl, acc);
+                }
+            }
+            // Bias (after the last block), rows (row 0 = the low halves of (c01_r01, c23_r01), row 1 = the
+            // high halves), clamp max then min.
+            const float32x4_t bias = vld1q_f32((const float*)(const void*)(rhs + nb * rhs_block));
+            const size_t cols = KAI_MIN(n - n0, kai_nr);
+            for (size_t t = 0; t < ntiles; ++t) {
+                const size_t row0 = 8 * (t0 + t);
+                const size_t tr = KAI_MIN(rows - row0, 8);
+                uint8_t* d = dst + row0 * dst_stride + n0 * kai_dst_elem;
+                const float32x4_t* f = acc + 8 * t;
+                float32x4_t r[8];
+                for (size_t j = 0; j < 4; ++j) {
+                    const float64x2_t lo = vreinterpretq_f64_f32(f[2 * j]);
+                    const float64x2_t hi = vreinterpretq_f64_f32(f[2 * j + 1]);
+                    r[2 * j] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip1q_f64(lo, hi)), bias), vmin), vmax);
+                    r[2 * j + 1] = vminq_f32(vmaxq_f32(vaddq_f32(vreinterpretq_f32_f64(vzip2q_f64(lo, hi)), bias), vmin), vmax);
+                }
+                if (tr == 8 && cols == 4) {
+                    for (size_t i = 0; i < 8; ++i) {
+                        vst1_f16((float16_t*)(void*)(d + i * dst_stride), vcvt_f16_f32(r[i]));
+                    }
+                } else {
+                    for (size_t i = 0; i < tr; ++i) {
+                        store_row(d + i * dst_stride, r[i], cols);
+                    }
+                }
+            }
+        }
+    }
 }
 
 void kai_run_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
@@ -427,7 +809,17 @@ void kai_run_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     float32x4_t param_vectors[8 * KAI_PARAM_VECTOR_BLOCKS];
     const float32x4_t* pv = nb <= KAI_PARAM_VECTOR_BLOCKS ? param_vectors : NULL;
 
-    for (size_t m0 = 0; m0 < m; m0 += 8) {
+    // 8-row tiles (more than 4 rows) through the decoded-RHS path when there are two or more, bl <= 256 and a
+    // row group can hold two tiles' parameter vectors; the rest (a last tile of 1-4 rows, or everything
+    // otherwise) as before.
+    size_t m_start = 0;
+    const size_t ntiles8 = m / 8 + (m % 8 > 4 ? 1 : 0);
+    if (ntiles8 >= 2 && bl <= 256 && nb != 0 && 2 * nb <= KAI_PARAM_VECTOR_BLOCKS) {  // bl <= 256: the FSUB conversion's bound
+        mmla_rows_u_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm((const uint8_t*)lhs_packed, lhs_stride, ntiles8, (const uint8_t*)rhs_packed, rhs_stride, n, nb,
+                           bl, param_vectors, (uint8_t*)dst, dst_stride_row, m, vmin, vmax);
+        m_start = KAI_MIN(8 * ntiles8, m);
+    }
+    for (size_t m0 = m_start; m0 < m; m0 += 8) {
         const size_t rows = KAI_MIN(m - m0, 8);
         const int two = rows > 4;
         const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
@@ -441,11 +833,11 @@ void kai_run_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
         }
         const uint8_t* rhs = (const uint8_t*)rhs_packed;
         if (two && bl == 32) {
-            i8mm_rows8_bl32(lhs, lhs_stride, rhs, rhs_stride, n, nb, pv, dst_row, dst_stride_row, rows, vmin, vmax);
+            i8mm_rows8_bl32_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(lhs, lhs_stride, rhs, rhs_stride, n, nb, pv, dst_row, dst_stride_row, rows, vmin, vmax);
         } else if (two) {
-            i8mm_rows8(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, pv, dst_row, dst_stride_row, rows, vmin, vmax);
+            i8mm_rows8_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, pv, dst_row, dst_stride_row, rows, vmin, vmax);
         } else {
-            i8mm_rows4(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, pv, dst_row, dst_stride_row, rows, vmin, vmax);
+            i8mm_rows4_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(lhs, lhs_stride, rhs, rhs_stride, n, nb, bl, pv, dst_row, dst_stride_row, rows, vmin, vmax);
         }
     }
 }
