@@ -130,14 +130,26 @@ static inline __attribute__((always_inline)) void kai_c32g_blocks(const int8_t**
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
     const int8_t* lhs = *lhs_p;
     const uint8_t* rhs = *rhs_p;
+    // carry (four groups of two chains: 1x8 tiles two at a time): chains 1.. run on over all
+    // blocks and chain 0 starts each block at minus their sum P, so that chain 0 + P is the block's
+    // sum (int32 wraps, the block sum fits): one NEG per group and block instead of zeroing every
+    // chain. (With two groups GCC then copies a chain twice per chunk: not used there.)
+    const bool carry = chains > 1 && nt * KAI_GROUPS == 4;
+    int32x4_t acc[4][2 * KAI_GROUPS];
+    KAI_UNROLL for (size_t h = 0; h < chains; ++h) {
+        KAI_UNROLL for (size_t g = 0; g < nt * KAI_GROUPS; ++g) {
+            acc[h][g] = vdupq_n_s32(0);
+        }
+    }
     for (size_t blk = 0; blk < nb; ++blk) {
         // The blocks' chains are independent, so an out-of-order core overlaps consecutive
         // blocks: one chain per column group suffices for one chunk per block, longer blocks
         // split theirs (see chains).
-        int32x4_t acc[4][2 * KAI_GROUPS];
-        KAI_UNROLL for (size_t h = 0; h < chains; ++h) {
-            KAI_UNROLL for (size_t g = 0; g < nt * KAI_GROUPS; ++g) {
-                acc[h][g] = vdupq_n_s32(0);
+        if (!carry) {
+            KAI_UNROLL for (size_t h = 0; h < chains; ++h) {
+                KAI_UNROLL for (size_t g = 0; g < nt * KAI_GROUPS; ++g) {
+                    acc[h][g] = vdupq_n_s32(0);
+                }
             }
         }
         for (size_t c = 0; c < chunks; ++c) {
@@ -168,8 +180,17 @@ static inline __attribute__((always_inline)) void kai_c32g_blocks(const int8_t**
             const float32x4_t scale = vreinterpretq_f32_u32(
                 vshll_n_u16(vld1_u16((const uint16_t*)(const void*)rt + 4 * (j % KAI_GROUPS)), 16));
             int32x4_t sum = acc[0][j];
-            KAI_UNROLL for (size_t h = 1; h < chains; ++h) {
-                sum = vaddq_s32(sum, acc[h][j]);
+            if (carry) {
+                int32x4_t rest = acc[1][j];
+                KAI_UNROLL for (size_t h = 2; h < chains; ++h) {
+                    rest = vaddq_s32(rest, acc[h][j]);
+                }
+                sum = vaddq_s32(sum, rest);
+                acc[0][j] = vnegq_s32(rest);
+            } else {
+                KAI_UNROLL for (size_t h = 1; h < chains; ++h) {
+                    sum = vaddq_s32(sum, acc[h][j]);
+                }
             }
             facc[j] = vfmaq_f32(facc[j], vcvtq_n_f32_s32(sum, 4), scale);
         }
