@@ -238,10 +238,11 @@ def packed_rhs_bytes(fam, stem, shape):
 
 def min_mmla_dot(variant, shape):
     m, n, k = shape[:3]
+    bf16_arith = "bf16p" in variant  # BFMMLA / BFDOT operands (not the bf16-output integer kernels)
     if "mmla" in variant or "i8mm" in variant:
-        per = 16 if "bf16" in variant else 32
+        per = 16 if bf16_arith else 32
     else:
-        per = 8 if "bf16" in variant else 16
+        per = 8 if bf16_arith else 16
     return m * n * k / per
 
 
