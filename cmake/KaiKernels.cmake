@@ -1,10 +1,7 @@
-# Reads kai/kernels.bzl, the one list of kernels and packers, into CMake variables, and derives
-# what kai/build_defs.bzl derives from it: each entry's -march flag (kai_march), the kernel
-# compile options (KAI_KERNEL_COPTS) and the generated kai_registry.inc / kai_all_headers.inc.
-#
-# kernels.bzl keeps a plain syntax for this: one dict per line, string values and string lists.
-# A line that looks like an entry but does not parse stops the configure, so the CMake build can
-# never see fewer kernels than Bazel does.
+# Derives, from kai's list, what kai/build_defs.bzl derives for Bazel: the kernel compile options
+# (KAI_KERNEL_COPTS, read from kai/build_defs.bzl) and each feature set's -march flag. The list
+# itself is cmake/KaiList.cmake, written from kai/kernels.bzl by tools/gen_kernels.py (committed;
+# CI's gen_kernels.py --check keeps it equal), as are kai/kai_registry.inc and kai/kai_all_headers.inc.
 
 # The kernel compile options, as KAI_KERNEL_COPTS in kai/build_defs.bzl (read from there, so the
 # two builds cannot disagree).
@@ -23,150 +20,16 @@ function(kai_read_kernel_copts build_defs out_var)
   set(${out_var} "${copts}" PARENT_SCOPE)
 endfunction()
 
-# kai_march(features out_var): the -march flag for a list of CPU features, exactly as kai_march()
-# in kai/build_defs.bzl: Armv9-A+sme2 / +sme for the SME kernels, baseline Armv8-A without
-# features, Armv8.6-A when i8mm or bf16 is among them, Armv8.2-A otherwise, with the features
-# sorted and joined by '+' (tools/check_cmake.py compares the two).
+# kai_march(features out_var): the -march flag for a list of CPU features, from the table
+# KAI_MARCH_<features sorted and joined by +> of cmake/KaiList.cmake (tools/kai_list.py march()).
 function(kai_march features out_var)
-  if("sme2" IN_LIST features)
-    set(${out_var} "-march=armv9-a+sme2" PARENT_SCOPE)
-    return()
-  endif()
-  if("sme" IN_LIST features)
-    set(${out_var} "-march=armv9-a+sme" PARENT_SCOPE)
-    return()
-  endif()
-  if(NOT features)
-    set(${out_var} "-march=armv8-a" PARENT_SCOPE)
-    return()
-  endif()
   set(sorted ${features})
   list(SORT sorted)
-  string(REPLACE ";" "+" joined "${sorted}")
-  if("i8mm" IN_LIST features OR "bf16" IN_LIST features)
-    set(${out_var} "-march=armv8.6-a+${joined}" PARENT_SCOPE)
-  else()
-    set(${out_var} "-march=armv8.2-a+${joined}" PARENT_SCOPE)
+  string(REPLACE ";" "+" key "${sorted}")
+  if(NOT DEFINED "KAI_MARCH_${key}")
+    message(FATAL_ERROR "kai: no -march for the features '${key}' in cmake/KaiList.cmake (python3 tools/gen_kernels.py)")
   endif()
-endfunction()
-
-# kai_read_kernels(file): sets, in the caller's scope,
-#   KAI_KERNEL_NAMES                 every entry's name, in list order
-#   KAI_KERNEL_<name>_FAMILY/_KIND/_DIR/_FEATURES/_MARCH
-#   KAI_FAMILIES                     the families, in order of first appearance
-function(kai_read_kernels file)
-  # CMake lists treat '[', ']' and ';' specially: read the file with them replaced by markers,
-  # then split it into lines.
-  file(READ "${file}" text)
-  string(REPLACE "[" "<LB>" text "${text}")
-  string(REPLACE "]" "<RB>" text "${text}")
-  string(REPLACE ";" "<SC>" text "${text}")
-  string(REPLACE "\n" ";" lines "${text}")
-  set(names "")
-  set(families "")
-  set(in_list FALSE)
-  foreach(line IN LISTS lines)
-    if(line MATCHES "^KAI_KERNELS = <LB>")
-      set(in_list TRUE)
-      continue()
-    endif()
-    if(NOT in_list)
-      continue()
-    endif()
-    if(line MATCHES "^<RB>")
-      set(in_list FALSE)
-      continue()
-    endif()
-    string(STRIP "${line}" s)
-    if(s STREQUAL "" OR s MATCHES "^#")
-      continue()
-    endif()
-    if(NOT s MATCHES "^\\{.*\\},?$")
-      message(FATAL_ERROR "kai: ${file}: cannot read this line of KAI_KERNELS (one dict per line):\n  ${s}")
-    endif()
-    foreach(key name family kind dir)
-      if(NOT s MATCHES "\"${key}\": \"([^\"]*)\"")
-        message(FATAL_ERROR "kai: ${file}: entry without a string \"${key}\":\n  ${s}")
-      endif()
-      set(${key} "${CMAKE_MATCH_1}")
-    endforeach()
-    if(NOT s MATCHES "\"features\": <LB>([^<]*)<RB>")
-      message(FATAL_ERROR "kai: ${file}: entry without a \"features\" list:\n  ${s}")
-    endif()
-    string(REGEX MATCHALL "\"[^\"]*\"" quoted "${CMAKE_MATCH_1}")
-    set(features "")
-    foreach(q IN LISTS quoted)
-      string(REGEX REPLACE "^\"(.*)\"$" "\\1" f "${q}")
-      list(APPEND features "${f}")
-    endforeach()
-    if(name IN_LIST names)
-      message(FATAL_ERROR "kai: ${file}: ${name} is listed twice")
-    endif()
-    list(APPEND names "${name}")
-    if(NOT family IN_LIST families)
-      list(APPEND families "${family}")
-    endif()
-    kai_march("${features}" march)
-    set(KAI_KERNEL_${name}_FAMILY "${family}" PARENT_SCOPE)
-    set(KAI_KERNEL_${name}_KIND "${kind}" PARENT_SCOPE)
-    set(KAI_KERNEL_${name}_DIR "${dir}" PARENT_SCOPE)
-    set(KAI_KERNEL_${name}_FEATURES "${features}" PARENT_SCOPE)
-    set(KAI_KERNEL_${name}_MARCH "${march}" PARENT_SCOPE)
-  endforeach()
-  # Every "name": "kai_..." in the file must have been read as an entry.
-  file(STRINGS "${file}" named REGEX "\"name\": \"kai_")
-  list(LENGTH named expected)
-  list(LENGTH names got)
-  if(NOT expected EQUAL got)
-    message(FATAL_ERROR "kai: ${file} names ${expected} entries but ${got} were read from KAI_KERNELS")
-  endif()
-  if(got EQUAL 0)
-    message(FATAL_ERROR "kai: ${file}: no entries in KAI_KERNELS")
-  endif()
-  set(KAI_KERNEL_NAMES "${names}" PARENT_SCOPE)
-  set(KAI_FAMILIES "${families}" PARENT_SCOPE)
-endfunction()
-
-# Writes content to path only when it differs, so an unchanged list rebuilds nothing.
-function(kai_write_if_changed path content)
-  set(tmp "${path}.tmp")
-  file(WRITE "${tmp}" "${content}")
-  configure_file("${tmp}" "${path}" COPYONLY)
-  file(REMOVE "${tmp}")
-endfunction()
-
-# kai_generate_includes(out_dir): writes out_dir/kai_registry.inc and out_dir/kai_all_headers.inc
-# with the same bytes as //kai:registry_inc and //kai:headers_inc (kai/build_defs.bzl).
-function(kai_generate_includes out_dir)
-  set(nl "\n")
-  set(reg "// Generated by //kai:build_defs.bzl from kai/kernels.bzl. Do not edit.${nl}")
-  string(APPEND reg "// X-macros: KAI_REGISTRY_<KIND>(family, stem, features), where stem is the name without${nl}")
-  string(APPEND reg "// the leading kai_ and features is a KAI_FEATURE_* mask from test/common/cpu_features.h.${nl}")
-  foreach(kind MATMUL LHS_PACKER RHS_PACKER)
-    string(APPEND reg "#ifndef KAI_REGISTRY_${kind}${nl}#define KAI_REGISTRY_${kind}(family, stem, features)${nl}#endif${nl}")
-  endforeach()
-  set(hdr "// Generated by //kai:build_defs.bzl from kai/kernels.bzl. Do not edit.${nl}")
-  foreach(name IN LISTS KAI_KERNEL_NAMES)
-    set(masks "")
-    foreach(f IN LISTS KAI_KERNEL_${name}_FEATURES)
-      string(TOUPPER "${f}" F)
-      list(APPEND masks "KAI_FEATURE_${F}")
-    endforeach()
-    if(masks)
-      string(REPLACE ";" " | " masks "${masks}")
-    else()
-      set(masks "0")
-    endif()
-    string(TOUPPER "${KAI_KERNEL_${name}_KIND}" KIND)
-    string(REGEX REPLACE "^kai_" "" stem "${name}")
-    string(APPEND reg "KAI_REGISTRY_${KIND}(${KAI_KERNEL_${name}_FAMILY}, ${stem}, (${masks}))${nl}")
-    string(APPEND hdr "#include \"${KAI_KERNEL_${name}_DIR}/${name}.h\"${nl}")
-  endforeach()
-  foreach(kind MATMUL LHS_PACKER RHS_PACKER)
-    string(APPEND reg "#undef KAI_REGISTRY_${kind}${nl}")
-  endforeach()
-  kai_write_if_changed("${out_dir}/kai_registry.inc" "${reg}")
-  kai_write_if_changed("${out_dir}/kai_all_headers.inc" "${hdr}")
+  set(${out_var} "${KAI_MARCH_${key}}" PARENT_SCOPE)
 endfunction()
 
 # kai_check_isa(): every distinct -march flag of the list must compile, for the family's feature

@@ -16,22 +16,20 @@
 /// test/tests/kai_select_test.cc checks that against the generated registry, so a kernel added to
 /// kernels.bzl and not to the table (or the reverse) fails the build's tests:
 ///
-/// | family    | GEMM order (m > 1)                          | GEMV order (m == 1)             |
-/// |-----------|---------------------------------------------|---------------------------------|
-/// | bf16      | 8x12 mmla (bf16)                            | 1x36 dot (bf16)                 |
-/// | bf16o     | 8x12 mmla (bf16)                            | 1x36 dot (bf16)                 |
-/// | qsi4cxp   | 16x4x32, 8x8x32, 8x4x32, 4x8x32, 4x4x32     | 1x8x32, 1x4x32, 1x4 dotprod     |
-/// |           |   i8mm; 16x4x32, 8x8x32 dotprod             |                                 |
-/// | qsi4c32p  | 12x4x32, 16x4x32, 8x4x32, 4x8x32, 4x8 i8mm; | 1x8x32, 1x4x32, 1x8, 1x8 (kbl   |
-/// |           |   16x4, 4x8 dotprod                         |   4), 1x4 dotprod               |
-/// | qsi8d32p  | 16x8 sve_i8mm*, 16x4 i8mm, 8x4x32 i8mm,     | 1x8 sve_dotprod*, 1x4 dotprod,  |
-/// |           |   16x4 dotprod                              |   1x4x32 dotprod                |
-/// | qsi8cxp   | 1vlx4vl sme2_mopa+, 1vlx4vl sme_mopa+,      | 1x4vl sme2_dot+, 1x4vl sme_dot+,|
-/// |           |   16x4 i8mm, 16x4 dotprod                   |   1x4 dotprod, 1x8 (1x4) dotprod|
-/// | f32p_f32p | 2vlx2vl sme2_mopa+, 2vlx2vl sme_mopa+       | (none: the GEMMs serve m == 1)  |
-/// | f32_f32p  | (none)                                      | 1x16vl sme2_mla+ (m == 1 only)  |
-/// | bf16p_sme | 2vlx2vl sme2_mopa+                          | (none: the GEMM serves m == 1)  |
-/// | f32_bf16p | (none)                                      | 1x16vl sme2_dot+ (m == 1 only)  |
+/// BEGIN GENERATED order (tools/gen_kernels.py from kai/kernels.bzl)
+/// | family | GEMM order (m > 1) | GEMV order (m == 1) |
+/// |---|---|---|
+/// | bf16 | 8x12 mmla | 1x36 dot |
+/// | bf16o | 8x12 mmla | 1x36 dot |
+/// | qsi4cxp | 16x4x32 i8mm, 8x8x32 i8mm, 8x4x32 i8mm, 4x8x32 i8mm, 4x4x32 i8mm, 16x4x32 dotprod, 8x8x32 dotprod | 1x8x32 dotprod, 1x4x32 dotprod, 1x4 dotprod |
+/// | qsi4c32p | 12x4x32 i8mm, 16x4x32 i8mm, 8x4x32 i8mm, 4x8x32 i8mm, 4x8 i8mm, 16x4 dotprod, 4x8 dotprod | 1x8x32 dotprod, 1x4x32 dotprod, 1x8 dotprod, 1x8 dotprod, 1x4 dotprod |
+/// | qsi8d32p | 16x8 sve_i8mm*, 16x4 i8mm, 8x4x32 i8mm, 16x4 dotprod | 1x8 sve_dotprod*, 1x4 dotprod, 1x4x32 dotprod |
+/// | qsi8cxp | 1vlx4vl sme2_mopa+, 1vlx4vl sme_mopa+, 16x4 i8mm, 16x4 dotprod | 1x4vl sme2_dot+, 1x4vl sme_dot+, 1x4 dotprod, 1x4 dotprod |
+/// | f32p_f32p | sme2_mopa+, 2vlx2vl sme_mopa+ | (none) |
+/// | f32_f32p | (none) | 1x16vl sme2_mla+ |
+/// | bf16p_sme | 2vlx2vl sme2_mopa+ | (none) |
+/// | f32_bf16p | (none) | 1x16vl sme2_dot+ |
+/// END GENERATED order
 ///
 /// (+) SME / SME2 kernels: only when the mask has KAI_CPU_FEATURE_SME / KAI_CPU_FEATURE_SME2 (kai_cpu.h, from
 /// HWCAP2). Their getters read the streaming vector length (RDSVL) of the calling thread, so a mask with those
@@ -63,35 +61,25 @@
 #include <string.h>
 
 #include "kai/kai_cpu.h"
-#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p_bf16p_interface.h"
+// BEGIN GENERATED headers (tools/gen_kernels.py from kai/kernels.bzl)
 #include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p_bf16p_interface.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp_qsi4c32p_interface.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp_qsi8cxp_interface.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp_qsi4cxp_interface.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_interface.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p_f32p_interface.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p_interface.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p/kai_matmul_clamp_f32_f32_bf16p_interface.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla.h"
-#include "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p/kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot.h"
-
-#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot.h"
-#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot.h"
+#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p_bf16p_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
+#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp_qsi4cxp_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp_qsi4c32p_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm.h"
@@ -99,26 +87,38 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp_qsi8cxp_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p_f32p_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla.h"
+#include "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p_bf16p_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p/kai_matmul_clamp_f32_f32_bf16p_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p/kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot.h"
+// END GENERATED headers
 
 #ifdef __cplusplus
 extern "C" {
@@ -200,100 +200,58 @@ struct kai_select_entry {
 #define KAI_SEL_SME KAI_CPU_FEATURE_SME
 #define KAI_SEL_SME2 KAI_CPU_FEATURE_SME2
 
-// X(family, interface struct, stem, features, gemv_only), best first within GEMMs and GEMVs.
-#define KAI_SELECT_TABLE(X)                                                                                            \
+// X(family, interface struct, stem, features, gemv_only, min_sve_vl), best first within GEMMs and GEMVs; the
+// kernels with an unpacked f32 LHS row (interfaces without get_mr) in KAI_SELECT_TABLE_LHS_ROW.
+// BEGIN GENERATED tables (tools/gen_kernels.py from kai/kernels.bzl)
+#define KAI_SELECT_TABLE(X) \
     X(bf16, kai_matmul_clamp_f32_bf16p_bf16p_ukernel, matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla, KAI_SEL_BF16, 0, 0) \
     X(bf16, kai_matmul_clamp_f32_bf16p_bf16p_ukernel, matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot, KAI_SEL_BF16, 1, 0) \
-    X(bf16o, kai_matmul_clamp_bf16_bf16p_bf16p_ukernel, matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla, KAI_SEL_BF16, \
-      0, 0)                                                                                                            \
+    X(bf16o, kai_matmul_clamp_bf16_bf16p_bf16p_ukernel, matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla, KAI_SEL_BF16, 0, 0) \
     X(bf16o, kai_matmul_clamp_bf16_bf16p_bf16p_ukernel, matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot, KAI_SEL_BF16, 1, 0) \
-    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
-    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm,  \
-      KAI_SEL_I8MM, 0, 0)                                                                                              \
-    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm,  \
-      KAI_SEL_I8MM, 0, 0)                                                                                              \
-    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
-    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
-    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
-    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
-    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                               \
-    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                               \
-    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
-      matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                   \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
-      matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                   \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
-      matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                    \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
-      matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                              \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                         \
-      matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                              \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
-    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                    \
-    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm, KAI_SEL_SVE | KAI_SEL_I8MM, 0, 32)                       \
-    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod, KAI_SEL_SVE | KAI_SEL_DOTPROD, 0, 32)                  \
-    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                     \
-    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                   \
-    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                               \
-    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                \
-    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
-      matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                              \
-    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa, KAI_SEL_SME2, 0, 0)                                \
-    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa, KAI_SEL_SME, 0, 0)                                  \
-    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot, KAI_SEL_SME2, 0, 0)                                     \
-    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot, KAI_SEL_SME, 0, 0)                                       \
-    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm, KAI_SEL_I8MM, 0, 0)                                       \
-    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                 \
-    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                  \
-    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
-      matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                  \
-    X(f32p_f32p, kai_matmul_clamp_f32_f32p_f32p_ukernel, matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa,       \
-      KAI_SEL_SME2, 0, 0)                                                                                              \
-    X(f32p_f32p, kai_matmul_clamp_f32_f32p_f32p_ukernel, matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa,      \
-      KAI_SEL_SME, 0, 0)                                                                                               \
-    X(bf16p_sme, kai_matmul_clamp_f32_bf16p_bf16p_ukernel, matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa,   \
-      KAI_SEL_SME2, 0, 0)
-
-// The GEMVs with an unpacked f32 LHS (interfaces without get_mr, with get_lhs_offset and an lhs_stride argument).
-#define KAI_SELECT_TABLE_LHS_ROW(X)                                                                                    \
-    X(f32_f32p, kai_matmul_clamp_f32_f32_f32p_ukernel, matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla, KAI_SEL_SME2,  \
-      1, 0)                                                                                                            \
-    X(f32_bf16p, kai_matmul_clamp_f32_f32_bf16p_ukernel, matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot,            \
-      KAI_SEL_SME2, 1, 0)
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm, KAI_SEL_I8MM | KAI_SEL_SVE, 0, 32) \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod, KAI_SEL_DOTPROD | KAI_SEL_SVE, 0, 32) \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa, KAI_SEL_SME2, 0, 0) \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa, KAI_SEL_SME, 0, 0) \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot, KAI_SEL_SME2, 0, 0) \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot, KAI_SEL_SME, 0, 0) \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(f32p_f32p, kai_matmul_clamp_f32_f32p_f32p_ukernel, matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa, KAI_SEL_SME2, 0, 0) \
+    X(f32p_f32p, kai_matmul_clamp_f32_f32p_f32p_ukernel, matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa, KAI_SEL_SME, 0, 0) \
+    X(bf16p_sme, kai_matmul_clamp_f32_bf16p_bf16p_ukernel, matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa, KAI_SEL_SME2, 0, 0)
+#define KAI_SELECT_TABLE_LHS_ROW(X) \
+    X(f32_f32p, kai_matmul_clamp_f32_f32_f32p_ukernel, matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla, KAI_SEL_SME2, 1, 0) \
+    X(f32_bf16p, kai_matmul_clamp_f32_f32_bf16p_ukernel, matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot, KAI_SEL_SME2, 1, 0)
+// END GENERATED tables
 
 // One interface struct per kernel, members in the interface's order.
 #define KAI_SELECT_DEFINE(family, type, stem, features, gemv_only, min_sve_vl)                                         \

@@ -1,48 +1,60 @@
-"""The one list of kai's micro-kernels and packers.
+"""The one list of kai's micro-kernels and packers, and of their families.
 
-Everything else is derived from it: the Bazel libraries (kai/BUILD.bazel via kai/build_defs.bzl),
-the test and benchmark registries (test/registry), and the docs tables. Keep the syntax plain so
-a Python or CMake script can read it: one dict per line, string values and string lists only.
+Everything else is derived from the tables below, by tools/gen_kernels.py (committed files, kept
+equal by `python3 tools/gen_kernels.py --check` in CI) or at build time by kai/build_defs.bzl:
+the Bazel libraries, the registries and kai/kai_select.h's tables, the benchmark entries, the docs
+tables, the CMake build (cmake/KaiList.cmake), the compatibility paths, the mutation tool's and the
+perf report's families and the test-target lists of .ci/run (`python3 tools/kai_list.py targets`).
+Python tools read the tables through tools/kai_list.py and nothing else.
 
-Keys:
-  name      the kernel or packer name; its files are <dir>/<name>.c and <dir>/<name>.h
-  family    bf16 | bf16o | bf16f16 | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
-  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p |
-            bf16_qsi4cxp | bf16_qsi4c32p
-  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
-            | f16p_qsi4c32p
-  kind      matmul | lhs_packer | rhs_packer
-  dir       directory of the .c/.h pair, relative to the repository root
-  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16
-            (FEAT_FP16 half-precision arithmetic and conversions, +fp16), sve (SVE
-  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4cxpf16 | qsi4c32p | qsi8d32p | qsi8cxp | qsi8cxpf16 | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p
-  kind      matmul | lhs_packer | rhs_packer
-  dir       directory of the .c/.h pair, relative to the repository root
-  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16 (FP16
-            arithmetic), sve (SVE
-  family    bf16 | bf16o | qai8dxp | qsi4cxp | qsi4c32p | qsi8d32p | qsi8cxp | f32p_f32p | f32_f32p | bf16p_sme | f32_bf16p | qai4c32p | f16_qai4c32p
-  kind      matmul | lhs_packer | rhs_packer
-  dir       directory of the .c/.h pair, relative to the repository root
-  features  CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16, sve (SVE
-            kernels: vector length >= 256 bits, checked at run time), sme, sme2.
-            sme / sme2 code (streaming SVE, ZA) is built by clang-19 in every configuration, the GCC build
-            included (GCC 12 cannot compile SME: the toolchain wrapper hands any -march with +sme to clang);
-            every other file builds with both compilers.
+Syntax (CMake and Python read the generated files or tools/kai_list.py, but keep it plain anyway):
+one dict per line, string values and lists of strings only, new keys at the end of a line.
 
-Keys of generated kernels only (an entry without "template" is written by hand). They are the
-variant's parameters, declared here and nowhere else; tools/gen_kernels.py renders the files
-from them, and the templates test and insert them (docs/adding_a_kernel.md):
-  m_step    rows of the tile (the first number of the tile in the name; checked)
-  n_step    columns of the tile (the second number; checked)
-  mr, nr    rows per packed LHS block, columns per packed RHS block
-  kr, sr    the packers' kr and sr
-  out       (optional, the last key) the destination type the template renders: bf16 (f32 when absent)
-  form      asm: the full-tile K loop in inline assembly with an intrinsics twin (the KAI_*_NO_ASM
-            switch, or tools/gen_kernels.py --intrinsics DIR); intrinsics: C with ACLE intrinsics only
-  template  the templates in tools/templates/ that give the files: <t>.c.in gives <name>.c,
-            <t>.h.in gives <name>.h (a kernel whose .c is hand-written lists only its .h template)
-  out       output type of an integer kernel: "f16" selects its templates' @out=f16@ lines (f16 dst,
-            FCVTN after the f32 clamp); an entry without the key is f32 (new keys stand at the end)
+KAI_FAMILIES: one row per family (a family is a set of kernels with one interface header, or the
+packers a family shares). Its name, "family", is the one used everywhere: in the entries, the
+Bazel targets //kai:family_<family>, the registries' X-macros, the tools' --family options.
+  family     the family's name
+  title      what it is, in a few words (docs, perf report)
+  doc        its document under docs/ (docs/kernels.md links every entry to it)
+  suite      the test target that tests the family's kernels and packers (tools/mutate.py, .ci/run)
+  reference  the portable reference library of test/reference/ that the suite checks against
+  sme2       "1" when the suite runs under the SME2 emulator (its kernels need SME2)
+  no_asm     the switches that select the intrinsics twin of every assembly K loop of the family
+             (-D<switch>; .ci/run builds and tests the suite with them); [] when there is no asm
+  select     the interface struct kai/kai_select.h returns for the family ("" when not selected);
+             the kernels' "rank" keys order its table
+  perf       the family's key in the perf tools' cases ("" when not measured) and, for tools/perf_report.py,
+  perf_gemm  perf_gemv: the shapes it reports, "MxNxK" or "MxNxKxBL" (the first of each is the main one)
+
+KAI_KERNELS: one entry per kernel or packer.
+  name       the kernel or packer name; its files are <dir>/<name>.c and <dir>/<name>.h
+  family     a family of KAI_FAMILIES
+  kind       matmul | lhs_packer | rhs_packer
+  dir        directory of the .c/.h pair, relative to the repository root
+  features   CPU features the code needs beyond baseline Armv8.0 NEON: dotprod, i8mm, bf16, fp16
+             (FEAT_FP16 arithmetic and conversions), sve (SVE kernels: vector length >= 256 bits,
+             checked at run time), sme, sme2. The -march flag of each set of features is computed
+             in one place, tools/kai_list.py march(); Bazel and CMake read it from the generated
+             kai/kai_march.bzl and cmake/KaiList.cmake. sme / sme2 code (streaming SVE, ZA) is built
+             by clang-19 in every configuration (GCC 12 cannot compile SME: the toolchain wrapper
+             hands any -march with +sme to clang); every other file builds with both compilers.
+Keys of generated kernels only (an entry without "template" is written by hand); they are the
+variant's parameters, declared here and nowhere else (docs/adding_a_kernel.md):
+  m_step     rows of the tile (the first number of the tile in the name; checked)
+  n_step     columns of the tile (the second number; checked)
+  mr, nr     rows per packed LHS block, columns per packed RHS block
+  kr, sr     the packers' kr and sr
+  form       asm: the full-tile K loop in inline assembly, with its intrinsics twin in the same file
+             behind the family's no_asm switch; intrinsics: C with ACLE intrinsics only
+  template   the templates in tools/templates/ that give the files: <t>.c.in gives <name>.c,
+             <t>.h.in gives <name>.h (a kernel whose .c is hand-written lists only its .h template)
+  isa        (qai4c32p templates) the dot-product instruction the template renders: dotprod | i8mm
+  out        the destination type the template renders: bf16 or f16 (f32 when absent)
+Keys of any matmul entry:
+  rank       its place in kai/kai_select.h's preference order within its family (1 = first tried);
+             a kernel of a selected family without a rank comes after the ranked ones, in list order
+  gemv_only  "1": the kernel accepts only m == 1 (kai_select never returns it for m > 1)
+  select     "0": kai_select leaves the kernel out of its family's table (it reads other packed layouts)
 
 Two smaller tables stand before KAI_KERNELS (same plain syntax; add lines, never reorder):
 
@@ -54,9 +66,31 @@ that feeds only kernels kai does not have (KleidiAI's SME2 packers) stands on no
 
 KAI_KLEIDIAI_ASM names the kernels and packers beside whose .c KleidiAI v1.30.0 ships <name>_asm.S
 (a packer's is in kai/ukernels/matmul/pack/, where KleidiAI keeps it). kai keeps a file of that
-name (generated by tools/gen_compat_paths.py, assembling to nothing where kai needs no separate
+name (generated by tools/gen_kernels.py, assembling to nothing where kai needs no separate
 assembly) so that engines' source lists that name it keep working.
 """
+
+KAI_FAMILIES = [
+    {"family": "bf16", "title": "BF16 (f32 output)", "doc": "docs/matmul_bf16.md", "suite": "//test/tests:bf16_test", "reference": "//test/reference:bf16", "sme2": "", "no_asm": [], "select": "kai_matmul_clamp_f32_bf16p_bf16p_ukernel", "perf": "bf16", "perf_gemm": ["256x256x256"], "perf_gemv": ["1x1024x1024"]},
+    {"family": "bf16o", "title": "BF16 (bf16 output)", "doc": "docs/matmul_bf16.md", "suite": "//test/tests:bf16_test", "reference": "//test/reference:bf16", "sme2": "", "no_asm": ["KAI_BF16_NO_ASM"], "select": "kai_matmul_clamp_bf16_bf16p_bf16p_ukernel", "perf": "bf16o", "perf_gemm": ["256x256x256"], "perf_gemv": ["1x1024x1024"]},
+    {"family": "bf16f16", "title": "BF16 on f16 data (f16 output)", "doc": "docs/matmul_bf16.md", "suite": "//test/tests:bf16f16_test", "reference": "//test/reference:bf16", "sme2": "", "no_asm": ["KAI_BF16_NO_ASM"], "select": "", "perf": "f16bf16", "perf_gemm": ["128x1024x1024"], "perf_gemv": ["1x1024x1024"]},
+    {"family": "qai8dxp", "title": "int8 per-row LHS quantizers (qai8dxp)", "doc": "docs/matmul_int4_channelwise.md", "suite": "//test/tests:qsi4cxp_test", "reference": "//test/reference:qai8dxp", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "qsi4cxp", "title": "INT4 per-channel (qai8dxp x qsi4cxp)", "doc": "docs/matmul_int4_channelwise.md", "suite": "//test/tests:qsi4cxp_test", "reference": "//test/reference:qsi4cxp", "sme2": "", "no_asm": ["KAI_QSI4CXP_NO_ASM"], "select": "kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel", "perf": "cx", "perf_gemm": ["128x1024x1024"], "perf_gemv": ["1x4096x4096"]},
+    {"family": "qsi4cxpf16", "title": "INT4 per-channel, f16 output (qai8dxp x qsi4cxp)", "doc": "docs/matmul_int4_channelwise.md", "suite": "//test/tests:qsi4cxpf16_test", "reference": "//test/reference:qsi4cxp", "sme2": "", "no_asm": ["KAI_QSI4CXP_NO_ASM"], "select": "", "perf": "f16cx", "perf_gemm": ["128x1024x1024"], "perf_gemv": ["1x4096x4096"]},
+    {"family": "bf16_qsi4cxp", "title": "INT4 per-channel, bf16 output (qai8dxp x qsi4cxp)", "doc": "docs/matmul_int4_channelwise.md", "suite": "//test/tests:qai8dxp_bf16_test", "reference": "//test/reference:qsi4cxp", "sme2": "", "no_asm": ["KAI_QSI4CXP_NO_ASM"], "select": "", "perf": "bf16cx", "perf_gemm": ["128x1024x1024"], "perf_gemv": ["1x4096x4096"]},
+    {"family": "qsi4c32p", "title": "INT4 block-wise (qai8dxp x qsi4c32p)", "doc": "docs/matmul_int4_blockwise.md", "suite": "//test/tests:qsi4c32p_test", "reference": "//test/reference:qsi4c32p", "sme2": "", "no_asm": ["KAI_QSI4C32P_NO_ASM"], "select": "kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel", "perf": "c32", "perf_gemm": ["128x1024x1024x32", "128x1024x1024x128"], "perf_gemv": ["1x4096x4096x32", "1x4096x4096x128"]},
+    {"family": "bf16_qsi4c32p", "title": "INT4 block-wise, bf16 output (qai8dxp x qsi4c32p)", "doc": "docs/matmul_int4_blockwise.md", "suite": "//test/tests:qai8dxp_bf16_test", "reference": "//test/reference:qsi4c32p", "sme2": "", "no_asm": ["KAI_QSI4C32P_NO_ASM"], "select": "", "perf": "bf16c32", "perf_gemm": ["128x1024x1024x32", "128x1024x1024x128"], "perf_gemv": ["1x4096x4096x32", "1x4096x4096x128"]},
+    {"family": "qsi8d32p", "title": "GGUF Q4_0 (qsi8d32p x qsi4c32p)", "doc": "docs/matmul_q4_0.md", "suite": "//test/tests:qsi8d32p_test", "reference": "//test/reference:qsi8d32p", "sme2": "", "no_asm": ["KAI_QSI8D32P_NO_ASM"], "select": "kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel", "perf": "q40", "perf_gemm": ["128x1024x1024"], "perf_gemv": ["1x4096x4096"]},
+    {"family": "qsi8cxp", "title": "INT8 per-channel (qai8dxp x qsi8cxp)", "doc": "docs/matmul_int8_channelwise.md", "suite": "//test/tests:qsi8cxp_test", "reference": "//test/reference:qsi8cxp", "sme2": "1", "no_asm": [], "select": "kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel", "perf": "i8cx", "perf_gemm": ["128x1024x1024"], "perf_gemv": ["1x4096x4096"]},
+    {"family": "qsi8cxpf16", "title": "INT8 per-channel, f16 output (qai8dxp x qsi8cxp)", "doc": "docs/matmul_int8_channelwise.md", "suite": "//test/tests:qsi8cxpf16_test", "reference": "//test/reference:qsi8cxp", "sme2": "", "no_asm": [], "select": "", "perf": "f16i8cx", "perf_gemm": ["128x1024x1024"], "perf_gemv": ["1x4096x4096"]},
+    {"family": "f32p_f32p", "title": "f32 SME/SME2 GEMM (packed LHS)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_float_test", "reference": "//test/reference:sme_float", "sme2": "1", "no_asm": [], "select": "kai_matmul_clamp_f32_f32p_f32p_ukernel", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "f32_f32p", "title": "f32 SME2 GEMV (unpacked LHS row)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_float_test", "reference": "//test/reference:sme_float", "sme2": "1", "no_asm": [], "select": "kai_matmul_clamp_f32_f32_f32p_ukernel", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "bf16p_sme", "title": "bf16 SME2 GEMM", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_float_test", "reference": "//test/reference:sme_float", "sme2": "1", "no_asm": [], "select": "kai_matmul_clamp_f32_bf16p_bf16p_ukernel", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "f32_bf16p", "title": "bf16 SME2 GEMV (unpacked f32 LHS row)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_float_test", "reference": "//test/reference:sme_float", "sme2": "1", "no_asm": [], "select": "kai_matmul_clamp_f32_f32_bf16p_ukernel", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "f16p_qsi4c32p", "title": "f16 activations x GGUF Q4_0, SME2", "doc": "docs/matmul_q4_0.md", "suite": "//test/tests:sme_q4_0_test", "reference": "//test/reference:f16p_qsi4c32p", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f32 output)", "doc": "docs/matmul_int4_asymmetric.md", "suite": "//test/tests:qai4c32p_test", "reference": "//test/reference:qai4c32p", "sme2": "", "no_asm": ["KAI_QAI4C32P_NO_ASM"], "select": "", "perf": "a4", "perf_gemm": ["128x1024x1024x32", "128x1024x1024x128"], "perf_gemv": ["1x4096x4096x32", "1x4096x4096x128"]},
+    {"family": "f16_qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f16 output)", "doc": "docs/matmul_int4_asymmetric.md", "suite": "//test/tests:qai4c32p_test", "reference": "//test/reference:qai4c32p", "sme2": "", "no_asm": ["KAI_QAI4C32P_NO_ASM"], "select": "", "perf": "f16a4", "perf_gemm": ["128x1024x1024x32", "128x1024x1024x128"], "perf_gemv": ["1x4096x4096x32", "1x4096x4096x128"]},
+]
 
 KAI_PACKER_FEEDS = [
     {"family": "bf16", "match": "_bf16p8x4_", "packers": ["kai_lhs_quant_pack_bf16p8x4_f32_neon", "kai_lhs_pack_bf16p8x4_bf16_neon"]},
@@ -160,10 +194,10 @@ KAI_KERNELS = [
     {"name": "kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon", "family": "bf16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16"]},
     {"name": "kai_rhs_pack_kxn_bf16p12x4biasf32_bf16_neon", "family": "bf16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon", "family": "bf16", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
-    {"name": "kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla", "family": "bf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p", "features": ["bf16"], "m_step": "8", "n_step": "12", "mr": "8", "nr": "12", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["bf16_gemm.c.in", "bf16_gemm.h.in"]},
-    {"name": "kai_matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot", "family": "bf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p", "features": ["bf16"], "m_step": "1", "n_step": "36", "mr": "1", "nr": "12", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["bf16_gemv.c.in", "bf16_gemv.h.in"]},
-    {"name": "kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla", "family": "bf16o", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p", "features": ["bf16"], "m_step": "8", "n_step": "12", "mr": "8", "nr": "12", "kr": "4", "sr": "1", "form": "asm", "template": ["bf16_gemm16.c.in", "bf16_gemm.h.in"]},
-    {"name": "kai_matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot", "family": "bf16o", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p", "features": ["bf16"], "m_step": "1", "n_step": "36", "mr": "1", "nr": "12", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["bf16_gemv.c.in", "bf16_gemv.h.in"]},
+    {"name": "kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla", "family": "bf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p", "features": ["bf16"], "m_step": "8", "n_step": "12", "mr": "8", "nr": "12", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["bf16_gemm.c.in", "bf16_gemm.h.in"], "rank": "1"},
+    {"name": "kai_matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot", "family": "bf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p", "features": ["bf16"], "m_step": "1", "n_step": "36", "mr": "1", "nr": "12", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["bf16_gemv.c.in", "bf16_gemv.h.in"], "rank": "2", "gemv_only": "1"},
+    {"name": "kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla", "family": "bf16o", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p", "features": ["bf16"], "m_step": "8", "n_step": "12", "mr": "8", "nr": "12", "kr": "4", "sr": "1", "form": "asm", "template": ["bf16_gemm16.c.in", "bf16_gemm.h.in"], "rank": "1"},
+    {"name": "kai_matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot", "family": "bf16o", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p", "features": ["bf16"], "m_step": "1", "n_step": "36", "mr": "1", "nr": "12", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["bf16_gemv.c.in", "bf16_gemv.h.in"], "rank": "2", "gemv_only": "1"},
     # --- end bf16 ---
     # --- family bf16f16 (BF16 arithmetic on f16 data, f16 output; f16-input packers): docs/matmul_bf16.md ---
     {"name": "kai_lhs_pack_bf16p8x4_f16_neon", "family": "bf16f16", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["bf16", "fp16"]},
@@ -180,16 +214,16 @@ KAI_KERNELS = [
     {"name": "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", "family": "qsi4cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "8", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "8", "n_step": "8", "mr": "4", "nr": "8", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod_gemm.c.in", "qsi4cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod_gemm.c.in", "qsi4cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm_4xn.c.in", "qsi4cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm_4xn.c.in", "qsi4cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_dotprod_gemv4.c.in", "qsi4cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp.h.in"], "rank": "3"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "8", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp.h.in"], "rank": "2"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm.c.in", "qsi4cxp.h.in"], "rank": "1"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp.h.in"], "rank": "9"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp.h.in"], "rank": "8"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "8", "n_step": "8", "mr": "4", "nr": "8", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod_gemm.c.in", "qsi4cxp.h.in"], "rank": "7"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod_gemm.c.in", "qsi4cxp.h.in"], "rank": "6"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm_4xn.c.in", "qsi4cxp.h.in"], "rank": "5"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_i8mm_4xn.c.in", "qsi4cxp.h.in"], "rank": "4"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_dotprod_gemv4.c.in", "qsi4cxp.h.in"], "rank": "10"},
     # f16 output (family qsi4cxpf16, issue 17): the f32 kernels' templates with "out": "f16"
     {"name": "kai_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "family": "qsi4cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi4cxp", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4cxp_dotprod_gemv4.c.in", "qsi4cxp.h.in"], "out": "f16"},
     {"name": "kai_matmul_clamp_f16_qai8dxp1x8_qsi4cxp4x8_1x4_neon_dotprod", "family": "qsi4cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi4cxp", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp.h.in"], "out": "f16"},
@@ -207,18 +241,18 @@ KAI_KERNELS = [
     {"name": "kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon", "family": "qsi4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon", "family": "qsi4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon", "family": "qsi4c32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "12", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm_4x8.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm_4x8.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod_gemm.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod_gemm.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm.c.in", "qsi4c32p.h.in"], "rank": "3"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "12", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm.c.in", "qsi4c32p.h.in"], "rank": "1"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm.c.in", "qsi4c32p.h.in"], "rank": "2"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p.h.in"], "rank": "9"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p.h.in"], "rank": "8"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm_4x8.c.in", "qsi4c32p.h.in"], "rank": "4"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["i8mm"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_i8mm_4x8.c.in", "qsi4c32p.h.in"], "rank": "5"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod_gemm.c.in", "qsi4c32p.h.in"], "rank": "6"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "4", "n_step": "8", "mr": "4", "nr": "8", "kr": "8", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod_gemm.c.in", "qsi4c32p.h.in"], "rank": "7"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p.h.in"], "rank": "10"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"], "rank": "12"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"], "rank": "11"},
     # --- end qsi4c32p ---
     # --- family bf16_qsi4c32p (bf16 output; LHS from qai8dxp, RHS from qsi4c32p): docs/matmul_int4_blockwise.md ---
     {"name": "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "family": "bf16_qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4c32p", "features": ["bf16", "dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p_bf16.h.in"], "out": "bf16"},
@@ -231,27 +265,27 @@ KAI_KERNELS = [
     {"name": "kai_lhs_quant_pack_qsi8d32p_f32_neon", "family": "qsi8d32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon", "family": "qsi8d32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon", "family": "qsi8d32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
-    {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi8d32p_i8mm.c.in", "qsi8d32p_i8mm.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi8d32p_i8mm.c.in", "qsi8d32p_i8mm.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod"]},
-    {"name": "kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod"]},
-    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod"]},
-    {"name": "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod", "sve"]},
-    {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["i8mm", "sve"]},
-    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["sme2"]},
-    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["sme"]},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi8d32p_i8mm.c.in", "qsi8d32p_i8mm.h.in"], "rank": "3"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi8d32p_i8mm.c.in", "qsi8d32p_i8mm.h.in"], "rank": "4"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod"], "rank": "7"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod"], "rank": "5"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod"], "rank": "6"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["dotprod", "sve"], "rank": "2"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["i8mm", "sve"], "rank": "1"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["sme2"], "select": "0"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot", "family": "qsi8d32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p", "features": ["sme"], "select": "0"},
     # --- end qsi8d32p ---
     # --- family qsi8cxp (int8 per-channel weights; LHS from qai8dxp): docs/matmul_int8_channelwise.md ---
     {"name": "kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "family": "qsi8cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon", "family": "qsi8cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme2"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme2"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr4.c.in", "qsi8cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr8.c.in", "qsi8cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_dotprod.c.in", "qsi8cxp.h.in"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_i8mm.c.in", "qsi8cxp.h.in"]},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme2"], "rank": "1"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme2"], "rank": "3"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme"], "rank": "2"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["sme"], "rank": "4"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr4.c.in", "qsi8cxp.h.in"], "rank": "7"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr8.c.in", "qsi8cxp.h.in"], "rank": "8"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["dotprod"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_dotprod.c.in", "qsi8cxp.h.in"], "rank": "6"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "family": "qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp", "features": ["i8mm"], "m_step": "16", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemm_i8mm.c.in", "qsi8cxp.h.in"], "rank": "5"},
     # f16 output (family qsi8cxpf16, issue 17): the same templates with "out": "f16"
     {"name": "kai_matmul_clamp_f16_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", "family": "qsi8cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr4.c.in", "qsi8cxp.h.in"], "out": "f16"},
     {"name": "kai_matmul_clamp_f16_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "family": "qsi8cxpf16", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["qsi8cxp_gemv_kr8.c.in", "qsi8cxp.h.in"], "out": "f16"},
@@ -263,11 +297,11 @@ KAI_KERNELS = [
     {"name": "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme", "family": "f32p_f32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_lhs_pack_bf16p2vlx2_f32_sme", "family": "bf16p_sme", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme", "family": "bf16p_sme", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
-    {"name": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa", "family": "f32p_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p", "features": ["sme2"]},
-    {"name": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "f32p_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p", "features": ["sme"]},
-    {"name": "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla", "family": "f32_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p", "features": ["sme2"]},
-    {"name": "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa", "family": "bf16p_sme", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p", "features": ["sme2"]},
-    {"name": "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot", "family": "f32_bf16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p", "features": ["sme2"]},
+    {"name": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa", "family": "f32p_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p", "features": ["sme2"], "rank": "1"},
+    {"name": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "f32p_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p", "features": ["sme"], "rank": "2"},
+    {"name": "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla", "family": "f32_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p", "features": ["sme2"], "rank": "1", "gemv_only": "1"},
+    {"name": "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa", "family": "bf16p_sme", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p", "features": ["sme2"], "rank": "1"},
+    {"name": "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot", "family": "f32_bf16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p", "features": ["sme2"], "rank": "1", "gemv_only": "1"},
     # --- end f32p_f32p / f32_f32p / bf16p_sme / f32_bf16p ---
     # --- family f16p_qsi4c32p (f16 activations x GGUF Q4_0, SME2; RHS from qsi8d32p's ps1s0scalef16 packer): docs/matmul_q4_0.md ---
     {"name": "kai_lhs_pack_f16pmrx2_f32_neon", "family": "f16p_qsi4c32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},

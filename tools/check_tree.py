@@ -7,7 +7,7 @@
 * the .c includes only its own header, its family's *_interface.h, kai/kai_common.h and system
   headers (<...>);
 * a .c that needs a CPU feature starts with the guard that #errors without it;
-* KleidiAI's paths (tools/gen_compat_paths.py): the forwarding files in kai/ukernels/matmul/pack/
+* KleidiAI's paths (tools/gen_kernels.py): the forwarding files in kai/ukernels/matmul/pack/
   and the <kernel>_asm.S files are exactly what the list gives, and kai/ukernels holds no other
   .c, .h or .S file than the list's, the family interface headers and those;
 * KAI_PACKER_FEEDS names only packers of the list and gives every kernel at least one LHS and
@@ -15,14 +15,13 @@
 
 Usage: python3 tools/check_tree.py     (exit 1 with one line per problem)
 """
-import ast
 import glob
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_compat_paths  # noqa: E402
+import gen_kernels  # noqa: E402
 import kai_list  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,15 +37,10 @@ GUARDS = {"i8mm": "__ARM_FEATURE_MATMUL_INT8", "dotprod": "__ARM_FEATURE_DOTPROD
           "sme": "__ARM_FEATURE_SME", "sme2": "__ARM_FEATURE_SME2"}
 
 
-def load():
-    text = open(os.path.join(ROOT, "kai", "kernels.bzl")).read()
-    body = text[text.index("KAI_KERNELS = [") + len("KAI_KERNELS = "):]
-    return ast.literal_eval(body[: body.rindex("]") + 1])
-
-
 def main():
-    problems = []
-    entries = load()
+    lst = kai_list.load(ROOT)
+    problems = lst.check()
+    entries = lst.entries
     listed = set()
     names = [e["name"] for e in entries]
     for name in sorted({n for n in names if names.count(n) > 1}):
@@ -74,8 +68,7 @@ def main():
         for f in e["features"]:
             if GUARDS[f] not in src.split("#include")[0] and not re.search(r"#if[^\n]*" + GUARDS[f], src):
                 problems.append("%s: no #error guard on %s for feature %s" % (name, GUARDS[f], f))
-    lst = kai_list.load(ROOT)
-    compat = set(gen_compat_paths.compat_files(lst))
+    compat = set(gen_kernels.compat_files(lst))
     known = listed | compat
     for e in entries:
         known.add(os.path.join(e["dir"], e["name"] + ".h"))
@@ -85,7 +78,6 @@ def main():
             rel = os.path.relpath(f, ROOT).replace(os.sep, "/")
             if rel not in known:
                 problems.append("%s: not listed in kai/kernels.bzl (nor generated from it)" % rel)
-    problems += gen_compat_paths.sync(ROOT, check=True)
     for line in lst.feeds:
         for p in line["packers"]:
             e = lst.entry(p)

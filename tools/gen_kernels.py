@@ -1,15 +1,26 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Writes every generated file of the tree from kai/kernels.bzl and tools/templates/.
+"""Writes every generated file of the tree from kai/kernels.bzl (read through tools/kai_list.py)
+and tools/templates/: the one generator. Bazel and CMake consume its committed outputs.
 
-* Each entry of kai/kernels.bzl with a "template" key: <dir>/<name>.c and/or .h, one per template
-  file it lists (tools/templates/<t>.c.in gives the .c, <t>.h.in the .h). Entries without the key
-  are written by hand. The variant's parameters (m_step, n_step, mr, nr, kr, sr, form) are keys of
-  its entry and nowhere else.
-* docs/kernels.md, the table of every kernel and packer.
-* benchmark/kai_benchmark_entries.inc, the benchmark's X-macro list of entries: kai_benchmark
-  fails when a family adapter leaves an entry without a case, so a kernel cannot be added
-  without its benchmark.
+* Kernels: each entry with a "template" key gets <dir>/<name>.c and/or .h, one per template it
+  lists (tools/templates/<t>.c.in gives the .c, <t>.h.in the .h); entries without the key are
+  written by hand. An entry with "form": "asm" gets both forms of its template in one file: where
+  the "asm" and the "intrinsics" renderings differ, the lines stand behind its family's no_asm
+  switch (#if !defined(KAI_<FAMILY>_NO_ASM) ... #else ... #endif), unless the template already
+  places the switch itself.
+* docs/kernels.md (every kernel and packer) and the variant table of each family document
+  (between the markers <!-- kai_list:variants FAMILY --> and <!-- /kai_list:variants -->).
+* benchmark/kai_benchmark_entries.inc (kai_benchmark fails when an entry has no case).
+* kai/kai_registry.inc (the registries' X-macros) and kai/kai_all_headers.inc (the headers, by
+  family) for the test and benchmark registries.
+* kai/kai_select.h: the sections between "// BEGIN GENERATED <what>" and "// END GENERATED <what>"
+  (the headers, the ranked tables and the comment table of preference orders).
+* kai/kai_march.bzl and cmake/KaiList.cmake: the -march flag of every feature set (computed once,
+  by tools/kai_list.py march()) for Bazel, and the whole list for CMake.
+* KleidiAI's paths: kai/ukernels/matmul/pack/<packer>.{h,c} forwarding to kai/ukernels/pack/,
+  the (empty) <name>_asm.S files of KAI_KLEIDIAI_ASM and kai/kai_common_{sme,sve}_asm.S, and the
+  `#pragma weak` block of every canonical packer (docs/integration.md, "KleidiAI's paths").
 
 Template syntax (the whole of it; the templates stay readable as C):
   @NAME@  @NAME_UPPER@  @STEM@   the entry's name, upper-cased, and without the leading kai_
@@ -28,34 +39,23 @@ Usage (from the repository root):
   python3 tools/gen_kernels.py --check             writes nothing; exits 1 when a committed file
                                                    differs from what it generates (CI)
   python3 tools/gen_kernels.py --intrinsics DIR    writes the kernels of every entry with "form":
-                                                   "asm" into DIR rendered as "form": "intrinsics":
-                                                   the same kernels with ACLE-intrinsics K loops
+                                                   "asm" into DIR rendered as "form": "intrinsics"
+                                                   only (what -D<no_asm switch> compiles), for review
 """
-import ast
+import difflib
 import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kai_list  # noqa: E402
+
+ROOT = kai_list.ROOT
 TEMPLATES = os.path.join("tools", "templates")
-DOCS = {
-    "bf16": "matmul_bf16.md", "bf16o": "matmul_bf16.md", "bf16f16": "matmul_bf16.md",
-    "qai8dxp": "matmul_int4_channelwise.md", "qsi4cxp": "matmul_int4_channelwise.md",
-    "qsi4c32p": "matmul_int4_blockwise.md", "qsi8d32p": "matmul_q4_0.md",
-    "qsi8cxp": "matmul_int8_channelwise.md", "qsi4cxpf16": "matmul_int4_channelwise.md", "qsi8cxpf16": "matmul_int8_channelwise.md",
-    "bf16_qsi4cxp": "matmul_int4_channelwise.md", "bf16_qsi4c32p": "matmul_int4_blockwise.md",
-    "f32p_f32p": "matmul_sme.md", "f32_f32p": "matmul_sme.md", "bf16p_sme": "matmul_sme.md", "f32_bf16p": "matmul_sme.md",
-    "f16p_qsi4c32p": "matmul_q4_0.md",
-    "qai4c32p": "matmul_int4_asymmetric.md", "f16_qai4c32p": "matmul_int4_asymmetric.md",
-}
+GEN = "tools/gen_kernels.py"
+
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
 CONDITION = re.compile(r"@([a-z][a-z0-9_]*)=([^@\s]+)@")
-
-
-def load():
-    text = open(os.path.join(ROOT, "kai", "kernels.bzl")).read()
-    body = text[text.index("KAI_KERNELS = [") + len("KAI_KERNELS = "):]
-    return ast.literal_eval(body[: body.rindex("]") + 1])
 
 
 class TemplateError(Exception):
@@ -138,10 +138,47 @@ def render(template, p):
     return "\n".join(out)
 
 
-def kernel_outputs(entries, form=None):
-    """{relative path: text} of every templated kernel; form overrides the entries' "form"."""
+
+def twin(asm, intrinsics, switch):
+    """One file with both renderings: the lines where they differ behind `switch`. Preprocessed
+    without the switch it is the asm rendering line for line (plus directives), with it the
+    intrinsics one. Equal runs of fewer than three lines between differences join the difference,
+    so that the directives stay few."""
+    a, b = asm.split("\n"), intrinsics.split("\n")
+    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    merged = []  # [tag, i1, i2, j1, j2], tag "equal" or "diff"
+    for tag, i1, i2, j1, j2 in ops:
+        tag = "equal" if tag == "equal" else "diff"
+        if merged and tag == "diff" and merged[-1][0] == "diff":
+            merged[-1][2], merged[-1][4] = i2, j2
+        elif (tag == "equal" and i2 - i1 < 3 and merged and merged[-1][0] == "diff"
+              and (i2 < len(a) or j2 < len(b))):
+            merged[-1][2], merged[-1][4] = i2, j2  # a short equal run joins the difference before it
+        else:
+            merged.append([tag, i1, i2, j1, j2])
+    out = []
+    for tag, i1, i2, j1, j2 in merged:
+        if tag == "equal":
+            out += a[i1:i2]
+        elif i2 > i1:
+            out.append("#if !defined(%s)" % switch)
+            out += a[i1:i2]
+            if j2 > j1:
+                out.append("#else")
+                out += b[j1:j2]
+            out.append("#endif")
+        else:
+            out.append("#if defined(%s)" % switch)
+            out += b[j1:j2]
+            out.append("#endif")
+    return "\n".join(out)
+
+
+def kernel_outputs(lst, form=None):
+    """{relative path: text} of every templated kernel; form="intrinsics" renders the asm entries'
+    intrinsics form alone (--intrinsics)."""
     outputs = {}
-    for e in entries:
+    for e in lst.entries:
         if "template" not in e:
             continue  # written by hand
         p = params_of(e)
@@ -149,25 +186,25 @@ def kernel_outputs(entries, form=None):
             if p.get("form") != "asm":
                 continue
             p["form"] = form
+        switches = lst.family(e["family"])["no_asm"]
         for template in e["template"]:
             ext = template[: -len(".in")].rsplit(".", 1)[1]
-            outputs[os.path.join(e["dir"], "%s.%s" % (e["name"], ext))] = render(template, p)
+            text = render(template, p)
+            if p.get("form") == "asm" and ext == "c":
+                if not switches:
+                    raise TemplateError("%s: form asm, but family %s has no no_asm switch in KAI_FAMILIES"
+                                        % (e["name"], e["family"]))
+                if not any(s in text for s in switches):
+                    text = twin(text, render(template, dict(p, form="intrinsics")), switches[0])
+            outputs[os.path.join(e["dir"], "%s.%s" % (e["name"], ext))] = text
     return outputs
 
 
-def march(features):
-    # Mirrors kai_march() in kai/build_defs.bzl.
-    if "sme2" in features:
-        return "-march=armv9-a+sme2"
-    if "sme" in features:
-        return "-march=armv9-a+sme"
-    if not features:
-        return "-march=armv8-a"
-    base = "armv8.6-a" if ("i8mm" in features or "bf16" in features) else "armv8.2-a"
-    return "-march=%s+%s" % (base, "+".join(sorted(features)))
+def _mask(features, prefix="KAI_FEATURE_"):
+    return " | ".join(prefix + f.upper() for f in features) or "0"
 
 
-def kernel_table(entries):
+def kernel_table(lst):
     lines = [
         "# Kernels and packers",
         "",
@@ -178,65 +215,418 @@ def kernel_table(entries):
         "| name | family | kind | CPU features | compile with | files | doc |",
         "|---|---|---|---|---|---|---|",
     ]
-    for e in entries:
+    for e in lst.entries:
         feats = ", ".join(e["features"]) or "baseline NEON"
-        doc = DOCS.get(e["family"], "")
+        doc = os.path.basename(lst.family(e["family"])["doc"])
         lines.append("| `%s` | %s | %s | %s | `%s` | `%s/%s.{c,h}` | %s |" % (
-            e["name"], e["family"], e["kind"].replace("_", " "), feats, march(e["features"]), e["dir"], e["name"],
-            "[%s](%s)" % (doc, doc) if doc else ""))
-    lines.append("")
-    lines.append("%d entries." % len(entries))
-    lines.append("")
+            e["name"], e["family"], e["kind"].replace("_", " "), feats, kai_list.march(e["features"]), e["dir"],
+            e["name"], "[%s](%s)" % (doc, doc) if doc else ""))
+    lines += ["", "%d entries." % len(lst.entries), ""]
     return "\n".join(lines)
 
 
-def bench_entries(entries):
+VARIANTS_BEGIN = re.compile(r"^<!-- kai_list:variants ([a-z0-9_ ]+) -->$", re.M)
+VARIANTS_END = "<!-- /kai_list:variants -->"
+
+
+def variant_rows(lst, families):
+    rows = ["| kernel | family | tile (m_step x n_step) | mr | nr | kr / sr | features | form | template |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for fam in families:
+        for e in lst.family_entries(fam, "matmul"):
+            g = lambda k: e.get(k, "-")  # noqa: E731
+            rows.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                e["name"], fam, "%sx%s" % (g("m_step"), g("n_step")) if "m_step" in e else "-", g("mr"), g("nr"),
+                "%s / %s" % (g("kr"), g("sr")) if "kr" in e else "-", ", ".join(e["features"]) or "-",
+                g("form") if "form" in e else "hand-written",
+                ", ".join("`%s`" % t for t in e["template"]) if "template" in e else "-"))
+    return rows
+
+
+def doc_outputs(lst):
+    """{doc path: text} of the family documents with their generated variant tables."""
+    outputs = {}
+    for doc in sorted({f["doc"] for f in lst.families if f["doc"]}):
+        path = os.path.join(ROOT, doc)
+        if not os.path.exists(path):
+            continue
+        text = open(path).read()
+        out, pos = [], 0
+        for m in VARIANTS_BEGIN.finditer(text):
+            end = text.index(VARIANTS_END, m.end())
+            out.append(text[pos:m.end()] + "\n")
+            out.append("\n".join(variant_rows(lst, m.group(1).split())) + "\n")
+            pos = end
+        out.append(text[pos:])
+        new = "".join(out)
+        if new != text:
+            outputs[doc] = new
+        else:
+            outputs[doc] = text
+    return outputs
+
+
+def bench_entries(lst):
     lines = [
         "// Generated from kai/kernels.bzl by python3 tools/gen_kernels.py; do not edit.",
         "// KAI_BENCH_ENTRY(kind, family, name, features): every kernel and packer kai_benchmark covers.",
     ]
-    for e in entries:
-        feats = " | ".join("KAI_FEATURE_" + f.upper() for f in e["features"]) or "0"
-        lines.append("KAI_BENCH_ENTRY(%s, %s, %s, %s)" % (e["kind"], e["family"], e["name"], feats))
+    for e in lst.entries:
+        lines.append("KAI_BENCH_ENTRY(%s, %s, %s, %s)" % (e["kind"], e["family"], e["name"], _mask(e["features"])))
     lines.append("")
     return "\n".join(lines)
 
 
+def registry_inc(lst):
+    lines = [
+        "// Generated by %s from kai/kernels.bzl. Do not edit." % GEN,
+        "// X-macros: KAI_REGISTRY_<KIND>(family, stem, features), where stem is the name without",
+        "// the leading kai_ and features is a KAI_FEATURE_* mask from test/common/cpu_features.h.",
+    ]
+    kinds = ("MATMUL", "LHS_PACKER", "RHS_PACKER")
+    for k in kinds:
+        lines += ["#ifndef KAI_REGISTRY_%s" % k, "#define KAI_REGISTRY_%s(family, stem, features)" % k, "#endif"]
+    for e in lst.entries:
+        lines.append("KAI_REGISTRY_%s(%s, %s, (%s))" % (e["kind"].upper(), e["family"], e["name"][len("kai_"):],
+                                                        _mask(e["features"])))
+    lines += ["#undef KAI_REGISTRY_%s" % k for k in kinds]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def headers_inc(lst):
+    lines = [
+        "// Generated by %s from kai/kernels.bzl. Do not edit." % GEN,
+        "// The header of every kernel and packer, by family: define KAI_HEADERS_<family> for each family",
+        "// wanted (or KAI_HEADERS_ALL) before including this file (the test registries do).",
+    ]
+    for fam in lst.family_names():
+        lines.append("#if defined(KAI_HEADERS_ALL) || defined(KAI_HEADERS_%s)" % fam)
+        lines += ['#include "%s/%s.h"' % (e["dir"], e["name"]) for e in lst.family_entries(fam)]
+        lines.append("#endif")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def feature_sets(lst):
+    return sorted({kai_list.features_key(e["features"]) for e in lst.entries})
+
+
+def march_bzl(lst):
+    lines = ['"""Generated by %s from kai/kernels.bzl (tools/kai_list.py march()). Do not edit.' % GEN, "",
+             "The -march flag of every set of CPU features of the list, for kai_march() in kai/build_defs.bzl.",
+             '"""', "", "KAI_MARCH = {"]
+    for key in feature_sets(lst):
+        lines.append('    "%s": "%s",' % (key, kai_list.march(key.split("+") if key else [])))
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
+def cmake_list(lst):
+    lines = ["# Generated by %s from kai/kernels.bzl. Do not edit." % GEN,
+             "# kai's list for CMake (included by CMakeLists.txt, read by cmake/KaiKernels.cmake):",
+             "#   KAI_KERNEL_NAMES, KAI_FAMILIES, KAI_KERNEL_<name>_FAMILY/_KIND/_DIR/_FEATURES/_MARCH,",
+             "#   KAI_MARCH_<features joined by +> (the -march flag of each feature set, tools/kai_list.py).",
+             "set(KAI_FAMILIES %s)" % " ".join(lst.family_names()),
+             "set(KAI_KERNEL_NAMES"]
+    lines += ["  %s" % e["name"] for e in lst.entries]
+    lines.append(")")
+    for key in feature_sets(lst):
+        lines.append('set("KAI_MARCH_%s" "%s")' % (key, kai_list.march(key.split("+") if key else [])))
+    for e in lst.entries:
+        n = e["name"]
+        lines.append('set(KAI_KERNEL_%s_FAMILY "%s")' % (n, e["family"]))
+        lines.append('set(KAI_KERNEL_%s_KIND "%s")' % (n, e["kind"]))
+        lines.append('set(KAI_KERNEL_%s_DIR "%s")' % (n, e["dir"]))
+        lines.append('set(KAI_KERNEL_%s_FEATURES "%s")' % (n, ";".join(e["features"])))
+        lines.append('set(KAI_KERNEL_%s_MARCH "%s")' % (n, kai_list.march(e["features"])))
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _tile_and_engine(name):
+    m = re.search(r"(?:_(\d+(?:vl)?x\d+(?:vl)?(?:x\d+)?))?_(neon|sve|sme2?)_(\w+)$", name)
+    if not m:
+        return name, ""
+    tile, engine, feat = m.groups()
+    tile = tile or ""
+    if engine == "neon":
+        return tile, feat
+    mark = "*" if engine == "sve" else "+"
+    return tile, "%s_%s%s" % (engine, feat, mark)
+
+
+def select_kernels(lst):
+    """{family: [entries in preference order]} of the families kai/kai_select.h selects from."""
+    out = {}
+    for f in lst.families:
+        if not f["select"]:
+            continue
+        ks = [e for e in lst.family_entries(f["family"], "matmul") if e.get("select") != "0"]
+        order = {e["name"]: i for i, e in enumerate(ks)}
+        ks.sort(key=lambda e: (int(e.get("rank", "100000")), order[e["name"]]))
+        out[f["family"]] = ks
+    return out
+
+
+def select_sections(lst):
+    """{section name: lines} of kai/kai_select.h's generated sections."""
+    sel = select_kernels(lst)
+    headers, seen = [], set()
+    for fam, ks in sel.items():
+        for e in ks:
+            for h in lst.interface_headers(e) + ["%s/%s.h" % (e["dir"], e["name"])]:
+                if h not in seen:
+                    seen.add(h)
+                    headers.append('#include "%s"' % h)
+    tables = {"KAI_SELECT_TABLE": [], "KAI_SELECT_TABLE_LHS_ROW": []}
+    for fam, ks in sel.items():
+        typ = lst.family(fam)["select"]
+        for e in ks:
+            lhs_row = "lhs_packer" not in lst.packer_kinds_needed(e)
+            feats = " | ".join("KAI_SEL_" + f.upper() for f in e["features"]) or "0"
+            vl = "32" if "sve" in e["features"] else "0"
+            tables["KAI_SELECT_TABLE_LHS_ROW" if lhs_row else "KAI_SELECT_TABLE"].append(
+                "    X(%s, %s, %s, %s, %s, %s)" % (fam, typ, e["name"][len("kai_"):], feats,
+                                                 "1" if e.get("gemv_only") == "1" or lhs_row else "0", vl))
+    defines = []
+    for macro, xs in tables.items():
+        defines.append("#define %s(X) \\" % macro)
+        defines += [x + " \\" for x in xs[:-1]] + xs[-1:]
+    comment = ["/// | family | GEMM order (m > 1) | GEMV order (m == 1) |", "/// |---|---|---|"]
+    for fam, ks in sel.items():
+        gemm = [" ".join(t for t in _tile_and_engine(e["name"]) if t) for e in ks if e.get("m_step", _m_step(e)) != "1"]
+        gemv = [" ".join(t for t in _tile_and_engine(e["name"]) if t) for e in ks if e.get("m_step", _m_step(e)) == "1"]
+        comment.append("/// | %s | %s | %s |" % (fam, ", ".join(gemm) or "(none)", ", ".join(gemv) or "(none)"))
+    return {"headers": headers, "tables": defines, "order": comment}
+
+
+def _m_step(e):
+    tile = _tile_and_engine(e["name"])[0]
+    return "1" if tile.startswith("1x") else "m"
+
+
+def select_header(lst):
+    path = os.path.join("kai", "kai_select.h")
+    text = open(os.path.join(ROOT, path)).read()
+    for section, lines in select_sections(lst).items():
+        begin = "// BEGIN GENERATED %s (%s from kai/kernels.bzl)\n" % (section, GEN)
+        end = "// END GENERATED %s\n" % section
+        if section == "order":
+            begin, end = "///" + begin[2:], "///" + end[2:]
+        i = text.index(begin) + len(begin)
+        j = text.index(end, i)
+        text = text[:i] + "\n".join(lines) + "\n" + text[j:]
+    return {path: text}
+
+
+
+# --- KleidiAI's paths (docs/integration.md) ---
+FORWARD_DIR = "kai/ukernels/matmul/pack"
+CANONICAL_PACK_DIR = "kai/ukernels/pack"
+COMPAT_BANNER = "Generated by tools/gen_kernels.py from kai/kernels.bzl. Do not edit."
+
+_FORWARD_H = """\
+// SPDX-License-Identifier: Apache-2.0
+// {banner}
+//
+// KleidiAI's path of a kai packer header, which includes the canonical file
+// {canonical}
+// so that code written against KleidiAI finds it from the repository root or, with
+// {forward_dir}/ on the include path, by its name alone.
+#include "{relative}"
+"""
+
+_FORWARD_C = """\
+// SPDX-License-Identifier: Apache-2.0
+// {banner}
+//
+// KleidiAI's path of a kai packer, which compiles the canonical file
+// {canonical}
+// with that file's flags. Build the packers of one location, {canonical_dir}/ or
+// {forward_dir}/: a build that compiles both still links (the packers' functions are weak
+// definitions, see the canonical file), but gets nothing from the second copy.
+#include "{relative}"
+"""
+
+_ASM = """\
+/* SPDX-License-Identifier: Apache-2.0 */
+/* {banner}
+ *
+ * KleidiAI v1.30.0 ships a separate assembly file of this name beside the {what}
+ * {name}.c
+ * and engines list it in their sources. kai's .c is self-contained: this file assembles to
+ * nothing but the note that marks the stack non-executable on ELF targets. */
+#if defined(__ELF__)
+.section .note.GNU-stack, "", %progbits
+#endif
+"""
+
+
+# KleidiAI's shared assembly files (helpers its SME and SVE kernels call); ggml names both.
+COMMON_ASM = ("kai/kai_common_sme_asm.S", "kai/kai_common_sve_asm.S")
+
+_COMMON_ASM = """\
+/* SPDX-License-Identifier: Apache-2.0 */
+/* {banner}
+ *
+ * KleidiAI v1.30.0 ships {name} with assembly helpers shared by its SME/SVE kernels, and
+ * engines list it in their sources. kai's kernels are self-contained and call no shared helper:
+ * this file assembles to nothing but the note that marks the stack non-executable on ELF targets. */
+#if defined(__ELF__)
+.section .note.GNU-stack, "", %progbits
+#endif
+"""
+
+
+WEAK_BEGIN = "// Weak definitions, written by tools/gen_kernels.py (docs/integration.md, KleidiAI's paths):"
+WEAK_END = "// (end of the weak definitions)"
+
+
+def public_functions(e, root=ROOT):
+    """The functions a packer's header declares: kai_<what>_<stem>(, stem = the name without kai_."""
+    stem = e["name"][len("kai_"):]
+    with open(os.path.join(root, e["dir"], e["name"] + ".h")) as f:
+        text = f.read()
+    names = sorted(set(re.findall(r"\b(kai_\w+_%s)\s*\(" % re.escape(stem), text)))
+    if not names:
+        raise ValueError("%s.h declares no kai_*_%s( function" % (e["name"], stem))
+    return names
+
+
+def weak_block(e, root=ROOT):
+    lines = [WEAK_BEGIN,
+             "// a build that compiles this file and its copy at %s/ links once." % FORWARD_DIR]
+    lines += ["#pragma weak %s" % f for f in public_functions(e, root)]
+    lines.append(WEAK_END)
+    return "\n".join(lines) + "\n"
+
+
+def with_weak_block(text, block):
+    """The packer source `text` with its weak block replaced by (or, if absent, inserted as) block."""
+    if WEAK_BEGIN in text:
+        start = text.index(WEAK_BEGIN)
+        end = text.index(WEAK_END, start)
+        end = text.index("\n", end) + 1
+        return text[:start] + block + text[end:]
+    lines = text.splitlines(keepends=True)
+    last = max(i for i, l in enumerate(lines) if l.startswith("#include"))
+    return "".join(lines[:last + 1]) + "\n" + block + "".join(lines[last + 1:])
+
+
+def canonical_packer_files(lst, root=ROOT):
+    """{path: contents} of the canonical packer sources with their weak blocks up to date."""
+    files = {}
+    for e in lst.packers():
+        path = "%s/%s.c" % (e["dir"], e["name"])
+        with open(os.path.join(root, path)) as f:
+            files[path] = with_weak_block(f.read(), weak_block(e, root))
+    return files
+
+
+def compat_files(lst):
+    """Returns {repository-relative path: contents} of every generated compatibility file."""
+    files = {}
+    for e in lst.packers():
+        if e["dir"] != CANONICAL_PACK_DIR:
+            raise ValueError("%s: packers live in %s, not %s" % (e["name"], CANONICAL_PACK_DIR, e["dir"]))
+        for ext, template in (("h", _FORWARD_H), ("c", _FORWARD_C)):
+            canonical = "%s/%s.%s" % (e["dir"], e["name"], ext)
+            forward = "%s/%s.%s" % (FORWARD_DIR, e["name"], ext)
+            relative = os.path.relpath(canonical, FORWARD_DIR).replace(os.sep, "/")
+            files[forward] = template.format(banner=COMPAT_BANNER, canonical=canonical, canonical_dir=CANONICAL_PACK_DIR,
+                                             forward_dir=FORWARD_DIR, relative=relative)
+    for name in lst.kleidiai_asm:
+        e = lst.entry(name)
+        if e is None:
+            raise ValueError("KAI_KLEIDIAI_ASM: %s is not an entry of KAI_KERNELS" % name)
+        if e["kind"] == "matmul":
+            files["%s/%s_asm.S" % (e["dir"], name)] = _ASM.format(banner=COMPAT_BANNER, name=name, what="kernel")
+        else:
+            # KleidiAI keeps packers (and their _asm.S) in kai/ukernels/matmul/pack/.
+            files["%s/%s_asm.S" % (FORWARD_DIR, name)] = _ASM.format(banner=COMPAT_BANNER, name=name, what="packer")
+    for common in COMMON_ASM:
+        files[common] = _COMMON_ASM.format(banner=COMPAT_BANNER, name=os.path.basename(common))
+    return files
+
+
+
+def is_generated(path, root=ROOT):
+    """True when the file at repository-relative `path` carries the compatibility files' banner."""
+    try:
+        with open(os.path.join(root, path)) as f:
+            return COMPAT_BANNER in f.read(400)
+    except OSError:
+        return False
+
+
+def all_outputs(lst):
+    """{repository-relative path: text} of every file this generator writes."""
+    outputs = kernel_outputs(lst)
+    outputs["docs/kernels.md"] = kernel_table(lst)
+    outputs.update(doc_outputs(lst))
+    outputs["benchmark/kai_benchmark_entries.inc"] = bench_entries(lst)
+    outputs["kai/kai_registry.inc"] = registry_inc(lst)
+    outputs["kai/kai_all_headers.inc"] = headers_inc(lst)
+    outputs["kai/kai_march.bzl"] = march_bzl(lst)
+    outputs["cmake/KaiList.cmake"] = cmake_list(lst)
+    outputs.update(select_header(lst))
+    outputs.update(compat_files(lst))
+    outputs.update(canonical_packer_files(lst))
+    return outputs
+
+
 def main(argv):
-    entries = load()
+    lst = kai_list.load()
+    problems = lst.check()
+    if problems:
+        for p in problems:
+            print("gen_kernels: " + p)
+        return 1
     check = "--check" in argv
     try:
         if "--intrinsics" in argv:
             out_dir = os.path.abspath(argv[argv.index("--intrinsics") + 1])
-            for rel, text in kernel_outputs(entries, form="intrinsics").items():
+            for rel, text in kernel_outputs(lst, form="intrinsics").items():
                 os.makedirs(out_dir, exist_ok=True)
                 with open(os.path.join(out_dir, os.path.basename(rel)), "w") as f:
                     f.write(text)
                 print("wrote %s" % os.path.join(out_dir, os.path.basename(rel)))
             return 0
-        outputs = kernel_outputs(entries)
-    except TemplateError as err:
+        outputs = all_outputs(lst)
+    except (TemplateError, ValueError) as err:
         print("gen_kernels: %s" % err)
         return 1
-    outputs[os.path.join("docs", "kernels.md")] = kernel_table(entries)
-    outputs[os.path.join("benchmark", "kai_benchmark_entries.inc")] = bench_entries(entries)
     stale = 0
-    # A file that says it is generated but no entry generates (its entry lost its "template" key).
-    for d in sorted({e["dir"] for e in entries}):
+    # A file that says it is generated but that nothing generates any more (its entry left the
+    # list or lost its "template" key): reported by --check, deleted otherwise (compat files) .
+    for d in sorted({e["dir"] for e in lst.entries}):
         for f in sorted(os.listdir(os.path.join(ROOT, d))):
             rel = os.path.join(d, f)
-            if f.endswith((".c", ".h")) and rel not in outputs and "Generated by tools/gen_kernels.py" in open(os.path.join(ROOT, rel)).read():
+            if f.endswith((".c", ".h")) and rel not in outputs and "Generated by tools/gen_kernels.py from tools/templates" in open(os.path.join(ROOT, rel)).read():
                 print("%s has the generated banner but no kai/kernels.bzl entry lists a template for it" % rel)
                 stale += 1
+    for dirpath, _, filenames in os.walk(os.path.join(ROOT, "kai")):
+        for fn in filenames:
+            rel = os.path.relpath(os.path.join(dirpath, fn), ROOT).replace(os.sep, "/")
+            if rel in outputs or not is_generated(rel):
+                continue
+            if check:
+                print("%s: generated file no longer asked for by kai/kernels.bzl" % rel)
+                stale += 1
+            else:
+                os.remove(os.path.join(ROOT, rel))
+                print("removed %s" % rel)
     for rel, text in sorted(outputs.items()):
         path = os.path.join(ROOT, rel)
         current = open(path).read() if os.path.exists(path) else None
         if current == text:
             continue
         if check:
-            print("%s differs from what kai/kernels.bzl and its template give: run python3 tools/gen_kernels.py" % rel)
+            print("%s %s: run python3 tools/gen_kernels.py" % (rel, "is missing" if current is None else "differs from what kai/kernels.bzl gives"))
             stale += 1
             continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
         print("wrote %s" % rel)

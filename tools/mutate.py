@@ -20,7 +20,7 @@ The table (tools/mutants.json) is a list of objects:
   occurrence  optional: the fragment occurs several times; mutate the n-th (1-based), which must exist
   replace     what the fragment becomes
   kind        bounds | clamp | rounding | bias | tail | stride | offset | zero_point | scale
-  test        the Bazel test target (default: the family's suite, FAMILY_TESTS below)
+  test        the Bazel test target (default: the family's suite in KAI_FAMILIES)
   filter      gtest filter (default: every test but the death tests, which are slow under qemu)
   equivalent  optional: why the mutant cannot change any result (it is then listed, not run)
 
@@ -47,32 +47,16 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "tools", "mutants.json")
-KERNELS_BZL = os.path.join(ROOT, "kai", "kernels.bzl")
 QEMU_RUN = os.path.join(ROOT, "tools", "toolchain", "qemu_run.sh")
 
-# The suite of each family of kai/kernels.bzl, and whether it runs under the SME2 emulator.
-FAMILY_TESTS = {
-    "bf16": "//test/tests:bf16_test",
-    "bf16o": "//test/tests:bf16_test",
-    "bf16f16": "//test/tests:bf16f16_test",
-    "qai8dxp": "//test/tests:qsi4cxp_test",
-    "qsi4cxp": "//test/tests:qsi4cxp_test",
-    "qsi4cxpf16": "//test/tests:qsi4cxpf16_test",
-    "bf16_qsi4cxp": "//test/tests:qai8dxp_bf16_test",
-    "bf16_qsi4c32p": "//test/tests:qai8dxp_bf16_test",
-    "qsi4c32p": "//test/tests:qsi4c32p_test",
-    "qsi8d32p": "//test/tests:qsi8d32p_test",
-    "qsi8cxp": "//test/tests:qsi8cxp_test",
-    "qsi8cxpf16": "//test/tests:qsi8cxpf16_test",
-    "f32p_f32p": "//test/tests:sme_float_test",
-    "f32_f32p": "//test/tests:sme_float_test",
-    "bf16p_sme": "//test/tests:sme_float_test",
-    "f32_bf16p": "//test/tests:sme_float_test",
-    "f16p_qsi4c32p": "//test/tests:sme_q4_0_test",
-    "qai4c32p": "//test/tests:qai4c32p_test",
-    "f16_qai4c32p": "//test/tests:qai4c32p_test",
-}
-SME2_TESTS = {"//test/tests:sme_float_test", "//test/tests:sme_q4_0_test", "//test/tests:qsi8cxp_test"}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kai_list  # noqa: E402
+
+# The suite of each family (its "suite" in KAI_FAMILIES of kai/kernels.bzl), and the suites that
+# run under the SME2 emulator (the families with "sme2": "1").
+_LIST = kai_list.load(ROOT)
+FAMILY_TESTS = {f["family"]: f["suite"] for f in _LIST.families}
+SME2_TESTS = set(_LIST.sme2_suites())
 DEFAULT_FILTER = "-*Death*:*Precondition*:*BadParameters*"
 KINDS = {"bounds", "clamp", "rounding", "bias", "tail", "stride", "offset", "zero_point", "scale"}
 KEYS = {"id", "family", "file", "find", "occurrence", "replace", "kind", "test", "filter", "equivalent"}
@@ -90,8 +74,7 @@ def _on_signal(signum, frame):
 
 
 def kernel_families():
-    text = open(KERNELS_BZL).read().split("KAI_KERNELS =", 1)[1]
-    return sorted(set(re.findall(r'"family": "([^"]+)"', text)))
+    return sorted({e["family"] for e in _LIST.entries})
 
 
 def load_table():
@@ -116,7 +99,7 @@ def load_table():
         if m["kind"] not in KINDS:
             errors.append("%s: kind %r not one of %s" % (where, m["kind"], sorted(KINDS)))
         if m["family"] not in FAMILY_TESTS:
-            errors.append("%s: family %r has no suite in FAMILY_TESTS" % (where, m["family"]))
+            errors.append("%s: family %r is not a family of KAI_FAMILIES" % (where, m["family"]))
         if m["find"] == m["replace"]:
             errors.append("%s: replace equals find" % where)
         if "\n" in m["find"] or "\n" in m["replace"]:
@@ -243,9 +226,7 @@ def main():
     missing = [f for f in kernel_families() if f not in {m["family"] for m in table}]
     for f in missing:
         errors.append("family %s of kai/kernels.bzl has no mutant" % f)
-    unknown = [f for f in FAMILY_TESTS if f not in kernel_families()]
-    for f in unknown:
-        errors.append("FAMILY_TESTS names %s, which kai/kernels.bzl does not have" % f)
+    errors += _LIST.check()
     if errors:
         for e in errors:
             print("mutate.py: " + e, file=sys.stderr)

@@ -8,13 +8,13 @@ instruction profile it leaves behind for the MMLA/DOT counts, and writes one tab
 the reference library's published figures beside ours. It then runs the targets files of
 ../shared/tools/targets/ and records whether every bound holds.
 
-Usage: python3 tools/perf_report.py [--shared DIR] [--family bf16|cx|c32|q40|i8cx|a4|f16a4]... [--no-targets]
+Usage: python3 tools/perf_report.py [--shared DIR] [--family FAMILY]... [--no-targets]
+(FAMILY: a family of kai/kernels.bzl with a "perf" key, e.g. qsi4c32p; perfbar's prefix, c32, works too)
 Needs what tools/setup.sh installs (cross compiler, qemu, llvm-19); the chart needs
 python3-matplotlib, which this script installs with apt-get when it is missing (or skips the chart
 when it cannot).
 """
 import argparse
-import ast
 import json
 import os
 import re
@@ -25,41 +25,40 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# perfbar's family prefixes, the kernel directory they cover, and the shapes we report.
-FAMILIES = {
-    "bf16": {"dir": "matmul_clamp_f32_bf16p_bf16p", "title": "BF16 (f32 output)",
-             "gemm": [256, 256, 256], "gemv": [1, 1024, 1024], "mac_per": "BFMMLA 16 / BFDOT 8 MACs"},
-    "bf16o": {"dir": "matmul_clamp_bf16_bf16p_bf16p", "title": "BF16 (bf16 output)",
-              "gemm": [256, 256, 256], "gemv": [1, 1024, 1024], "mac_per": "BFMMLA 16 / BFDOT 8 MACs"},
-    # issue 17: BF16 GEMM on f16 data (family bf16f16; perfbar's case prefix is f16bf16)
-    "f16bf16": {"dir": "matmul_clamp_f16_bf16p_bf16p", "title": "BF16 on f16 data (f16 output)",
-                "gemm": [128, 1024, 1024], "gemv": [1, 1024, 1024], "mac_per": "BFMMLA 16 MACs"},
-    "cx": {"dir": "matmul_clamp_f32_qai8dxp_qsi4cxp", "title": "INT4 per-channel (qai8dxp x qsi4cxp)",
-           "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
-    "c32": {"dir": "matmul_clamp_f32_qai8dxp_qsi4c32p", "title": "INT4 block-wise (qai8dxp x qsi4c32p)",
-            "gemm": [128, 1024, 1024, 32], "gemv": [1, 4096, 4096, 32], "extra_gemm": [128, 1024, 1024, 128],
-            "extra_gemv": [1, 4096, 4096, 128],
-            "mac_per": "SMMLA 32 / SDOT 16 MACs"},
-    "q40": {"dir": "matmul_clamp_f32_qsi8d32p_qsi4c32p", "title": "GGUF Q4_0 (qsi8d32p x qsi4c32p)",
-            "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
-    "i8cx": {"dir": "matmul_clamp_f32_qai8dxp_qsi8cxp", "title": "INT8 per-channel (qai8dxp x qsi8cxp)",
-             "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
-    "f16cx": {"dir": "matmul_clamp_f16_qai8dxp_qsi4cxp", "title": "INT4 per-channel, f16 output (qai8dxp x qsi4cxp)",
-              "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
-    "f16i8cx": {"dir": "matmul_clamp_f16_qai8dxp_qsi8cxp", "title": "INT8 per-channel, f16 output (qai8dxp x qsi8cxp)",
-                "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
-    "bf16cx": {"dir": "matmul_clamp_bf16_qai8dxp_qsi4cxp", "title": "INT4 per-channel, bf16 output (issue 17)",
-               "gemm": [128, 1024, 1024], "gemv": [1, 4096, 4096], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
-    "bf16c32": {"dir": "matmul_clamp_bf16_qai8dxp_qsi4c32p", "title": "INT4 block-wise, bf16 output (issue 17)",
-                "gemm": [128, 1024, 1024, 32], "gemv": [1, 4096, 4096, 32], "extra_gemm": [128, 1024, 1024, 128],
-                "extra_gemv": [1, 4096, 4096, 128], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
-    "a4": {"dir": "matmul_clamp_f32_qsi8d32p_qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f32 output)",
-           "gemm": [128, 1024, 1024, 32], "gemv": [1, 4096, 4096, 32], "extra_gemm": [128, 1024, 1024, 128],
-           "extra_gemv": [1, 4096, 4096, 128], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
-    "f16a4": {"dir": "matmul_clamp_f16_qsi8d32p_qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f16 output)",
-              "gemm": [128, 1024, 1024, 32], "gemv": [1, 4096, 4096, 32], "extra_gemm": [128, 1024, 1024, 128],
-              "extra_gemv": [1, 4096, 4096, 128], "mac_per": "SMMLA 32 / SDOT 16 MACs"},
-}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kai_list  # noqa: E402
+
+
+def _shape(s):
+    return [int(x) for x in s.split("x")]
+
+
+def _families():
+    """{perf key: spec} of the measured families, from KAI_FAMILIES of kai/kernels.bzl (the rows
+    with a "perf" key): perfbar's case prefix, the kernel directory, the title and the shapes."""
+    lst = kai_list.load(ROOT)
+    out = {}
+    for f in lst.families:
+        if not f["perf"]:
+            continue
+        kernels = lst.family_entries(f["family"], "matmul")
+        bf16_arith = "bf16p" in kernels[0]["dir"]
+        has_dot = any(k["name"].endswith("_dot") for k in kernels)
+        spec = {"family": f["family"], "dir": os.path.basename(kernels[0]["dir"]), "title": f["title"],
+                "gemm": _shape(f["perf_gemm"][0]), "gemv": _shape(f["perf_gemv"][0]),
+                "mac_per": ("BFMMLA 16 / BFDOT 8 MACs" if has_dot else "BFMMLA 16 MACs") if bf16_arith
+                else "SMMLA 32 / SDOT 16 MACs"}
+        if len(f["perf_gemm"]) > 1:
+            spec["extra_gemm"] = _shape(f["perf_gemm"][1])
+        if len(f["perf_gemv"]) > 1:
+            spec["extra_gemv"] = _shape(f["perf_gemv"][1])
+        out[f["perf"]] = spec
+    return out
+
+
+# perfbar's family prefixes (the "perf" key of each family), the kernel directory they cover, and
+# the shapes we report.
+FAMILIES = _families()
 
 # The reference library's figures, as quoted in the family issues (same tools, same shapes):
 # (instructions/MAC, hot-loop %peak N2/V1/V2, whole-call %peak N2/V1/V2); None where not quoted.
@@ -175,9 +174,7 @@ ROW = re.compile(r"^(?P<case>\S+)\s+(?P<shape>\S+)\s+ipm (?P<ipm>[0-9.]+)\s+%pea
 
 
 def kernels():
-    text = open(os.path.join(ROOT, "kai", "kernels.bzl")).read()
-    body = text[text.index("KAI_KERNELS = [") + len("KAI_KERNELS = "):]
-    return ast.literal_eval(body[: body.rindex("]") + 1])
+    return kai_list.load(ROOT).entries
 
 
 def is_gemv(variant):
@@ -426,12 +423,14 @@ def write_doc(results, targets_out, has_chart, shared_rel):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(ROOT), "shared"))
-    ap.add_argument("--family", action="append", choices=sorted(FAMILIES))
+    # A family by its name in kai/kernels.bzl (qsi4c32p); perfbar's prefix (c32) is accepted too.
+    by_name = {spec["family"]: key for key, spec in FAMILIES.items()}
+    ap.add_argument("--family", action="append", choices=sorted(by_name) + sorted(FAMILIES))
     ap.add_argument("--no-targets", action="store_true")
     args = ap.parse_args()
     entries = kernels()
     results = {}
-    for fam in args.family or list(FAMILIES):
+    for fam in [by_name.get(f, f) for f in args.family] if args.family else list(FAMILIES):
         print("measuring %s" % fam, flush=True)
         results[fam] = measure_family(args.shared, fam, FAMILIES[fam], entries)
     targets_out = {}

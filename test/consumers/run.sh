@@ -58,7 +58,7 @@ if [ "$(uname -m)" != aarch64 ] && command -v cc >/dev/null 2>&1; then
     echo "FAIL: configuring kai with the host's cc ($(uname -m)) succeeded" >&2
     exit 1
   fi
-  for family in $(sed -n 's/.*"family": "\([a-z0-9]*\)".*/\1/p' "$root/kai/kernels.bzl" | sort -u); do
+  for family in $(python3 "$root/tools/kai_list.py" families); do
     grep -q "family $family needs -march=" "$work/host.log" || {
       cat "$work/host.log"; echo "FAIL: the configure error does not name family $family" >&2; exit 1; }
   done

@@ -24,7 +24,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import gen_compat_paths  # noqa: E402
+import gen_kernels  # noqa: E402
 import kai_list  # noqa: E402
 
 COMPILERS = {
@@ -50,7 +50,7 @@ def headers(lst):
             if h not in seen:
                 seen.add(h)
                 out.append((h, e["dir"]))
-    for path in sorted(gen_compat_paths.compat_files(lst)):
+    for path in sorted(gen_kernels.compat_files(lst)):
         if path.endswith(".h"):
             out.append((path, os.path.dirname(path)))
     return out
@@ -101,13 +101,13 @@ def check_objects(tmp, comp, lst):
             continue
         canonical_objs.append(obj)
         fobj = os.path.join(tmp, "%s_%s_fwd.o" % (comp, e["name"]))
-        if not compile_c(os.path.join(ROOT, gen_compat_paths.FORWARD_DIR, e["name"] + ".c"), e["features"], fobj):
+        if not compile_c(os.path.join(ROOT, gen_kernels.FORWARD_DIR, e["name"] + ".c"), e["features"], fobj):
             continue
         forward_objs.append(fobj)
         a, b = globals_of(obj), globals_of(fobj)
         if a != b or not a:
             problems.append("%s: %s: forwarding object defines %s, canonical %s" % (comp, e["name"], b, a))
-    for label, objs in (("kai/ukernels/pack", canonical_objs), (gen_compat_paths.FORWARD_DIR, forward_objs)):
+    for label, objs in (("kai/ukernels/pack", canonical_objs), (gen_kernels.FORWARD_DIR, forward_objs)):
         out_obj = os.path.join(tmp, "%s_all_%s.o" % (comp, label.replace("/", "_")))
         rc, out = run([LD, "-r", "-o", out_obj] + kernel_objs + objs)
         if rc:
@@ -125,7 +125,7 @@ def check_objects(tmp, comp, lst):
 def check_asm(tmp, comp, lst):
     cc = COMPILERS[comp][0]
     problems = []
-    asm = [p for p in gen_compat_paths.compat_files(lst) if p.endswith("_asm.S")]
+    asm = [p for p in gen_kernels.compat_files(lst) if p.endswith("_asm.S")]
     for path in asm:
         obj = os.path.join(tmp, "%s_%s.o" % (comp, os.path.basename(path)))
         rc, out = run(cc + WARN + ["-I" + ROOT, "-c", os.path.join(ROOT, path), "-o", obj])

@@ -6,11 +6,11 @@
 
 #include "test/common/cpu_features.h"
 
-// The families' headers (explicit, so that other families' code is not needed to build this).
-#include "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4c32p/kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4c32p/kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm.h"
-#include "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4cxp/kai_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4cxp/kai_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm.h"
+// The families' headers (kai/kai_all_headers.inc, generated from kai/kernels.bzl): only these families', so that other
+// families' code is not needed to build this.
+#define KAI_HEADERS_bf16_qsi4cxp
+#define KAI_HEADERS_bf16_qsi4c32p
+#include "kai/kai_all_headers.inc"
 
 namespace kai_registry {
 

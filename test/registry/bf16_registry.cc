@@ -7,19 +7,11 @@
 
 #include "test/common/cpu_features.h"
 
-// The families' headers (explicit, so that other families' code is not needed to build this).
-#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p1x4_bf16p12x4b_1x36_neon_dot.h"
-#include "kai/ukernels/matmul/matmul_clamp_bf16_bf16p_bf16p/kai_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
-#include "kai/ukernels/pack/kai_lhs_pack_bf16p1x4_bf16_neon.h"
-#include "kai/ukernels/pack/kai_lhs_pack_bf16p8x4_bf16_neon.h"
-#include "kai/ukernels/pack/kai_lhs_quant_pack_bf16p1x4_f32_neon.h"
-#include "kai/ukernels/pack/kai_lhs_quant_pack_bf16p8x4_f32_neon.h"
-#include "kai/ukernels/pack/kai_rhs_pack_kxn_bf16p12x4biasf32_bf16_neon.h"
-#include "kai/ukernels/pack/kai_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon.h"
-#include "kai/ukernels/pack/kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon.h"
-#include "kai/ukernels/pack/kai_rhs_quant_pack_nxk_bf16p12x4biasf32_f32_neon.h"
+// The families' headers (kai/kai_all_headers.inc, generated from kai/kernels.bzl): only these families', so that other
+// families' code is not needed to build this.
+#define KAI_HEADERS_bf16
+#define KAI_HEADERS_bf16o
+#include "kai/kai_all_headers.inc"
 
 namespace kai_registry {
 

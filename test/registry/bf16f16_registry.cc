@@ -7,13 +7,10 @@
 
 #include "test/common/cpu_features.h"
 
-// The family's headers (explicit, so that other families' code is not needed to build this).
-#include "kai/ukernels/matmul/matmul_clamp_f16_bf16p_bf16p/kai_matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla.h"
-#include "kai/ukernels/pack/kai_lhs_pack_bf16p8x4_f16_neon.h"
-#include "kai/ukernels/pack/kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon.h"
-#include "kai/ukernels/pack/kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon.h"
-#include "kai/ukernels/pack/kai_rhs_pack_nxk_bf16p12x4biasf16_f16_neon.h"
-#include "kai/ukernels/pack/kai_rhs_pack_nxk_bf16p12x4biasf32_f16_neon.h"
+// The family's headers (kai/kai_all_headers.inc, generated from kai/kernels.bzl): only this family's, so that other
+// families' code is not needed to build this.
+#define KAI_HEADERS_bf16f16
+#include "kai/kai_all_headers.inc"
 
 namespace kai_registry {
 

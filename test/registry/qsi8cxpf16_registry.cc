@@ -4,11 +4,10 @@
 
 #include "test/common/cpu_features.h"
 
-// The family's headers (explicit, so that other families' code is not needed to build this).
-#include "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp/kai_matmul_clamp_f16_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp/kai_matmul_clamp_f16_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp/kai_matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod.h"
-#include "kai/ukernels/matmul/matmul_clamp_f16_qai8dxp_qsi8cxp/kai_matmul_clamp_f16_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm.h"
+// The family's headers (kai/kai_all_headers.inc, generated from kai/kernels.bzl): only this family's, so that other
+// families' code is not needed to build this.
+#define KAI_HEADERS_qsi8cxpf16
+#include "kai/kai_all_headers.inc"
 
 namespace kai_registry {
 

@@ -6,16 +6,13 @@
 
 #include "test/common/cpu_features.h"
 
-// The families' headers (explicit, so that other families' code is not needed to build this).
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p/kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa.h"
-#include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa.h"
-#include "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa.h"
-#include "kai/ukernels/pack/kai_lhs_pack_bf16p2vlx2_f32_sme.h"
-#include "kai/ukernels/pack/kai_lhs_pack_f32p2vlx1_f32_sme.h"
-#include "kai/ukernels/pack/kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme.h"
-#include "kai/ukernels/pack/kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme.h"
+// The families' headers (kai/kai_all_headers.inc, generated from kai/kernels.bzl): only these families', so that other
+// families' code is not needed to build this.
+#define KAI_HEADERS_f32p_f32p
+#define KAI_HEADERS_f32_f32p
+#define KAI_HEADERS_bf16p_sme
+#define KAI_HEADERS_f32_bf16p
+#include "kai/kai_all_headers.inc"
 
 namespace kai_registry {
 

@@ -35,7 +35,7 @@
 #if defined(__aarch64__)
 #include <arm_neon.h>
 
-// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// Weak definitions, written by tools/gen_kernels.py (docs/integration.md, KleidiAI's paths):
 // a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
 #pragma weak kai_get_lhs_offset_lhs_quant_pack_qai8dxp_f32
 #pragma weak kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32

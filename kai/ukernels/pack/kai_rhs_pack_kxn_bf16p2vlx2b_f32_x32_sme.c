@@ -20,7 +20,7 @@
 
 #include "kai/kai_common.h"
 
-// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// Weak definitions, written by tools/gen_kernels.py (docs/integration.md, KleidiAI's paths):
 // a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
 #pragma weak kai_get_bias_offset_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme
 #pragma weak kai_get_n_step_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme

@@ -24,7 +24,7 @@
 
 #include "kai/kai_common.h"
 
-// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// Weak definitions, written by tools/gen_kernels.py (docs/integration.md, KleidiAI's paths):
 // a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
 #pragma weak kai_get_rhs_offset_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon
 #pragma weak kai_get_rhs_packed_offset_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon

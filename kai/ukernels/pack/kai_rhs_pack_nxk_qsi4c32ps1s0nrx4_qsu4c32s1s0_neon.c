@@ -35,7 +35,7 @@
 
 #include "kai/kai_common.h"
 
-// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// Weak definitions, written by tools/gen_kernels.py (docs/integration.md, KleidiAI's paths):
 // a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
 #pragma weak kai_get_n_step_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon
 #pragma weak kai_get_rhs_offset_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon

@@ -28,7 +28,7 @@
 #if defined(__aarch64__)
 #include <arm_neon.h>
 
-// Weak definitions, written by tools/gen_compat_paths.py (docs/integration.md, KleidiAI's paths):
+// Weak definitions, written by tools/gen_kernels.py (docs/integration.md, KleidiAI's paths):
 // a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
 #pragma weak kai_get_n_step_rhs_pack_nxk_qsi4cxp_qs4cxs1s0
 #pragma weak kai_get_rhs_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0

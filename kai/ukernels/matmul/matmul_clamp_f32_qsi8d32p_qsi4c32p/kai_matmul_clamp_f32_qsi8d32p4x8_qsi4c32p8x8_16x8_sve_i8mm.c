@@ -185,14 +185,14 @@ static inline __attribute__((always_inline)) void store2x4(
     }
 }
 
-#if defined(__GNUC__) && !defined(KAI_QSI8D32P_SVE_NO_ASM)
+#if defined(__GNUC__) && !defined(KAI_QSI8D32P_NO_ASM)
 #define KAI_SVE16X8_ASM 1
 // Each assembly block is one string (it holds the accumulators and the pass constants in
 // registers throughout, so it cannot be split), longer than the 4095 characters C99 guarantees.
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Woverlength-strings"
 #endif
-// The bl = 32 block loop in assembly (the intrinsics twin, -DKAI_QSI8D32P_SVE_NO_ASM, is the
+// The bl = 32 block loop in assembly (the intrinsics twin, -DKAI_QSI8D32P_NO_ASM, is the
 // loop in tile() below): block_loop_bl32_asm for the edge tiles of tile(), pass_bl32_asm for the
 // full tiles of a full 8-row pass; both run KAI_SVE16X8_BLOCK. Compiled from intrinsics a block
 // took about 119 instructions; this one takes 105: the 60 of the K work (4 LD1B, 8 LSL/AND,
