@@ -230,16 +230,16 @@ VARIANTS_END = "<!-- /kai_list:variants -->"
 
 
 def variant_rows(lst, families):
-    rows = ["| kernel | family | tile (m_step x n_step) | mr | nr | kr / sr | features | form | template |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| kernel | m_step × n_step | mr | nr | kr / sr | features | form, template | notes |",
+            "|---|---|---|---|---|---|---|---|"]
     for fam in families:
         for e in lst.family_entries(fam, "matmul"):
             g = lambda k: e.get(k, "-")  # noqa: E731
-            rows.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                e["name"], fam, "%sx%s" % (g("m_step"), g("n_step")) if "m_step" in e else "-", g("mr"), g("nr"),
+            rows.append("| `%s` | %s | %s | %s | %s | %s | %s | %s |" % (
+                e["name"], "%s × %s" % (g("m_step"), g("n_step")) if "m_step" in e else "-", g("mr"), g("nr"),
                 "%s / %s" % (g("kr"), g("sr")) if "kr" in e else "-", ", ".join(e["features"]) or "-",
-                g("form") if "form" in e else "hand-written",
-                ", ".join("`%s`" % t for t in e["template"]) if "template" in e else "-"))
+                "%s, `%s`" % (e["form"], e["template"][0]) if "template" in e else "hand-written",
+                e.get("note", "")))
     return rows
 
 
