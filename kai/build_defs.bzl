@@ -5,7 +5,7 @@ features need; everything else in the tree stays baseline Armv8-A.
 """
 
 load("//kai:kai_march.bzl", "KAI_MARCH")
-load("//kai:kernels.bzl", "KAI_KERNELS", "KAI_KLEIDIAI_ASM")
+load("//kai:kernels.bzl", "KAI_FAMILIES", "KAI_KERNELS", "KAI_KLEIDIAI_ASM")
 
 # kai/ukernels/matmul is a Bazel package of its own, so that KleidiAI's label
 # @KleidiAI//kai/ukernels/matmul resolves when kai is bound as the repository KleidiAI. Its files
@@ -114,3 +114,8 @@ def kai_matmul_package():
         deps = ["//kai:all"],
         visibility = ["//visibility:public"],
     )
+
+def kai_select_families():
+    """The //kai:family_<family> targets of the families kai_select.h selects from (KAI_FAMILIES rows
+    with a "select" interface struct), for //kai:kai_select's deps."""
+    return [":family_" + f["family"] for f in KAI_FAMILIES if f["select"]]
