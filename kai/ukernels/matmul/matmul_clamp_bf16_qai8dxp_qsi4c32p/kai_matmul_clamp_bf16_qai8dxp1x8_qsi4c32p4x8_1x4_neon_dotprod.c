@@ -29,8 +29,8 @@
 // partial sums; ADDP gives the 4 column sums in column order, the order of the bf16 scales. The
 // 16-column passes run their K loop in inline assembly (kai_..._kloop_16, register map there;
 // the integer accumulators are reset with MOVI at each block start); the tail columns and the
-// epilogue are C. The intrinsics form of the same kernel (bit-identical outputs, slower) comes
-// out of `python3 tools/gen_kernels.py --intrinsics DIR`. The C (intrinsics) paths never
+// epilogue are C. The intrinsics form of the same kernel (bit-identical outputs, slower) is in
+// this file too: -DKAI_QSI4C32P_NO_ASM builds it. The C (intrinsics) paths never
 // clear their integer accumulators: each block's sum is the difference of the running sums at its
 // two ends (exact modulo 2^32).
 
@@ -127,7 +127,6 @@ static inline void kai_c32_1x4_store_cols(float32x4_t v, float* p, size_t cols) 
     }
 }
 
-#if !defined(KAI_QSI4C32P_NO_ASM)
 /// Zeros the K loops load into the integer accumulators at each block start (LDP): the vector
 /// pipes bound the loop, MOVI would add one vector operation per accumulator and block, and the
 /// load pipes have room.
@@ -325,14 +324,12 @@ __attribute__((noinline)) static void kai_c32_1x4_kloop_16(const int8_t* lhs, si
     *rhs_2 = r2;
     *rhs_3 = r3;
 }
-#endif
 
 /// Computes 16 columns (4 RHS blocks rhs_0..) of row lhs for all K blocks and
 /// stores the first `cols` of them at dst.
 static inline void kai_c32_1x4_cols_16(
     const int8_t* lhs, const int8_t* dup, const uint8_t* rhs_0, const uint8_t* rhs_1, const uint8_t* rhs_2, const uint8_t* rhs_3, size_t nb, size_t bl, size_t cols, float* dst,
     float32x4_t clamp_min, float32x4_t clamp_max) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
     float acc[16];
     kai_c32_1x4_kloop_16(dup != NULL ? dup : lhs, dup != NULL, &rhs_0, &rhs_1, &rhs_2, &rhs_3, nb, bl / 32, acc);
     lhs += nb * bl;
@@ -340,124 +337,6 @@ static inline void kai_c32_1x4_cols_16(
     const float32x4_t acc_b1_c0123 = vld1q_f32(acc + 4);
     const float32x4_t acc_b2_c0123 = vld1q_f32(acc + 8);
     const float32x4_t acc_b3_c0123 = vld1q_f32(acc + 12);
-#else
-    KAI_UNUSED(dup);
-    const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
-    int32x4_t iacc_b0_c01 = vdupq_n_s32(0);  // running sums: [c0 K 0-3, c0 K 4-7, c1 K 0-3, c1 K 4-7] of every 8
-    int32x4_t iacc_b0_c23 = vdupq_n_s32(0);  // running sums: [c2 K 0-3, c2 K 4-7, c3 K 0-3, c3 K 4-7] of every 8
-    int32x4_t done_b0_c0123 = vdupq_n_s32(0);  // the running column sums at the last block end
-    float32x4_t acc_b0_c0123 = vdupq_n_f32(0.0F);
-    int32x4_t iacc_b1_c01 = vdupq_n_s32(0);  // running sums: [c0 K 0-3, c0 K 4-7, c1 K 0-3, c1 K 4-7] of every 8
-    int32x4_t iacc_b1_c23 = vdupq_n_s32(0);  // running sums: [c2 K 0-3, c2 K 4-7, c3 K 0-3, c3 K 4-7] of every 8
-    int32x4_t done_b1_c0123 = vdupq_n_s32(0);  // the running column sums at the last block end
-    float32x4_t acc_b1_c0123 = vdupq_n_f32(0.0F);
-    int32x4_t iacc_b2_c01 = vdupq_n_s32(0);  // running sums: [c0 K 0-3, c0 K 4-7, c1 K 0-3, c1 K 4-7] of every 8
-    int32x4_t iacc_b2_c23 = vdupq_n_s32(0);  // running sums: [c2 K 0-3, c2 K 4-7, c3 K 0-3, c3 K 4-7] of every 8
-    int32x4_t done_b2_c0123 = vdupq_n_s32(0);  // the running column sums at the last block end
-    float32x4_t acc_b2_c0123 = vdupq_n_f32(0.0F);
-    int32x4_t iacc_b3_c01 = vdupq_n_s32(0);  // running sums: [c0 K 0-3, c0 K 4-7, c1 K 0-3, c1 K 4-7] of every 8
-    int32x4_t iacc_b3_c23 = vdupq_n_s32(0);  // running sums: [c2 K 0-3, c2 K 4-7, c3 K 0-3, c3 K 4-7] of every 8
-    int32x4_t done_b3_c0123 = vdupq_n_s32(0);  // the running column sums at the last block end
-    float32x4_t acc_b3_c0123 = vdupq_n_f32(0.0F);
-    for (size_t b = 0; b < nb; ++b) {
-        size_t chunks = bl / 32;
-        do {
-            const int8x16_t a_k0 = vreinterpretq_s8_u64(vld1q_dup_u64((const uint64_t*)(const void*)(lhs + 0)));  // K 0-7, twice
-            const int8x16_t a_k1 = vreinterpretq_s8_u64(vld1q_dup_u64((const uint64_t*)(const void*)(lhs + 8)));  // K 8-15, twice
-            const int8x16_t a_k2 = vreinterpretq_s8_u64(vld1q_dup_u64((const uint64_t*)(const void*)(lhs + 16)));  // K 16-23, twice
-            const int8x16_t a_k3 = vreinterpretq_s8_u64(vld1q_dup_u64((const uint64_t*)(const void*)(lhs + 24)));  // K 24-31, twice
-            lhs += 32;
-            const int8x16_t raw_b0_c01_s0 = vld1q_s8((const int8_t*)rhs_0 + 0);
-            iacc_b0_c01 = vdotq_s32(iacc_b0_c01, vshlq_n_s8(raw_b0_c01_s0, 4), a_k0);
-            iacc_b0_c01 = vdotq_s32(iacc_b0_c01, vandq_s8(raw_b0_c01_s0, high_mask), a_k2);
-            const int8x16_t raw_b0_c23_s0 = vld1q_s8((const int8_t*)rhs_0 + 16);
-            iacc_b0_c23 = vdotq_s32(iacc_b0_c23, vshlq_n_s8(raw_b0_c23_s0, 4), a_k0);
-            iacc_b0_c23 = vdotq_s32(iacc_b0_c23, vandq_s8(raw_b0_c23_s0, high_mask), a_k2);
-            const int8x16_t raw_b0_c01_s1 = vld1q_s8((const int8_t*)rhs_0 + 32);
-            iacc_b0_c01 = vdotq_s32(iacc_b0_c01, vshlq_n_s8(raw_b0_c01_s1, 4), a_k1);
-            iacc_b0_c01 = vdotq_s32(iacc_b0_c01, vandq_s8(raw_b0_c01_s1, high_mask), a_k3);
-            const int8x16_t raw_b0_c23_s1 = vld1q_s8((const int8_t*)rhs_0 + 48);
-            iacc_b0_c23 = vdotq_s32(iacc_b0_c23, vshlq_n_s8(raw_b0_c23_s1, 4), a_k1);
-            iacc_b0_c23 = vdotq_s32(iacc_b0_c23, vandq_s8(raw_b0_c23_s1, high_mask), a_k3);
-            rhs_0 += 64;
-            const int8x16_t raw_b1_c01_s0 = vld1q_s8((const int8_t*)rhs_1 + 0);
-            iacc_b1_c01 = vdotq_s32(iacc_b1_c01, vshlq_n_s8(raw_b1_c01_s0, 4), a_k0);
-            iacc_b1_c01 = vdotq_s32(iacc_b1_c01, vandq_s8(raw_b1_c01_s0, high_mask), a_k2);
-            const int8x16_t raw_b1_c23_s0 = vld1q_s8((const int8_t*)rhs_1 + 16);
-            iacc_b1_c23 = vdotq_s32(iacc_b1_c23, vshlq_n_s8(raw_b1_c23_s0, 4), a_k0);
-            iacc_b1_c23 = vdotq_s32(iacc_b1_c23, vandq_s8(raw_b1_c23_s0, high_mask), a_k2);
-            const int8x16_t raw_b1_c01_s1 = vld1q_s8((const int8_t*)rhs_1 + 32);
-            iacc_b1_c01 = vdotq_s32(iacc_b1_c01, vshlq_n_s8(raw_b1_c01_s1, 4), a_k1);
-            iacc_b1_c01 = vdotq_s32(iacc_b1_c01, vandq_s8(raw_b1_c01_s1, high_mask), a_k3);
-            const int8x16_t raw_b1_c23_s1 = vld1q_s8((const int8_t*)rhs_1 + 48);
-            iacc_b1_c23 = vdotq_s32(iacc_b1_c23, vshlq_n_s8(raw_b1_c23_s1, 4), a_k1);
-            iacc_b1_c23 = vdotq_s32(iacc_b1_c23, vandq_s8(raw_b1_c23_s1, high_mask), a_k3);
-            rhs_1 += 64;
-            const int8x16_t raw_b2_c01_s0 = vld1q_s8((const int8_t*)rhs_2 + 0);
-            iacc_b2_c01 = vdotq_s32(iacc_b2_c01, vshlq_n_s8(raw_b2_c01_s0, 4), a_k0);
-            iacc_b2_c01 = vdotq_s32(iacc_b2_c01, vandq_s8(raw_b2_c01_s0, high_mask), a_k2);
-            const int8x16_t raw_b2_c23_s0 = vld1q_s8((const int8_t*)rhs_2 + 16);
-            iacc_b2_c23 = vdotq_s32(iacc_b2_c23, vshlq_n_s8(raw_b2_c23_s0, 4), a_k0);
-            iacc_b2_c23 = vdotq_s32(iacc_b2_c23, vandq_s8(raw_b2_c23_s0, high_mask), a_k2);
-            const int8x16_t raw_b2_c01_s1 = vld1q_s8((const int8_t*)rhs_2 + 32);
-            iacc_b2_c01 = vdotq_s32(iacc_b2_c01, vshlq_n_s8(raw_b2_c01_s1, 4), a_k1);
-            iacc_b2_c01 = vdotq_s32(iacc_b2_c01, vandq_s8(raw_b2_c01_s1, high_mask), a_k3);
-            const int8x16_t raw_b2_c23_s1 = vld1q_s8((const int8_t*)rhs_2 + 48);
-            iacc_b2_c23 = vdotq_s32(iacc_b2_c23, vshlq_n_s8(raw_b2_c23_s1, 4), a_k1);
-            iacc_b2_c23 = vdotq_s32(iacc_b2_c23, vandq_s8(raw_b2_c23_s1, high_mask), a_k3);
-            rhs_2 += 64;
-            const int8x16_t raw_b3_c01_s0 = vld1q_s8((const int8_t*)rhs_3 + 0);
-            iacc_b3_c01 = vdotq_s32(iacc_b3_c01, vshlq_n_s8(raw_b3_c01_s0, 4), a_k0);
-            iacc_b3_c01 = vdotq_s32(iacc_b3_c01, vandq_s8(raw_b3_c01_s0, high_mask), a_k2);
-            const int8x16_t raw_b3_c23_s0 = vld1q_s8((const int8_t*)rhs_3 + 16);
-            iacc_b3_c23 = vdotq_s32(iacc_b3_c23, vshlq_n_s8(raw_b3_c23_s0, 4), a_k0);
-            iacc_b3_c23 = vdotq_s32(iacc_b3_c23, vandq_s8(raw_b3_c23_s0, high_mask), a_k2);
-            const int8x16_t raw_b3_c01_s1 = vld1q_s8((const int8_t*)rhs_3 + 32);
-            iacc_b3_c01 = vdotq_s32(iacc_b3_c01, vshlq_n_s8(raw_b3_c01_s1, 4), a_k1);
-            iacc_b3_c01 = vdotq_s32(iacc_b3_c01, vandq_s8(raw_b3_c01_s1, high_mask), a_k3);
-            const int8x16_t raw_b3_c23_s1 = vld1q_s8((const int8_t*)rhs_3 + 48);
-            iacc_b3_c23 = vdotq_s32(iacc_b3_c23, vshlq_n_s8(raw_b3_c23_s1, 4), a_k1);
-            iacc_b3_c23 = vdotq_s32(iacc_b3_c23, vandq_s8(raw_b3_c23_s1, high_mask), a_k3);
-            rhs_3 += 64;
-        } while (--chunks != 0);
-        const float32x4_t scale_b0_c0123 = vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t*)(const void*)rhs_0), 16));
-        rhs_0 += 8;
-        {
-            // Block sums as the difference of running sums: exact modulo 2^32, and |I| < 2^31.
-            const int32x4_t total = vpaddq_s32(iacc_b0_c01, iacc_b0_c23);
-            const int32x4_t block_sum = vsubq_s32(total, done_b0_c0123);
-            done_b0_c0123 = total;
-            acc_b0_c0123 = vfmaq_f32(acc_b0_c0123, vcvtq_n_f32_s32(block_sum, 4), scale_b0_c0123);
-        }
-        const float32x4_t scale_b1_c0123 = vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t*)(const void*)rhs_1), 16));
-        rhs_1 += 8;
-        {
-            // Block sums as the difference of running sums: exact modulo 2^32, and |I| < 2^31.
-            const int32x4_t total = vpaddq_s32(iacc_b1_c01, iacc_b1_c23);
-            const int32x4_t block_sum = vsubq_s32(total, done_b1_c0123);
-            done_b1_c0123 = total;
-            acc_b1_c0123 = vfmaq_f32(acc_b1_c0123, vcvtq_n_f32_s32(block_sum, 4), scale_b1_c0123);
-        }
-        const float32x4_t scale_b2_c0123 = vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t*)(const void*)rhs_2), 16));
-        rhs_2 += 8;
-        {
-            // Block sums as the difference of running sums: exact modulo 2^32, and |I| < 2^31.
-            const int32x4_t total = vpaddq_s32(iacc_b2_c01, iacc_b2_c23);
-            const int32x4_t block_sum = vsubq_s32(total, done_b2_c0123);
-            done_b2_c0123 = total;
-            acc_b2_c0123 = vfmaq_f32(acc_b2_c0123, vcvtq_n_f32_s32(block_sum, 4), scale_b2_c0123);
-        }
-        const float32x4_t scale_b3_c0123 = vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t*)(const void*)rhs_3), 16));
-        rhs_3 += 8;
-        {
-            // Block sums as the difference of running sums: exact modulo 2^32, and |I| < 2^31.
-            const int32x4_t total = vpaddq_s32(iacc_b3_c01, iacc_b3_c23);
-            const int32x4_t block_sum = vsubq_s32(total, done_b3_c0123);
-            done_b3_c0123 = total;
-            acc_b3_c0123 = vfmaq_f32(acc_b3_c0123, vcvtq_n_f32_s32(block_sum, 4), scale_b3_c0123);
-        }
-    }
-#endif
     // lhs now points at the row's offset and scale, rhs_* at the row sums and biases.
     int32_t offset_i;
     float lhs_scale;
@@ -582,19 +461,15 @@ static void kai_run_f32_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotpro
     const float32x4_t clamp_min = vdupq_n_f32(scalar_min);
     const float32x4_t clamp_max = vdupq_n_f32(scalar_max);
     const uint8_t* rhs = (const uint8_t*)rhs_packed;
-#if !defined(KAI_QSI4C32P_NO_ASM)
     int8_t dup_buf[2 * KAI_C32_DUP_K];  // the row's LHS with every 8-value group twice (k <= KAI_C32_DUP_K)
-#endif
     for (size_t i = 0; i < m; ++i) {
         const int8_t* lhs = (const int8_t*)lhs_packed + i * lhs_stride;
         float* dst_row = (float*)(void*)((uint8_t*)dst + i * dst_stride_row);
         const int8_t* dup = NULL;
-#if !defined(KAI_QSI4C32P_NO_ASM)
         if (k <= KAI_C32_DUP_K && n >= 16) {
             kai_c32_dup_lhs(lhs, k / 32, dup_buf);
             dup = dup_buf;
         }
-#endif
         size_t n0 = 0;
         for (; n0 + 16 <= n; n0 += 16) {
             kai_c32_1x4_cols_16(lhs, dup, rhs + (n0 / kai_nr + 0) * rhs_stride, rhs + (n0 / kai_nr + 1) * rhs_stride, rhs + (n0 / kai_nr + 2) * rhs_stride, rhs + (n0 / kai_nr + 3) * rhs_stride, nb, bl, 16, dst_row + n0, clamp_min, clamp_max);

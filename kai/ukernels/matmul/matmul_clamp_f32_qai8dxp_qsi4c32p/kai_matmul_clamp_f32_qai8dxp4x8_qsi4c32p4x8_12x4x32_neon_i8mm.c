@@ -33,8 +33,8 @@
 // form): each 4-column group's RHS is unpacked once (kai_..._unpack: SHL/AND, and the scales as f32
 // vectors) into a stack buffer that every row tile's K loop (kai_..._kloopu_<r>) reads with LDP, so
 // the unpacking leaves the vector pipes of the K loops. Stack use: that buffer,
-// KAI_C32_UNPACKED_BYTES = 8 KiB, plus the tile's f32 accumulators (at most 512 bytes). The intrinsics form of the same kernel (bit-identical outputs, slower) comes out of
-// `python3 tools/gen_kernels.py --intrinsics DIR`.
+// KAI_C32_UNPACKED_BYTES = 8 KiB, plus the tile's f32 accumulators (at most 512 bytes). The intrinsics form of the same kernel (bit-identical outputs, slower) is in this file too:
+// -DKAI_QSI4C32P_NO_ASM builds it.
 
 #include "kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm.h"
 
@@ -118,7 +118,6 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8m
     return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(float));
 }
 
-#if !defined(KAI_QSI4C32P_NO_ASM)
 /// Zeros the K loops load into the integer accumulators at each block start: the vector pipes
 /// are the bottleneck of the loop (SMMLA, the nibble unpacking, SCVTF and FMLA all issue there),
 /// MOVI would add one vector operation per accumulator and block, the load pipes have slack.
@@ -955,9 +954,6 @@ __attribute__((noinline)) static void kai_c32_12x4_kloopu_3(
     *lhs_1 = a1;
     *lhs_2 = a2;
 }
-#else
-
-#endif
 /// Stores the first cols (1..4) lanes of v at p.
 static inline void kai_c32_12x4_store_row(float32x4_t v, uint8_t* p, size_t cols) {
     if (cols == 4) {
@@ -974,7 +970,6 @@ static inline void kai_c32_12x4_store_row(float32x4_t v, uint8_t* p, size_t cols
 static inline void kai_c32_12x4_tile(
     const int8_t* lhs_0, const int8_t* lhs_1, const int8_t* lhs_2, const uint8_t* rhs, const uint8_t* ubuf, size_t nb, size_t bl, size_t rows, size_t cols,
     uint8_t* dst, size_t dst_stride_row, float32x4_t clamp_min, float32x4_t clamp_max) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
     float acc[96];  // f32 accumulators in SMMLA order (rows past `rows` unset)
     // Ragged row tiles run the loop of as many LHS blocks as they need; with ubuf (the column
     // group's RHS unpacked by kai_c32_12x4_unpack) the loops that read it.
@@ -993,147 +988,6 @@ static inline void kai_c32_12x4_tile(
         kai_c32_12x4_kloop_2(&lhs_0, &lhs_1, &rhs, nb, bl / 32, acc);
     } else {
         kai_c32_12x4_kloop_1(&lhs_0, &rhs, nb, bl / 32, acc);
-#else
-    KAI_UNUSED(ubuf);
-    const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
-    float32x4_t acc_r01_c01 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r01_c23 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r23_c01 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r23_c23 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r45_c01 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r45_c23 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r67_c01 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r67_c23 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r89_c01 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r89_c23 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r1011_c01 = vdupq_n_f32(0.0F);
-    float32x4_t acc_r1011_c23 = vdupq_n_f32(0.0F);
-    for (size_t b = 0; b < nb; ++b) {
-        int32x4_t iacc_r01_c01 = vdupq_n_s32(0);
-        int32x4_t iacc_r01_c23 = vdupq_n_s32(0);
-        int32x4_t iacc_r23_c01 = vdupq_n_s32(0);
-        int32x4_t iacc_r23_c23 = vdupq_n_s32(0);
-        int32x4_t iacc_r45_c01 = vdupq_n_s32(0);
-        int32x4_t iacc_r45_c23 = vdupq_n_s32(0);
-        int32x4_t iacc_r67_c01 = vdupq_n_s32(0);
-        int32x4_t iacc_r67_c23 = vdupq_n_s32(0);
-        int32x4_t iacc_r89_c01 = vdupq_n_s32(0);
-        int32x4_t iacc_r89_c23 = vdupq_n_s32(0);
-        int32x4_t iacc_r1011_c01 = vdupq_n_s32(0);
-        int32x4_t iacc_r1011_c23 = vdupq_n_s32(0);
-        size_t chunks = bl / 32;
-        do {
-            const int8x16_t raw_c01_s0 = vld1q_s8((const int8_t*)rhs);
-            const int8x16_t raw_c23_s0 = vld1q_s8((const int8_t*)rhs + 16);
-            const int8x16_t raw_c01_s1 = vld1q_s8((const int8_t*)rhs + 32);
-            const int8x16_t raw_c23_s1 = vld1q_s8((const int8_t*)rhs + 48);
-            rhs += 64;
-            // K 0..7 of the chunk: low nibbles of group 0
-            const int8x16_t w_c01_k0 = vshlq_n_s8(raw_c01_s0, 4);
-            const int8x16_t w_c23_k0 = vshlq_n_s8(raw_c23_s0, 4);
-            const int8x16_t a_r01_k0 = vld1q_s8(lhs_0 + 0);
-            iacc_r01_c01 = vmmlaq_s32(iacc_r01_c01, a_r01_k0, w_c01_k0);
-            iacc_r01_c23 = vmmlaq_s32(iacc_r01_c23, a_r01_k0, w_c23_k0);
-            const int8x16_t a_r23_k0 = vld1q_s8(lhs_0 + 16);
-            iacc_r23_c01 = vmmlaq_s32(iacc_r23_c01, a_r23_k0, w_c01_k0);
-            iacc_r23_c23 = vmmlaq_s32(iacc_r23_c23, a_r23_k0, w_c23_k0);
-            const int8x16_t a_r45_k0 = vld1q_s8(lhs_1 + 0);
-            iacc_r45_c01 = vmmlaq_s32(iacc_r45_c01, a_r45_k0, w_c01_k0);
-            iacc_r45_c23 = vmmlaq_s32(iacc_r45_c23, a_r45_k0, w_c23_k0);
-            const int8x16_t a_r67_k0 = vld1q_s8(lhs_1 + 16);
-            iacc_r67_c01 = vmmlaq_s32(iacc_r67_c01, a_r67_k0, w_c01_k0);
-            iacc_r67_c23 = vmmlaq_s32(iacc_r67_c23, a_r67_k0, w_c23_k0);
-            const int8x16_t a_r89_k0 = vld1q_s8(lhs_2 + 0);
-            iacc_r89_c01 = vmmlaq_s32(iacc_r89_c01, a_r89_k0, w_c01_k0);
-            iacc_r89_c23 = vmmlaq_s32(iacc_r89_c23, a_r89_k0, w_c23_k0);
-            const int8x16_t a_r1011_k0 = vld1q_s8(lhs_2 + 16);
-            iacc_r1011_c01 = vmmlaq_s32(iacc_r1011_c01, a_r1011_k0, w_c01_k0);
-            iacc_r1011_c23 = vmmlaq_s32(iacc_r1011_c23, a_r1011_k0, w_c23_k0);
-            // K 16..23 of the chunk: high nibbles of group 0
-            const int8x16_t w_c01_k2 = vandq_s8(raw_c01_s0, high_mask);
-            const int8x16_t w_c23_k2 = vandq_s8(raw_c23_s0, high_mask);
-            const int8x16_t a_r01_k2 = vld1q_s8(lhs_0 + 64);
-            iacc_r01_c01 = vmmlaq_s32(iacc_r01_c01, a_r01_k2, w_c01_k2);
-            iacc_r01_c23 = vmmlaq_s32(iacc_r01_c23, a_r01_k2, w_c23_k2);
-            const int8x16_t a_r23_k2 = vld1q_s8(lhs_0 + 80);
-            iacc_r23_c01 = vmmlaq_s32(iacc_r23_c01, a_r23_k2, w_c01_k2);
-            iacc_r23_c23 = vmmlaq_s32(iacc_r23_c23, a_r23_k2, w_c23_k2);
-            const int8x16_t a_r45_k2 = vld1q_s8(lhs_1 + 64);
-            iacc_r45_c01 = vmmlaq_s32(iacc_r45_c01, a_r45_k2, w_c01_k2);
-            iacc_r45_c23 = vmmlaq_s32(iacc_r45_c23, a_r45_k2, w_c23_k2);
-            const int8x16_t a_r67_k2 = vld1q_s8(lhs_1 + 80);
-            iacc_r67_c01 = vmmlaq_s32(iacc_r67_c01, a_r67_k2, w_c01_k2);
-            iacc_r67_c23 = vmmlaq_s32(iacc_r67_c23, a_r67_k2, w_c23_k2);
-            const int8x16_t a_r89_k2 = vld1q_s8(lhs_2 + 64);
-            iacc_r89_c01 = vmmlaq_s32(iacc_r89_c01, a_r89_k2, w_c01_k2);
-            iacc_r89_c23 = vmmlaq_s32(iacc_r89_c23, a_r89_k2, w_c23_k2);
-            const int8x16_t a_r1011_k2 = vld1q_s8(lhs_2 + 80);
-            iacc_r1011_c01 = vmmlaq_s32(iacc_r1011_c01, a_r1011_k2, w_c01_k2);
-            iacc_r1011_c23 = vmmlaq_s32(iacc_r1011_c23, a_r1011_k2, w_c23_k2);
-            // K 8..15 of the chunk: low nibbles of group 1
-            const int8x16_t w_c01_k1 = vshlq_n_s8(raw_c01_s1, 4);
-            const int8x16_t w_c23_k1 = vshlq_n_s8(raw_c23_s1, 4);
-            const int8x16_t a_r01_k1 = vld1q_s8(lhs_0 + 32);
-            iacc_r01_c01 = vmmlaq_s32(iacc_r01_c01, a_r01_k1, w_c01_k1);
-            iacc_r01_c23 = vmmlaq_s32(iacc_r01_c23, a_r01_k1, w_c23_k1);
-            const int8x16_t a_r23_k1 = vld1q_s8(lhs_0 + 48);
-            iacc_r23_c01 = vmmlaq_s32(iacc_r23_c01, a_r23_k1, w_c01_k1);
-            iacc_r23_c23 = vmmlaq_s32(iacc_r23_c23, a_r23_k1, w_c23_k1);
-            const int8x16_t a_r45_k1 = vld1q_s8(lhs_1 + 32);
-            iacc_r45_c01 = vmmlaq_s32(iacc_r45_c01, a_r45_k1, w_c01_k1);
-            iacc_r45_c23 = vmmlaq_s32(iacc_r45_c23, a_r45_k1, w_c23_k1);
-            const int8x16_t a_r67_k1 = vld1q_s8(lhs_1 + 48);
-            iacc_r67_c01 = vmmlaq_s32(iacc_r67_c01, a_r67_k1, w_c01_k1);
-            iacc_r67_c23 = vmmlaq_s32(iacc_r67_c23, a_r67_k1, w_c23_k1);
-            const int8x16_t a_r89_k1 = vld1q_s8(lhs_2 + 32);
-            iacc_r89_c01 = vmmlaq_s32(iacc_r89_c01, a_r89_k1, w_c01_k1);
-            iacc_r89_c23 = vmmlaq_s32(iacc_r89_c23, a_r89_k1, w_c23_k1);
-            const int8x16_t a_r1011_k1 = vld1q_s8(lhs_2 + 48);
-            iacc_r1011_c01 = vmmlaq_s32(iacc_r1011_c01, a_r1011_k1, w_c01_k1);
-            iacc_r1011_c23 = vmmlaq_s32(iacc_r1011_c23, a_r1011_k1, w_c23_k1);
-            // K 24..31 of the chunk: high nibbles of group 1
-            const int8x16_t w_c01_k3 = vandq_s8(raw_c01_s1, high_mask);
-            const int8x16_t w_c23_k3 = vandq_s8(raw_c23_s1, high_mask);
-            const int8x16_t a_r01_k3 = vld1q_s8(lhs_0 + 96);
-            iacc_r01_c01 = vmmlaq_s32(iacc_r01_c01, a_r01_k3, w_c01_k3);
-            iacc_r01_c23 = vmmlaq_s32(iacc_r01_c23, a_r01_k3, w_c23_k3);
-            const int8x16_t a_r23_k3 = vld1q_s8(lhs_0 + 112);
-            iacc_r23_c01 = vmmlaq_s32(iacc_r23_c01, a_r23_k3, w_c01_k3);
-            iacc_r23_c23 = vmmlaq_s32(iacc_r23_c23, a_r23_k3, w_c23_k3);
-            const int8x16_t a_r45_k3 = vld1q_s8(lhs_1 + 96);
-            iacc_r45_c01 = vmmlaq_s32(iacc_r45_c01, a_r45_k3, w_c01_k3);
-            iacc_r45_c23 = vmmlaq_s32(iacc_r45_c23, a_r45_k3, w_c23_k3);
-            const int8x16_t a_r67_k3 = vld1q_s8(lhs_1 + 112);
-            iacc_r67_c01 = vmmlaq_s32(iacc_r67_c01, a_r67_k3, w_c01_k3);
-            iacc_r67_c23 = vmmlaq_s32(iacc_r67_c23, a_r67_k3, w_c23_k3);
-            const int8x16_t a_r89_k3 = vld1q_s8(lhs_2 + 96);
-            iacc_r89_c01 = vmmlaq_s32(iacc_r89_c01, a_r89_k3, w_c01_k3);
-            iacc_r89_c23 = vmmlaq_s32(iacc_r89_c23, a_r89_k3, w_c23_k3);
-            const int8x16_t a_r1011_k3 = vld1q_s8(lhs_2 + 112);
-            iacc_r1011_c01 = vmmlaq_s32(iacc_r1011_c01, a_r1011_k3, w_c01_k3);
-            iacc_r1011_c23 = vmmlaq_s32(iacc_r1011_c23, a_r1011_k3, w_c23_k3);
-            lhs_0 += 4 * 32;
-            lhs_1 += 4 * 32;
-            lhs_2 += 4 * 32;
-        } while (--chunks != 0);
-        // The 4 bf16 scales of the block, widened (exact) and arranged in SMMLA lane order.
-        const float32x4_t scale = vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t*)(const void*)rhs), 16));
-        const float32x4_t scale_c01 = vreinterpretq_f32_f64(vdupq_laneq_f64(vreinterpretq_f64_f32(scale), 0));
-        const float32x4_t scale_c23 = vreinterpretq_f32_f64(vdupq_laneq_f64(vreinterpretq_f64_f32(scale), 1));
-        rhs += 8;
-        acc_r01_c01 = vfmaq_f32(acc_r01_c01, vcvtq_n_f32_s32(iacc_r01_c01, 4), scale_c01);
-        acc_r01_c23 = vfmaq_f32(acc_r01_c23, vcvtq_n_f32_s32(iacc_r01_c23, 4), scale_c23);
-        acc_r23_c01 = vfmaq_f32(acc_r23_c01, vcvtq_n_f32_s32(iacc_r23_c01, 4), scale_c01);
-        acc_r23_c23 = vfmaq_f32(acc_r23_c23, vcvtq_n_f32_s32(iacc_r23_c23, 4), scale_c23);
-        acc_r45_c01 = vfmaq_f32(acc_r45_c01, vcvtq_n_f32_s32(iacc_r45_c01, 4), scale_c01);
-        acc_r45_c23 = vfmaq_f32(acc_r45_c23, vcvtq_n_f32_s32(iacc_r45_c23, 4), scale_c23);
-        acc_r67_c01 = vfmaq_f32(acc_r67_c01, vcvtq_n_f32_s32(iacc_r67_c01, 4), scale_c01);
-        acc_r67_c23 = vfmaq_f32(acc_r67_c23, vcvtq_n_f32_s32(iacc_r67_c23, 4), scale_c23);
-        acc_r89_c01 = vfmaq_f32(acc_r89_c01, vcvtq_n_f32_s32(iacc_r89_c01, 4), scale_c01);
-        acc_r89_c23 = vfmaq_f32(acc_r89_c23, vcvtq_n_f32_s32(iacc_r89_c23, 4), scale_c23);
-        acc_r1011_c01 = vfmaq_f32(acc_r1011_c01, vcvtq_n_f32_s32(iacc_r1011_c01, 4), scale_c01);
-        acc_r1011_c23 = vfmaq_f32(acc_r1011_c23, vcvtq_n_f32_s32(iacc_r1011_c23, 4), scale_c23);
-#endif
     }
     // lhs_* now point at the offsets and scales of their blocks, rhs at the row sums and biases.
     const float32x4_t row_sum = vld1q_f32((const float*)(const void*)rhs);
@@ -1144,10 +998,8 @@ static inline void kai_c32_12x4_tile(
             const float32x4_t offset = vcvtq_n_f32_s32(vshlq_n_s32(vld1q_s32((const int32_t*)(const void*)lhs_0), 1), 1);
             const float32x4_t lhs_scale = vld1q_f32((const float*)(const void*)(lhs_0 + 16));
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r01_c01 = vld1q_f32(acc + 0);
                 const float32x4_t acc_r01_c23 = vld1q_f32(acc + 4);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r01_c01), vreinterpretq_f64_f32(acc_r01_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 0);
                 y = vmulq_laneq_f32(y, lhs_scale, 0);
@@ -1156,10 +1008,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 0 * dst_stride_row, 4);
             }
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r01_c01 = vld1q_f32(acc + 0);
                 const float32x4_t acc_r01_c23 = vld1q_f32(acc + 4);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r01_c01), vreinterpretq_f64_f32(acc_r01_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 1);
                 y = vmulq_laneq_f32(y, lhs_scale, 1);
@@ -1168,10 +1018,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 1 * dst_stride_row, 4);
             }
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r23_c01 = vld1q_f32(acc + 8);
                 const float32x4_t acc_r23_c23 = vld1q_f32(acc + 12);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r23_c01), vreinterpretq_f64_f32(acc_r23_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 2);
                 y = vmulq_laneq_f32(y, lhs_scale, 2);
@@ -1180,10 +1028,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 2 * dst_stride_row, 4);
             }
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r23_c01 = vld1q_f32(acc + 8);
                 const float32x4_t acc_r23_c23 = vld1q_f32(acc + 12);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r23_c01), vreinterpretq_f64_f32(acc_r23_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 3);
                 y = vmulq_laneq_f32(y, lhs_scale, 3);
@@ -1197,10 +1043,8 @@ static inline void kai_c32_12x4_tile(
             const float32x4_t offset = vcvtq_n_f32_s32(vshlq_n_s32(vld1q_s32((const int32_t*)(const void*)lhs_1), 1), 1);
             const float32x4_t lhs_scale = vld1q_f32((const float*)(const void*)(lhs_1 + 16));
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r45_c01 = vld1q_f32(acc + 16);
                 const float32x4_t acc_r45_c23 = vld1q_f32(acc + 20);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r45_c01), vreinterpretq_f64_f32(acc_r45_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 0);
                 y = vmulq_laneq_f32(y, lhs_scale, 0);
@@ -1209,10 +1053,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 4 * dst_stride_row, 4);
             }
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r45_c01 = vld1q_f32(acc + 16);
                 const float32x4_t acc_r45_c23 = vld1q_f32(acc + 20);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r45_c01), vreinterpretq_f64_f32(acc_r45_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 1);
                 y = vmulq_laneq_f32(y, lhs_scale, 1);
@@ -1221,10 +1063,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 5 * dst_stride_row, 4);
             }
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r67_c01 = vld1q_f32(acc + 24);
                 const float32x4_t acc_r67_c23 = vld1q_f32(acc + 28);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r67_c01), vreinterpretq_f64_f32(acc_r67_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 2);
                 y = vmulq_laneq_f32(y, lhs_scale, 2);
@@ -1233,10 +1073,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 6 * dst_stride_row, 4);
             }
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r67_c01 = vld1q_f32(acc + 24);
                 const float32x4_t acc_r67_c23 = vld1q_f32(acc + 28);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r67_c01), vreinterpretq_f64_f32(acc_r67_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 3);
                 y = vmulq_laneq_f32(y, lhs_scale, 3);
@@ -1250,10 +1088,8 @@ static inline void kai_c32_12x4_tile(
             const float32x4_t offset = vcvtq_n_f32_s32(vshlq_n_s32(vld1q_s32((const int32_t*)(const void*)lhs_2), 1), 1);
             const float32x4_t lhs_scale = vld1q_f32((const float*)(const void*)(lhs_2 + 16));
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r89_c01 = vld1q_f32(acc + 32);
                 const float32x4_t acc_r89_c23 = vld1q_f32(acc + 36);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r89_c01), vreinterpretq_f64_f32(acc_r89_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 0);
                 y = vmulq_laneq_f32(y, lhs_scale, 0);
@@ -1262,10 +1098,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 8 * dst_stride_row, 4);
             }
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r89_c01 = vld1q_f32(acc + 32);
                 const float32x4_t acc_r89_c23 = vld1q_f32(acc + 36);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r89_c01), vreinterpretq_f64_f32(acc_r89_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 1);
                 y = vmulq_laneq_f32(y, lhs_scale, 1);
@@ -1274,10 +1108,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 9 * dst_stride_row, 4);
             }
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r1011_c01 = vld1q_f32(acc + 40);
                 const float32x4_t acc_r1011_c23 = vld1q_f32(acc + 44);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r1011_c01), vreinterpretq_f64_f32(acc_r1011_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 2);
                 y = vmulq_laneq_f32(y, lhs_scale, 2);
@@ -1286,10 +1118,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 10 * dst_stride_row, 4);
             }
             {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r1011_c01 = vld1q_f32(acc + 40);
                 const float32x4_t acc_r1011_c23 = vld1q_f32(acc + 44);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r1011_c01), vreinterpretq_f64_f32(acc_r1011_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 3);
                 y = vmulq_laneq_f32(y, lhs_scale, 3);
@@ -1304,10 +1134,8 @@ static inline void kai_c32_12x4_tile(
             const float32x4_t offset = vcvtq_n_f32_s32(vshlq_n_s32(vld1q_s32((const int32_t*)(const void*)lhs_0), 1), 1);
             const float32x4_t lhs_scale = vld1q_f32((const float*)(const void*)(lhs_0 + 16));
             if (rows > 0) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r01_c01 = vld1q_f32(acc + 0);
                 const float32x4_t acc_r01_c23 = vld1q_f32(acc + 4);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r01_c01), vreinterpretq_f64_f32(acc_r01_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 0);
                 y = vmulq_laneq_f32(y, lhs_scale, 0);
@@ -1316,10 +1144,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 0 * dst_stride_row, cols);
             }
             if (rows > 1) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r01_c01 = vld1q_f32(acc + 0);
                 const float32x4_t acc_r01_c23 = vld1q_f32(acc + 4);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r01_c01), vreinterpretq_f64_f32(acc_r01_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 1);
                 y = vmulq_laneq_f32(y, lhs_scale, 1);
@@ -1328,10 +1154,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 1 * dst_stride_row, cols);
             }
             if (rows > 2) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r23_c01 = vld1q_f32(acc + 8);
                 const float32x4_t acc_r23_c23 = vld1q_f32(acc + 12);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r23_c01), vreinterpretq_f64_f32(acc_r23_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 2);
                 y = vmulq_laneq_f32(y, lhs_scale, 2);
@@ -1340,10 +1164,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 2 * dst_stride_row, cols);
             }
             if (rows > 3) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r23_c01 = vld1q_f32(acc + 8);
                 const float32x4_t acc_r23_c23 = vld1q_f32(acc + 12);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r23_c01), vreinterpretq_f64_f32(acc_r23_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 3);
                 y = vmulq_laneq_f32(y, lhs_scale, 3);
@@ -1357,10 +1179,8 @@ static inline void kai_c32_12x4_tile(
             const float32x4_t offset = vcvtq_n_f32_s32(vshlq_n_s32(vld1q_s32((const int32_t*)(const void*)lhs_1), 1), 1);
             const float32x4_t lhs_scale = vld1q_f32((const float*)(const void*)(lhs_1 + 16));
             if (rows > 4) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r45_c01 = vld1q_f32(acc + 16);
                 const float32x4_t acc_r45_c23 = vld1q_f32(acc + 20);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r45_c01), vreinterpretq_f64_f32(acc_r45_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 0);
                 y = vmulq_laneq_f32(y, lhs_scale, 0);
@@ -1369,10 +1189,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 4 * dst_stride_row, cols);
             }
             if (rows > 5) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r45_c01 = vld1q_f32(acc + 16);
                 const float32x4_t acc_r45_c23 = vld1q_f32(acc + 20);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r45_c01), vreinterpretq_f64_f32(acc_r45_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 1);
                 y = vmulq_laneq_f32(y, lhs_scale, 1);
@@ -1381,10 +1199,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 5 * dst_stride_row, cols);
             }
             if (rows > 6) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r67_c01 = vld1q_f32(acc + 24);
                 const float32x4_t acc_r67_c23 = vld1q_f32(acc + 28);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r67_c01), vreinterpretq_f64_f32(acc_r67_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 2);
                 y = vmulq_laneq_f32(y, lhs_scale, 2);
@@ -1393,10 +1209,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 6 * dst_stride_row, cols);
             }
             if (rows > 7) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r67_c01 = vld1q_f32(acc + 24);
                 const float32x4_t acc_r67_c23 = vld1q_f32(acc + 28);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r67_c01), vreinterpretq_f64_f32(acc_r67_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 3);
                 y = vmulq_laneq_f32(y, lhs_scale, 3);
@@ -1410,10 +1224,8 @@ static inline void kai_c32_12x4_tile(
             const float32x4_t offset = vcvtq_n_f32_s32(vshlq_n_s32(vld1q_s32((const int32_t*)(const void*)lhs_2), 1), 1);
             const float32x4_t lhs_scale = vld1q_f32((const float*)(const void*)(lhs_2 + 16));
             if (rows > 8) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r89_c01 = vld1q_f32(acc + 32);
                 const float32x4_t acc_r89_c23 = vld1q_f32(acc + 36);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r89_c01), vreinterpretq_f64_f32(acc_r89_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 0);
                 y = vmulq_laneq_f32(y, lhs_scale, 0);
@@ -1422,10 +1234,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 8 * dst_stride_row, cols);
             }
             if (rows > 9) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r89_c01 = vld1q_f32(acc + 32);
                 const float32x4_t acc_r89_c23 = vld1q_f32(acc + 36);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r89_c01), vreinterpretq_f64_f32(acc_r89_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 1);
                 y = vmulq_laneq_f32(y, lhs_scale, 1);
@@ -1434,10 +1244,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 9 * dst_stride_row, cols);
             }
             if (rows > 10) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r1011_c01 = vld1q_f32(acc + 40);
                 const float32x4_t acc_r1011_c23 = vld1q_f32(acc + 44);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip1q_f64(vreinterpretq_f64_f32(acc_r1011_c01), vreinterpretq_f64_f32(acc_r1011_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 2);
                 y = vmulq_laneq_f32(y, lhs_scale, 2);
@@ -1446,10 +1254,8 @@ static inline void kai_c32_12x4_tile(
                 kai_c32_12x4_store_row(y, dst + 10 * dst_stride_row, cols);
             }
             if (rows > 11) {
-#if !defined(KAI_QSI4C32P_NO_ASM)
                 const float32x4_t acc_r1011_c01 = vld1q_f32(acc + 40);
                 const float32x4_t acc_r1011_c23 = vld1q_f32(acc + 44);
-#endif
                 float32x4_t y = vreinterpretq_f32_f64(vzip2q_f64(vreinterpretq_f64_f32(acc_r1011_c01), vreinterpretq_f64_f32(acc_r1011_c23)));
                 y = vfmaq_laneq_f32(y, row_sum, offset, 3);
                 y = vmulq_laneq_f32(y, lhs_scale, 3);
@@ -1460,13 +1266,11 @@ static inline void kai_c32_12x4_tile(
         }
     }
 }
-#if !defined(KAI_QSI4C32P_NO_ASM)
 
 /// Bytes of unpacked RHS (kai_c32_12x4_unpack) the call keeps on its stack: a column
 /// group's whole K when it fits (k / bl blocks of bl * 4 + 32 bytes: K = 1024 takes 5120 bytes at
 /// bl = 32, 4352 at bl = 128), else the call runs the loops that unpack in registers.
 #define KAI_C32_UNPACKED_BYTES 8192
-#endif
 
 void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm(
     size_t m, size_t n, size_t k, size_t bl, const void* lhs_packed, const void* rhs_packed, float* dst,
@@ -1492,7 +1296,6 @@ void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm(
     const float32x4_t clamp_max = vdupq_n_f32(scalar_max);
     const int8_t* lhs = (const int8_t*)lhs_packed;
     const size_t dst_elem = sizeof(float);
-#if !defined(KAI_QSI4C32P_NO_ASM)
     if (m > kai_m_step && nb <= KAI_C32_UNPACKED_BYTES / ((bl / 32) * 128 + 32)) {
         // Several row tiles share each column group: columns outer, rows inner, the group's RHS
         // unpacked once into ubuf (KAI_C32_UNPACKED_BYTES of stack) and read by every row tile.
@@ -1512,7 +1315,6 @@ void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm(
         }
         return;
     }
-#endif
     for (size_t m0 = 0; m0 < m; m0 += kai_m_step) {
         const int8_t* lhs_0 = lhs + KAI_MIN(m0 / kai_mr + 0, lhs_blocks - 1) * lhs_stride;
         const int8_t* lhs_1 = lhs + KAI_MIN(m0 / kai_mr + 1, lhs_blocks - 1) * lhs_stride;
