@@ -230,14 +230,17 @@ VARIANTS_END = "<!-- /kai_list:variants -->"
 
 
 def variant_rows(lst, families):
-    rows = ["| kernel | m_step × n_step | mr | nr | kr / sr | features | form, template | notes |",
-            "|---|---|---|---|---|---|---|---|"]
+    """The variant table of a family document: one row per matmul entry of the families (a
+    family column when there are several)."""
+    fam_col = len(families) > 1
+    rows = ["| kernel |%s m_step × n_step | mr | nr | kr / sr | features | form, template | notes |" % (" family |" * fam_col),
+            "|---|%s---|---|---|---|---|---|---|" % ("---|" * fam_col)]
     for fam in families:
         for e in lst.family_entries(fam, "matmul"):
             g = lambda k: e.get(k, "-")  # noqa: E731
-            rows.append("| `%s` | %s | %s | %s | %s | %s | %s | %s |" % (
-                e["name"], "%s × %s" % (g("m_step"), g("n_step")) if "m_step" in e else "-", g("mr"), g("nr"),
-                "%s / %s" % (g("kr"), g("sr")) if "kr" in e else "-", ", ".join(e["features"]) or "-",
+            rows.append("| `%s` |%s %s | %s | %s | %s | %s | %s | %s |" % (
+                e["name"], (" %s |" % fam) * fam_col, "%s × %s" % (g("m_step"), g("n_step")) if "m_step" in e else "-",
+                g("mr"), g("nr"), "%s / %s" % (g("kr"), g("sr")) if "kr" in e else "-", ", ".join(e["features"]) or "-",
                 "%s, `%s`" % (e["form"], e["template"][0]) if "template" in e else "hand-written",
                 e.get("note", "")))
     return rows
