@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the bf16 activations and outputs of the int4 families (issue 17, docs/formats.md, "16-bit outputs"):
+// Tests of the bf16 activations and outputs of the int4 families (engines running bf16 models end to end, docs/formats.md, "16-bit outputs"):
 // kai_lhs_quant_pack_qai8dxp_bf16_neon (byte-exact against test/reference, every rounding path,
 // non-finite and degenerate rows, m_idx_start, compat vectors, preconditions) and the four
 // bf16-output kernels of families bf16_qsi4cxp and bf16_qsi4c32p (bit-exact against the f32
