@@ -3,7 +3,7 @@
 """Checks the rules that keep every kernel copyable on its own, for each entry of kai/kernels.bzl:
 
 * its .c and .h exist where the entry says, and nothing in kai/ukernels is missing from the list;
-* the name follows the naming grammar (docs: ../shared/STYLE.md, "The shape of a kernel");
+* the name follows the naming grammar (docs/style.md, "Names");
 * the .c includes only its own header, its family's *_interface.h, kai/kai_common.h and system
   headers (<...>);
 * a .c that needs a CPU feature starts with the guard that #errors without it;
@@ -11,7 +11,9 @@
   and the <kernel>_asm.S files are exactly what the list gives, and kai/ukernels holds no other
   .c, .h or .S file than the list's, the family interface headers and those;
 * KAI_PACKER_FEEDS names only packers of the list and gives every kernel at least one LHS and
-  one RHS packer.
+  one RHS packer;
+* the README's layout table has a row for every top-level folder and every file of docs/, and
+  every concrete path its first column names exists.
 
 Usage: python3 tools/check_tree.py     (exit 1 with one line per problem)
 """
@@ -19,6 +21,7 @@ import ast
 import glob
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -96,10 +99,50 @@ def main():
         for kind in lst.packer_kinds_needed(k):
             if kind not in kinds:
                 problems.append("%s: no %s feeds it in KAI_PACKER_FEEDS" % (k["name"], kind))
+    problems += readme_layout_problems(ROOT)
     for p in problems:
         print(p)
     print("check_tree: %d entries, %d problem(s)" % (len(entries), len(problems)))
     return 1 if problems else 0
+
+
+def tree_files(root):
+    """The repository's files (tracked, or new and not ignored), relative, with '/' separators."""
+    try:
+        out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=root,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True).stdout.decode()
+        return [f for f in out.splitlines() if f and os.path.exists(os.path.join(root, f))]
+    except (OSError, subprocess.CalledProcessError):  # not a git checkout: walk it
+        files = []
+        for d, dirs, fs in os.walk(root):
+            dirs[:] = [x for x in dirs if x != ".git" and not x.startswith("bazel-")]
+            files += [os.path.relpath(os.path.join(d, f), root).replace(os.sep, "/") for f in fs]
+        return files
+
+
+def readme_layout_problems(root):
+    """Every top-level folder and every file of docs/ must be named in the first column of the
+    README's "## Layout" table; every concrete path named there must exist."""
+    text = open(os.path.join(root, "README.md")).read()
+    m = re.search(r"^## Layout\n(.*?)(?=^## )", text, re.M | re.S)
+    if not m:
+        return ["README.md: no \"## Layout\" section"]
+    named = set()
+    for line in m.group(1).splitlines():
+        if line.startswith("|") and not line.startswith("|---"):
+            named.update(re.findall(r"`([^`]+)`", line.split("|")[1]))
+    problems = []
+    files = tree_files(root)
+    for top in sorted({f.split("/")[0] for f in files if "/" in f}):
+        if not any(n == top + "/" or n.startswith(top + "/") for n in named):
+            problems.append("README.md: the layout table has no row for the folder %s/" % top)
+    for f in sorted(f for f in files if f.startswith("docs/") and f.count("/") == 1):
+        if f not in named:
+            problems.append("README.md: the layout table does not name %s" % f)
+    for n in sorted(named):
+        if not re.search(r"[<*]", n) and not os.path.exists(os.path.join(root, n)):
+            problems.append("README.md: the layout table names %s, which does not exist" % n)
+    return problems
 
 
 if __name__ == "__main__":
