@@ -238,7 +238,7 @@ kai_ref::Qai8dxpUnpacked pack_one_row(const std::vector<float>& x) {
 
 TEST(QuantLhsEdge, SpecExampleRow) {
     // docs/formats.md, "qai8dxp LHS": [-1, 0.5, 2, 0] -> scale 85, ZP -43, q = [-128, 0, 127, -43]. The stored scale is
-    // 1/85 = 0x3C40C0C1 (the spec prints 0x3BA0A0A1, which is about 1/204: a typo there; the
+    // 1/85 = 0x3C40C0C1 (0x3BA0A0A1, about 1/204, once printed for this row, was a typo; the
     // compat vectors agree with 0x3C40C0C1's rule).
     const auto u = pack_one_row({-1.0f, 0.5f, 2.0f, 0.0f});
     EXPECT_EQ(kai_ref::f32_bits(u.scale[0]), 0x3C40C0C1u);

@@ -161,7 +161,7 @@ TEST(Qai8dxpF16Packer, FourRowAndSingleRowPathsDiffer) {
 
 // Exact ties and degenerate rows. Row 0 spans [-101.5, 153.5]: scale 1 and zp = -128 + 101.5 =
 // -26.5, which rounds to even (-26, stored offset +26); its 2.5 values are data ties, which the
-// three data paths of spec 16.2 round differently (4-row vector part: truncation, 2 - 26 = -24;
+// three data paths of docs/formats.md, "qai8dxp LHS from bf16 and f16" round differently (4-row vector part: truncation, 2 - 26 = -24;
 // single-row vector part: ties to even, -24; roundf parts: ties away, 3 - 26 = -23). Rows 1-7: all
 // zero, constant +3 and -0.5, +-0, f16 subnormals (the smallest magnitudes an f16 row can hold; the
 // f32 packer's infinite-multiplier case cannot occur), +-65504, and one row of ties at scale 1.

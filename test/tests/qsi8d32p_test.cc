@@ -620,7 +620,7 @@ TEST(Qsi8d32pLhsPackTies, TiesAwayVersusEven) {
 //   x > 0, 0 for x <= 0, with a zero scale (the block dequantises to 0);
 // - +-0 blocks: scale 0, every q = 0 (so is a block of f32 subnormals whose amax / 127 underflows
 //   to 0; one larger tiny value keeps the infinite reciprocal); a constant block: +-127;
-// - huge blocks (amax 3e38): q exact, the f16 scale +inf (0x7C00), as spec 11.3.2 states.
+// - huge blocks (amax 3e38): q exact, the f16 scale +inf (0x7C00), as docs/formats.md, "qsi8d32p LHS" states.
 // The reference quantiser is pinned to these bytes here, then every packer must give exactly the
 // reference's packing (whichever of its paths, scalar or NEON, the geometry selects).
 TEST(Qsi8d32pLhsPackDegenerate, TinyZeroConstantAndHugeBlocks) {

@@ -371,7 +371,7 @@ __asm__(
     "sdot v\\c31\\().4s, v\\w11\\().16b, v\\y\\().4b[3]\n"
     ".endm\n");
 
-/// The K loop of a 4x8 tile in assembly: facc[4 x 8] (row-major) = the f32 block sums of spec
+/// The K loop of a 4x8 tile in assembly: facc[4 x 8] (row-major) = the f32 block sums of
 /// docs/formats.md, "qsi4c32p matmul" step 2 over nb blocks of chunks 32-K chunks, from the LHS block lhs[0] and the RHS block
 /// at rhs. Register map: v0-v7 the integer accumulators (row i, columns 4g..4g+3: v<2i+g>),
 /// v8-v15 the f32 accumulators in the same order, per half of the chunk (K groups s = sp, sp + 1)
