@@ -13,7 +13,9 @@
 * KAI_PACKER_FEEDS names only packers of the list and gives every kernel at least one LHS and
   one RHS packer;
 * the README's layout table has a row for every top-level folder and every file of docs/, and
-  every concrete path its first column names exists.
+  every concrete path its first column names exists;
+* every citation of docs/formats.md by section (docs/formats.md, "qsi4cxp matmul") names one of
+  its headings.
 
 Usage: python3 tools/check_tree.py     (exit 1 with one line per problem)
 """
@@ -100,6 +102,7 @@ def main():
             if kind not in kinds:
                 problems.append("%s: no %s feeds it in KAI_PACKER_FEEDS" % (k["name"], kind))
     problems += readme_layout_problems(ROOT)
+    problems += formats_citation_problems(ROOT)
     for p in problems:
         print(p)
     print("check_tree: %d entries, %d problem(s)" % (len(entries), len(problems)))
@@ -142,6 +145,27 @@ def readme_layout_problems(root):
     for n in sorted(named):
         if not re.search(r"[<*]", n) and not os.path.exists(os.path.join(root, n)):
             problems.append("README.md: the layout table names %s, which does not exist" % n)
+    return problems
+
+
+def formats_citation_problems(root):
+    """Comments and documents cite docs/formats.md by heading: 'docs/formats.md, "A"' or
+    '[formats.md, "A"](formats.md#a) and ["B"](formats.md#b)'; each heading must exist."""
+    headings = set(re.findall(r"^## (.+?)\s*$", open(os.path.join(root, "docs", "formats.md")).read(), re.M))
+    cite = re.compile(r'formats\.md, ((?:\[?"[^"\n]+"\]?(?:\([^)\n]*\))?(?:, | and )?)+)')
+    problems = []
+    for f in tree_files(root):
+        if f == "tools/check_tree.py" or not f.endswith((".c", ".h", ".cc", ".in", ".S", ".py", ".md", ".bzl",
+                                                            ".bazel", ".sh", ".inc")):
+            continue
+        try:
+            text = open(os.path.join(root, f), encoding="utf-8").read()
+        except UnicodeDecodeError:
+            continue
+        for m in cite.finditer(text):
+            for h in re.findall(r'"([^"\n]+)"', m.group(1)):
+                if h not in headings:
+                    problems.append('%s: cites docs/formats.md, "%s", which is not a heading there' % (f, h))
     return problems
 
 
