@@ -58,15 +58,15 @@ struct BenchCase {
 
 // Family adapters: append the cases of one family for the given options.
 void add_bf16_cases(const Options& opt, std::vector<BenchCase>& out);
-void add_bf16f16_cases(const Options& opt, std::vector<BenchCase>& out);  // issue 17
+void add_bf16f16_cases(const Options& opt, std::vector<BenchCase>& out);  // BF16 GEMM on f16 data
 void add_qsi4cxp_cases(const Options& opt, std::vector<BenchCase>& out);
 void add_qsi4c32p_cases(const Options& opt, std::vector<BenchCase>& out);
 void add_qsi8d32p_cases(const Options& opt, std::vector<BenchCase>& out);
-void add_int4_pack_cases(const Options& opt, std::vector<BenchCase>& out);  // issue 15 packers
+void add_int4_pack_cases(const Options& opt, std::vector<BenchCase>& out);  // nrx4 / nrx8 and SME-layout int4 packers
 void add_qsi8cxp_cases(const Options& opt, std::vector<BenchCase>& out);
 void add_sme_float_cases(const Options& opt, std::vector<BenchCase>& out);
-void add_qsi4cxpf16_cases(const Options& opt, std::vector<BenchCase>& out);  // issue 17: f16 output, f16 LHS packer
-void add_bf16_qai8dxp_cases(const Options& opt, std::vector<BenchCase>& out);  // bf16 in/out int4 (issue 17)
+void add_qsi4cxpf16_cases(const Options& opt, std::vector<BenchCase>& out);  // f16 output, f16 LHS packer
+void add_bf16_qai8dxp_cases(const Options& opt, std::vector<BenchCase>& out);  // bf16 in/out int4
 void add_qai4c32p_cases(const Options& opt, std::vector<BenchCase>& out);  // qai4c32p, f16_qai4c32p
 void add_f16p_qsi4c32p_cases(const Options& opt, std::vector<BenchCase>& out);  // f16 x Q4_0 SME2 MOPA
 

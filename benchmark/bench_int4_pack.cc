@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark cases of the int4 packers of issue 15: the NEON nrx4 / nrx8 block-wise RHS packers and
+// Benchmark cases of the int4 RHS packers beside the portable ones: the NEON nrx4 / nrx8 block-wise RHS packers and
 // the packers of KleidiAI's SME-side layouts (qsi4cxps1s0, qsi4c32ps1s0 nxk / kxn, the two Q4_0 RHS
 // layouts and the qsi8d32p LHS with the scales last), each checked against test/reference. The
 // parameters are those of their consumers: nr 8 / 4 with kr 16 / 8 (NEON kernels), nr 16 at an SME

@@ -85,7 +85,7 @@ public:
             scale_cols.push_back(scale_[c]);
             bias_cols.push_back(bias_[c]);
         }
-        // The SME / SME2 DOT GEMVs fuse scale and bias (spec §20.4).
+        // The SME / SME2 DOT GEMVs fuse scale and bias (docs/formats.md, "SME matmul recipes").
         const bool fused = (v_.features & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0 && std::strstr(v_.name, "_dot");
         const std::vector<float> ref = kai_ref::matmul_qai8dxp_qsi8cx(q, cols.size(), s_.k, w_cols.data(), scale_cols.data(),
                                                                       bias_cols.data(), -FLT_MAX, FLT_MAX, fused);

@@ -44,7 +44,7 @@ enum class Rhs {
     kS4s0Sf16,      // kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon (its SME twin: scales f16(d / 16))
 };
 
-// The SME GEMVs' LHS packer (scales after the data, spec §11.5; ties away from zero).
+// The SME GEMVs' LHS packer (scales after the data, docs/formats.md, "Q4_0 layouts of the SME kernels"; ties away from zero).
 const Qsi8d32pLhsPacker kSmeLhsPacker = {
     "kai_lhs_quant_pack_qsi8d32p_f32_neon", 0, false, kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32p_f32_neon,
     kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32p_f32_neon, kai_run_lhs_quant_pack_qsi8d32p_f32_neon};

@@ -125,7 +125,7 @@ extern "C" {
 #endif
 
 /// The GEMV (m_step 1) and the GEMM (m_step > 1) of a family that read the same packed RHS, the
-/// one packed with (nr, kr, sr) (spec §18, "interchangeable packed buffers"). Either is NULL when
+/// one packed with (nr, kr, sr) (docs/formats.md, "Shared packed buffers"). Either is NULL when
 /// no kernel of that kind reads that layout or the CPU cannot run one. When both are non-NULL, one
 /// RHS buffer packed once serves both; each needs its own packed LHS (mr differs).
 struct kai_select_pair_bf16 {

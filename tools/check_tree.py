@@ -3,7 +3,7 @@
 """Checks the rules that keep every kernel copyable on its own, for each entry of kai/kernels.bzl:
 
 * its .c and .h exist where the entry says, and nothing in kai/ukernels is missing from the list;
-* the name follows the naming grammar (docs: ../shared/STYLE.md, "The shape of a kernel");
+* the name follows the naming grammar (docs/style.md, "Names");
 * the .c includes only its own header, its family's *_interface.h, kai/kai_common.h and system
   headers (<...>);
 * a .c that needs a CPU feature starts with the guard that #errors without it;
@@ -11,13 +11,18 @@
   and the <kernel>_asm.S files are exactly what the list gives, and kai/ukernels holds no other
   .c, .h or .S file than the list's, the family interface headers and those;
 * KAI_PACKER_FEEDS names only packers of the list and gives every kernel at least one LHS and
-  one RHS packer.
+  one RHS packer;
+* the README's layout table has a row for every top-level folder and every file of docs/, and
+  every concrete path its first column names exists;
+* every citation of docs/formats.md by section (docs/formats.md, "qsi4cxp matmul") names one of
+  its headings.
 
 Usage: python3 tools/check_tree.py     (exit 1 with one line per problem)
 """
 import glob
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -27,10 +32,10 @@ import kai_list  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = r"(?:f32|bf16|qai8dx|qsi8d32|qsi4cx|qsi4c32|qs4cx|qsu4c32)"
 MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|bf16|f16)_[a-z0-9]+p\d+x\d+_[a-z0-9]+p\d+x\d+b?_\d+x\d+(?:x\d+)?_(?:neon|sve)(?:_(?:mmla|dot|i8mm|dotprod))?$")
-# SME/SME2 kernels (spec §20): "vl" tiles count streaming vectors; engine sme or sme2, feature mopa, mla or dot.
+# SME/SME2 kernels (docs/formats.md, "SME packed layouts"): "vl" tiles count streaming vectors; engine sme or sme2, feature mopa, mla or dot.
 SME_MATMUL = re.compile(r"^kai_matmul_clamp_f32_(?:[a-z0-9]+p\d+(?:vl)?x\d+|f32)_[a-z0-9]+p\d+vlx\d+(?:b|biasf32)?(?:_\d+(?:vl)?x\d+vl)?_sme2?_(?:mopa|mla|s?dot)$")
 SME_PACKER = re.compile(r"^kai_(?:lhs|rhs)_pack_(?:kxn_|nxk_)?[a-z0-9]+(?:_[a-z0-9]+){1,2}_sme$")
-# The qai4c32p packers (spec §17) name their three f32 inputs (scale, zero, bias): "_f32_f32_f32".
+# The qai4c32p packers (docs/formats.md, "qai4c32p matmul") name their three f32 inputs (scale, zero, bias): "_f32_f32_f32".
 PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:quant_)?pack_(?:kxn_|nxk_)?[a-z0-9]+_[a-z0-9]+(?:_f32_f32_f32)?(?:_neon)?$")
 GUARDS = {"i8mm": "__ARM_FEATURE_MATMUL_INT8", "dotprod": "__ARM_FEATURE_DOTPROD",
           "bf16": "__ARM_FEATURE_BF16_VECTOR_ARITHMETIC", "fp16": "__ARM_FEATURE_FP16_VECTOR_ARITHMETIC", "sve": "__ARM_FEATURE_SVE",
@@ -88,10 +93,72 @@ def main():
         for kind in lst.packer_kinds_needed(k):
             if kind not in kinds:
                 problems.append("%s: no %s feeds it in KAI_PACKER_FEEDS" % (k["name"], kind))
+    problems += readme_layout_problems(ROOT)
+    problems += formats_citation_problems(ROOT)
     for p in problems:
         print(p)
     print("check_tree: %d entries, %d problem(s)" % (len(entries), len(problems)))
     return 1 if problems else 0
+
+
+def tree_files(root):
+    """The repository's files (tracked, or new and not ignored), relative, with '/' separators."""
+    try:
+        out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=root,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True).stdout.decode()
+        return [f for f in out.splitlines() if f and os.path.exists(os.path.join(root, f))]
+    except (OSError, subprocess.CalledProcessError):  # not a git checkout: walk it
+        files = []
+        for d, dirs, fs in os.walk(root):
+            dirs[:] = [x for x in dirs if x != ".git" and not x.startswith("bazel-")]
+            files += [os.path.relpath(os.path.join(d, f), root).replace(os.sep, "/") for f in fs]
+        return files
+
+
+def readme_layout_problems(root):
+    """Every top-level folder and every file of docs/ must be named in the first column of the
+    README's "## Layout" table; every concrete path named there must exist."""
+    text = open(os.path.join(root, "README.md")).read()
+    m = re.search(r"^## Layout\n(.*?)(?=^## )", text, re.M | re.S)
+    if not m:
+        return ["README.md: no \"## Layout\" section"]
+    named = set()
+    for line in m.group(1).splitlines():
+        if line.startswith("|") and not line.startswith("|---"):
+            named.update(re.findall(r"`([^`]+)`", line.split("|")[1]))
+    problems = []
+    files = tree_files(root)
+    for top in sorted({f.split("/")[0] for f in files if "/" in f}):
+        if not any(n == top + "/" or n.startswith(top + "/") for n in named):
+            problems.append("README.md: the layout table has no row for the folder %s/" % top)
+    for f in sorted(f for f in files if f.startswith("docs/") and f.count("/") == 1):
+        if f not in named:
+            problems.append("README.md: the layout table does not name %s" % f)
+    for n in sorted(named):
+        if not re.search(r"[<*]", n) and not os.path.exists(os.path.join(root, n)):
+            problems.append("README.md: the layout table names %s, which does not exist" % n)
+    return problems
+
+
+def formats_citation_problems(root):
+    """Comments and documents cite docs/formats.md by heading: 'docs/formats.md, "A"' or
+    '[formats.md, "A"](formats.md#a) and ["B"](formats.md#b)'; each heading must exist."""
+    headings = set(re.findall(r"^## (.+?)\s*$", open(os.path.join(root, "docs", "formats.md")).read(), re.M))
+    cite = re.compile(r'formats\.md, ((?:\[?"[^"\n]+"\]?(?:\([^)\n]*\))?(?:, | and )?)+)')
+    problems = []
+    for f in tree_files(root):
+        if f == "tools/check_tree.py" or not f.endswith((".c", ".h", ".cc", ".in", ".S", ".py", ".md", ".bzl",
+                                                            ".bazel", ".sh", ".inc")):
+            continue
+        try:
+            text = open(os.path.join(root, f), encoding="utf-8").read()
+        except UnicodeDecodeError:
+            continue
+        for m in cite.finditer(text):
+            for h in re.findall(r'"([^"\n]+)"', m.group(1)):
+                if h not in headings and not h.startswith("<"):  # "<heading>": a placeholder in prose
+                    problems.append('%s: cites docs/formats.md, "%s", which is not a heading there' % (f, h))
+    return problems
 
 
 if __name__ == "__main__":

@@ -60,12 +60,13 @@ def _families():
 # the shapes we report.
 FAMILIES = _families()
 
-# The reference library's figures, as quoted in the family issues (same tools, same shapes):
+# KleidiAI v1.30.0's figures, measured with the same tools on the same shapes (the bar each kai kernel must
+# meet); rows with only whole-call figures are the kernels added later, measured on the whole call only:
 # (instructions/MAC, hot-loop %peak N2/V1/V2, whole-call %peak N2/V1/V2); None where not quoted.
 REFERENCE = {
     ("bf16", "bf16p8x4_bf16p12x4b_8x12_neon_mmla", "256x256x256"): (0.111, (100, 100, 100), (92, 91, 91)),
     ("bf16", "bf16p1x4_bf16p12x4b_1x36_neon_dot", "1x1024x1024"): (0.344, (87, 56, 56), None),
-    ("f16bf16", "bf16p8x4_bf16p12x4b_8x12_neon_mmla", "128x1024x1024"): (0.1041, None, (96, 96, 96)),  # issue 17
+    ("f16bf16", "bf16p8x4_bf16p12x4b_8x12_neon_mmla", "128x1024x1024"): (0.1041, None, (96, 96, 96)),
     ("cx", "qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm", "128x1024x1024"): (0.067, (80, 67, 80), None),
     ("cx", "qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm", "128x1024x1024"): (0.056, (80, 80, 80), (75, 74, 74)),
     ("cx", "qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod", "1x4096x4096"): (0.213, (33, 25, 40), None),
@@ -75,25 +76,25 @@ REFERENCE = {
     ("c32", "qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod", "1x4096x4096x32"): (0.298, (31, 31, 31), None),
     ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod", "1x4096x4096x32"): (0.2315, None, None),
     ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod", "1x4096x4096x128"): (0.201, (44, 44, 44), None),
-    ("cx", "qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "1x4096x4096"): (0.2048, None, (16, 12, 24)),  # issue 15
-    ("cx", "qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod", "128x1024x1024"): (0.0872, None, (85, 85, 85)),  # issue 15
-    ("cx", "qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod", "128x1024x1024"): (0.0909, None, (89, 89, 89)),  # issue 15
-    ("cx", "qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm", "128x1024x1024"): (0.0824, None, (61, 31, 58)),  # issue 15
-    ("cx", "qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm", "128x1024x1024"): (0.0699, None, (62, 62, 61)),  # issue 15
-    ("c32", "qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "1x4096x4096x32"): (0.275, None, (39, 39, 39)),  # issue 15
-    ("c32", "qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "1x4096x4096x128"): (0.2223, None, (15, 11, 23)),  # issue 15
-    ("c32", "qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "1x4096x4096x32"): (0.2316, None, (39, 39, 39)),  # issue 15
-    ("c32", "qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "1x4096x4096x128"): (0.1935, None, (31, 23, 45)),  # issue 15
-    ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", "1x4096x4096x32"): (0.2511, None, (33, 32, 32)),  # issue 15
-    ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", "1x4096x4096x128"): (0.2013, None, (40, 38, 38)),  # issue 15
-    ("c32", "qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod", "128x1024x1024x32"): (0.1153, None, (67, 67, 67)),  # issue 15
-    ("c32", "qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod", "128x1024x1024x128"): (0.1012, None, (81, 81, 81)),  # issue 15
-    ("c32", "qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod", "128x1024x1024x32"): (0.1306, None, (59, 58, 58)),  # issue 15
-    ("c32", "qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod", "128x1024x1024x128"): (0.1079, None, (72, 71, 71)),  # issue 15
-    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm", "128x1024x1024x32"): (0.1072, None, (38, 37, 37)),  # issue 15
-    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm", "128x1024x1024x128"): (0.0786, None, (54, 54, 54)),  # issue 15
-    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm", "128x1024x1024x32"): (0.1072, None, (38, 37, 37)),  # issue 15
-    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm", "128x1024x1024x128"): (0.0786, None, (54, 54, 54)),  # issue 15
+    ("cx", "qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "1x4096x4096"): (0.2048, None, (16, 12, 24)),
+    ("cx", "qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod", "128x1024x1024"): (0.0872, None, (85, 85, 85)),
+    ("cx", "qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod", "128x1024x1024"): (0.0909, None, (89, 89, 89)),
+    ("cx", "qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm", "128x1024x1024"): (0.0824, None, (61, 31, 58)),
+    ("cx", "qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm", "128x1024x1024"): (0.0699, None, (62, 62, 61)),
+    ("c32", "qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "1x4096x4096x32"): (0.275, None, (39, 39, 39)),
+    ("c32", "qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "1x4096x4096x128"): (0.2223, None, (15, 11, 23)),
+    ("c32", "qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "1x4096x4096x32"): (0.2316, None, (39, 39, 39)),
+    ("c32", "qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "1x4096x4096x128"): (0.1935, None, (31, 23, 45)),
+    ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", "1x4096x4096x32"): (0.2511, None, (33, 32, 32)),
+    ("c32", "qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", "1x4096x4096x128"): (0.2013, None, (40, 38, 38)),
+    ("c32", "qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod", "128x1024x1024x32"): (0.1153, None, (67, 67, 67)),
+    ("c32", "qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod", "128x1024x1024x128"): (0.1012, None, (81, 81, 81)),
+    ("c32", "qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod", "128x1024x1024x32"): (0.1306, None, (59, 58, 58)),
+    ("c32", "qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod", "128x1024x1024x128"): (0.1079, None, (72, 71, 71)),
+    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm", "128x1024x1024x32"): (0.1072, None, (38, 37, 37)),
+    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm", "128x1024x1024x128"): (0.0786, None, (54, 54, 54)),
+    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm", "128x1024x1024x32"): (0.1072, None, (38, 37, 37)),
+    ("c32", "qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm", "128x1024x1024x128"): (0.0786, None, (54, 54, 54)),
     ("q40", "qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm", "128x1024x1024"): (0.122, (37, 37, 37), None),
     ("q40", "qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024"): (0.139, (34, 34, 34), None),
     ("q40", "qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod", "128x1024x1024"): (0.162, (54, 54, 54), None),
@@ -103,7 +104,7 @@ REFERENCE = {
     ("i8cx", "qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "1x4096x4096"): (0.1815, None, (33, 24, 48)),
     ("i8cx", "qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "128x1024x1024"): (0.0884, None, (96, 95, 95)),
     ("i8cx", "qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "128x1024x1024"): (0.0574, None, (91, 91, 90)),
-    # issue 17 (f16 output)
+    # f16 and bf16 outputs
     ("f16cx", "qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", "1x4096x4096"): (0.2049, None, (16, 12, 24)),
     ("f16cx", "qai8dxp1x8_qsi4cxp4x8_1x4_neon_dotprod", "1x4096x4096"): (0.2128, None, (33, 24, 39)),
     ("f16cx", "qai8dxp4x4_qsi4cxp4x4_16x4_neon_dotprod", "128x1024x1024"): (0.0911, None, (89, 88, 88)),
@@ -112,39 +113,39 @@ REFERENCE = {
     ("f16i8cx", "qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", "1x4096x4096"): (0.1816, None, (33, 24, 48)),
     ("f16i8cx", "qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", "128x1024x1024"): (0.0887, None, (94, 94, 94)),
     ("f16i8cx", "qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", "128x1024x1024"): (0.0577, None, (90, 89, 89)),
-    ("bf16cx", "qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod", "1x4096x4096"): (0.185, None, (44, 44, 43)),  # issue 17
-    ("bf16cx", "qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm", "128x1024x1024"): (0.0564, None, (74, 74, 73)),  # issue 17
-    ("bf16c32", "qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "1x4096x4096x32"): (0.2985, None, (30, 30, 30)),  # issue 17
-    ("bf16c32", "qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2341, None, (29, 21, 32)),  # issue 17
-    ("bf16c32", "qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024x32"): (0.1095, None, (40, 40, 39)),  # issue 17
-    ("bf16c32", "qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024x128"): (0.0721, None, (65, 64, 64)),  # issue 17
-    ("a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x32"): (0.3215, None, (33, 24, 32)),  # issue 18
-    ("a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x128"): (0.2336, None, (15, 11, 21)),  # issue 18
-    ("a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x32"): (0.3449, None, (26, 24, 26)),  # issue 18
-    ("a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2453, None, (27, 19, 29)),  # issue 18
-    ("a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x32"): (0.1494, None, (52, 52, 52)),  # issue 18
-    ("a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x128"): (0.1099, None, (74, 74, 74)),  # issue 18
-    ("a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x32"): (0.126, None, (32, 32, 32)),  # issue 18
-    ("a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x128"): (0.0806, None, (57, 49, 57)),  # issue 18
-    ("f16a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x32"): (0.3215, None, (33, 24, 32)),  # issue 18
-    ("f16a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x128"): (0.2336, None, (15, 11, 21)),  # issue 18
-    ("f16a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x32"): (0.345, None, (26, 24, 26)),  # issue 18
-    ("f16a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2454, None, (27, 19, 29)),  # issue 18
-    ("f16a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x32"): (0.1496, None, (52, 52, 52)),  # issue 18
-    ("f16a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x128"): (0.1101, None, (74, 74, 74)),  # issue 18
-    ("f16a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x32"): (0.1262, None, (32, 32, 32)),  # issue 18
-    ("f16a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x128"): (0.0808, None, (57, 49, 56)),  # issue 18
+    ("bf16cx", "qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod", "1x4096x4096"): (0.185, None, (44, 44, 43)),
+    ("bf16cx", "qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm", "128x1024x1024"): (0.0564, None, (74, 74, 73)),
+    ("bf16c32", "qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "1x4096x4096x32"): (0.2985, None, (30, 30, 30)),
+    ("bf16c32", "qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2341, None, (29, 21, 32)),
+    ("bf16c32", "qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024x32"): (0.1095, None, (40, 40, 39)),
+    ("bf16c32", "qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", "128x1024x1024x128"): (0.0721, None, (65, 64, 64)),
+    ("a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x32"): (0.3215, None, (33, 24, 32)),
+    ("a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x128"): (0.2336, None, (15, 11, 21)),
+    ("a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x32"): (0.3449, None, (26, 24, 26)),
+    ("a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2453, None, (27, 19, 29)),
+    ("a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x32"): (0.1494, None, (52, 52, 52)),
+    ("a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x128"): (0.1099, None, (74, 74, 74)),
+    ("a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x32"): (0.126, None, (32, 32, 32)),
+    ("a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x128"): (0.0806, None, (57, 49, 57)),
+    ("f16a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x32"): (0.3215, None, (33, 24, 32)),
+    ("f16a4", "qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod", "1x4096x4096x128"): (0.2336, None, (15, 11, 21)),
+    ("f16a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x32"): (0.345, None, (26, 24, 26)),
+    ("f16a4", "qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "1x4096x4096x128"): (0.2454, None, (27, 19, 29)),
+    ("f16a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x32"): (0.1496, None, (52, 52, 52)),
+    ("f16a4", "qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "128x1024x1024x128"): (0.1101, None, (74, 74, 74)),
+    ("f16a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x32"): (0.1262, None, (32, 32, 32)),
+    ("f16a4", "qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "128x1024x1024x128"): (0.0808, None, (57, 49, 56)),
 }
 REFERENCE_PACKERS = [
     ("kai_lhs_quant_pack_bf16p8x4_f32_neon", "256x256", "1.04 / element"),
     ("kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon", "256x256", "1.19 / weight"),
     ("kai_lhs_quant_pack_qai8dxp_f32", "128x1024", "3.0 / element"),
-    ("kai_lhs_quant_pack_qai8dxp_f16_neon", "128x1024", "2.8 / element"),  # issue 17
+    ("kai_lhs_quant_pack_qai8dxp_f16_neon", "128x1024", "2.8 / element"),
     ("kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "1024x1024", "20.5 / weight"),
     ("kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "1024x1024", "12.6 / weight"),
     ("kai_lhs_quant_pack_qsi8d32p_f32", "128x1024", "17.9 / element"),
     ("kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0", "1024x1024", "1.98 / weight"),
-    # issue 15 (targets rows; nr / kr as the consumers use them, see run_pack in ../shared/tools/kaiperf.c)
+    # the packers of the remaining NEON int4 variants and of the SME-side layouts (nr / kr as the consumers use them, see run_pack in ../shared/tools/kaiperf.c)
     ("kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", "1024x1024", "15.52 / weight"),
     ("kai_rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon", "1024x1024, bl 32", "2.54 / weight"),
     ("kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon", "1024x1024, bl 32", "2.19 / weight"),
@@ -155,12 +156,12 @@ REFERENCE_PACKERS = [
     ("kai_lhs_quant_pack_qsi8d32p_f32_neon", "128x1024, bl 32", "16.61 / element"),
     ("kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon", "1024x1024", "10.78 / weight"),
     ("kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon", "1024x1024", "11.91 / weight"),
-    # issue 17 (targets rows of bf16f16.json)
+    # 16-bit activations: the f16 and bf16 packers
     ("kai_lhs_pack_bf16p8x4_f16_neon", "128x1024", "0.95 / element"),
     ("kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon", "1024x1024", "1.09 / weight"),
     ("kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon", "1024x1024", "1.09 / weight"),
-    ("kai_lhs_quant_pack_qai8dxp_bf16_neon", "128x1024", "2.86 / element"),  # issue 17
-    # issue 18
+    ("kai_lhs_quant_pack_qai8dxp_bf16_neon", "128x1024", "2.86 / element"),
+    # asymmetric int4 (zero points per block)
     ("kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "128x1024, bl 32", "5.31 / element"),
     ("kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "128x1024, bl 32", "19.06 / element"),
     ("kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon", "1024x1024, bl 32", "18.49 / weight"),
@@ -356,7 +357,7 @@ def write_doc(results, targets_out, has_chart, shared_rel):
     L.append("* **MMLA/DOT vs min**: MMLA/DOT instructions executed against M·N·K / MACs per instruction;")
     L.append("* **hot loop %**: the hottest loop's modelled fraction of MMLA/DOT peak, N2/V1/V2;")
     L.append("* **call %**: the whole call's (epilogues, edges and tails included), N2/V1/V2;")
-    L.append("* **reference**: the reference library's figures on the same tools, as quoted in the family issues.\n")
+    L.append("* **reference**: KleidiAI v1.30.0's figures, measured with the same tools on the same shapes.\n")
     if has_chart:
         L.append("![modelled % of peak per kernel, kai against the reference library](performance.svg)\n")
     for fam, rows in results.items():

@@ -76,6 +76,17 @@ qemu_version_ok() {
   set -- $v
   [ "$1" -gt "$kai_qemu_min_major" ] || { [ "$1" -eq "$kai_qemu_min_major" ] && [ "$2" -ge 1 ]; }
 }
+# The Debian archive this system's apt already uses, as apt itself reads its sources (one-line
+# /etc/apt/sources.list and sources.list.d/*.list, deb822 sources.list.d/*.sources): the base URI of
+# the first 'deb' entry whose suite is a Debian release (a codename, or stable/testing/unstable, with
+# an optional -updates or -backports), security archives excluded. No host name is written here.
+debian_archive() {
+  found=$(apt-get indextargets --no-release-info --format '$(TARGET_OF) $(SITE) $(RELEASE)' 2>/dev/null | awk '
+    $1 != "deb" || $2 ~ /security/ { next }
+    { suite = $3; sub(/-(updates|backports|proposed-updates)$/, "", suite) }
+    suite ~ /^(buster|bullseye|bookworm|trixie|forky|duke|sid|oldstable|stable|testing|unstable)$/ { print $2; exit }')
+  [ -n "$found" ] && echo "${found%/}"
+}
 if [ "$arch" = x86_64 ]; then
   qdir=${KAI_QEMU_DIR:-/opt/kai/qemu}
   qbin=$qdir/bin/qemu-aarch64
@@ -83,9 +94,11 @@ if [ "$arch" = x86_64 ]; then
     say "SME2 emulator present: $("$qbin" --version | head -n 1) ($qbin)"
   else
     say "fetching the SME2 emulator (qemu-user from Debian trixie-backports) into $qdir"
+    site=$(debian_archive) || die "no Debian archive in this system's apt sources (/etc/apt/sources.list, /etc/apt/sources.list.d/*.list and *.sources; apt-get indextargets lists what apt reads): the SME2 emulator comes from Debian's trixie-backports, fetched from the archive this system already uses. Add a Debian source (a 'deb' entry for a Debian suite such as bookworm), or put a qemu-aarch64 10.1 or newer at $qbin, then re-run tools/setup.sh"
+    say "using the Debian archive of this system's apt sources: $site"
     work=$(mktemp -d)
     mkdir -p "$work/lists/partial" "$work/archives/partial" "$work/parts" "$work/prefs"
-    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie-backports main" \
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $site trixie-backports main" \
       > "$work/sources.list"
     apt_private="-o Dir::Etc::sourcelist=$work/sources.list -o Dir::Etc::sourceparts=$work/parts
       -o Dir::Etc::preferencesparts=$work/prefs -o Dir::State::Lists=$work/lists
@@ -93,7 +106,7 @@ if [ "$arch" = x86_64 ]; then
       -o APT::Sandbox::User=root -o Debug::NoLocking=1"
     [ -r /usr/share/keyrings/debian-archive-keyring.gpg ] || die "missing /usr/share/keyrings/debian-archive-keyring.gpg (package debian-archive-keyring)"
     # shellcheck disable=SC2086
-    apt-get -qq $apt_private update >/dev/null || die "apt-get update of trixie-backports failed (needs Debian's archive)"
+    apt-get -qq $apt_private update >/dev/null || die "apt-get update of trixie-backports from $site failed"
     # shellcheck disable=SC2086
     (cd "$work" && apt-get -qq $apt_private download qemu-user >/dev/null) || die "apt-get download qemu-user (trixie-backports) failed"
     deb=$(ls "$work"/qemu-user_*.deb 2>/dev/null | head -n 1)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reference packers and matmul of the BF16 family (matmul_clamp_{f32,bf16}_bf16p_bf16p), written
-// from ../shared/spec/kleidiai_formats.md §4 in portable C++ (no intrinsics, no kai code).
+// from docs/formats.md, "bf16 matmul" in portable C++ (no intrinsics, no kai code).
 #pragma once
 
 #include <cstddef>
@@ -27,7 +27,7 @@ std::vector<uint8_t> bf16_pack_rhs(const uint16_t* rhs_kxn, const float* bias, s
 void bf16_matmul(const uint16_t* a, const uint16_t* b, const float* bias, size_t m, size_t n, size_t k,
                  std::vector<double>* out, std::vector<double>* abs_sum);
 
-// The clamp of the BF16 kernels: min(x, max) first, then max(., min) (spec §1.4).
+// The clamp of the BF16 kernels: min(x, max) first, then max(., min) (docs/formats.md, "Output clamp").
 double bf16_clamp(double x, float min, float max);
 
 // Bound on |kernel - exact| for one output with error scale abs_sum (= |bias| + sum |a * b|),
@@ -35,7 +35,7 @@ double bf16_clamp(double x, float min, float max);
 // bf16_output.
 double bf16_error_bound(double abs_sum, double exact_clamped, size_t k, bool bf16_output);
 
-// ---- f16 data (family bf16f16: matmul_clamp_f16_bf16p_bf16p and the f16-input packers, spec §16.4).
+// ---- f16 data (family bf16f16: matmul_clamp_f16_bf16p_bf16p and the f16-input packers, docs/formats.md, "bf16p12x4biasf16 RHS").
 
 // The bf16 pattern of the f16 pattern h: widened to f32 exactly (FCVTL: NaNs quietened, payload
 // kept) then rounded to nearest even (BFCVTN).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reference of the f16 x GGUF Q4_0 SME2 kernel (family f16p_qsi4c32p, spec §20.3 / §20.4) and its LHS packer
+// Reference of the f16 x GGUF Q4_0 SME2 kernel (family f16p_qsi4c32p, docs/formats.md, "SME packed layouts" / docs/formats.md, "SME matmul recipes") and its LHS packer
 // kai_lhs_pack_f16pmrx2_f32_neon, written from the spec in plain C++ (no intrinsics, no kai code).
 #pragma once
 
@@ -16,7 +16,7 @@ std::vector<uint8_t> pack_lhs_f16pmrx2(const float* lhs, size_t m, size_t k, siz
                                        std::vector<uint8_t>* mask);
 
 // The weight the kernel multiplies, as an f16 bit pattern: f16((u - 8) * d), round to nearest even, for Q4_0-style
-// rows (spec §11.6 input; u = nibble, d = the block's f16 scale).
+// rows (docs/formats.md, "qsi4c32pscalef16 RHS" input; u = nibble, d = the block's f16 scale).
 uint16_t f16_q4_0_weight(const uint8_t* rows, size_t k, size_t bl, size_t j, size_t kk);
 
 // The kernel's operands as it sees them, summed exactly: exact[i][j] = sum_k f16(a[i][k]) * w[j][k] (double),

@@ -66,7 +66,7 @@ std::vector<uint8_t> pack_qsi4c32p_nxk_chunk_sums(size_t n, size_t k, size_t nr,
                                                   const uint8_t* scale, size_t scale_stride) {
     const size_t stride = c32_block_stride(k, nr, bl);
     std::vector<uint8_t> out((n + nr - 1) / nr * stride, 0);
-    // Spec §7.3: element kk of a block: c = kk / 32, p = kk % 32, high nibble if p >= 16.
+    // docs/formats.md, "qsi4c32p RHS": element kk of a block: c = kk / 32, p = kk % 32, high nibble if p >= 16.
     auto place = [&](size_t kk, size_t j, size_t* high) {
         const size_t c = kk / 32, p = kk % 32, pp = p % 16;
         *high = p >= 16;
@@ -82,7 +82,7 @@ std::vector<uint8_t> pack_qsi4c32p_nxk_chunk_sums(size_t n, size_t k, size_t nr,
 }
 
 namespace {
-// Spec §13.3: element kk of a block: chunk c = kk / 32, group g = (kk % 32) / 4, byte (kk % 4) / 2.
+// docs/formats.md, "qsi4c32ps1s0nrx4 RHS": element kk of a block: chunk c = kk / 32, group g = (kk % 32) / 4, byte (kk % 4) / 2.
 size_t place_s1s0(size_t kk, size_t j, size_t nr, size_t* high) {
     *high = kk % 2;
     return (kk / 32) * 16 * nr + ((kk % 32) / 4) * 2 * nr + j * 2 + (kk % 4) / 2;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reference of the asymmetric int4 family (spec §17): the qsi8d32pscalef32 LHS quantiser and packer
+// Reference of the asymmetric int4 family (docs/formats.md, "qai4c32p matmul"): the qsi8d32pscalef32 LHS quantiser and packer
 // (f32 input ties to even, f16 input ties away), the qai4c32p RHS packer of the NEON kernels, the
 // qai4c32ps1s0nrx4 packers of KleidiAI's SME2 kernels, and the matmul recipe with its two fused
 // multiply-adds per block, written in plain C++ (no intrinsics): the oracle of the qai4c32p tests.
@@ -11,7 +11,7 @@
 
 namespace kai_ref {
 
-// Per-block symmetric int8 quantisation (spec §17.2) of an m x k matrix: q is m x k int8; sum and
+// Per-block symmetric int8 quantisation (docs/formats.md, "qsi8d32pscalef32 LHS") of an m x k matrix: q is m x k int8; sum and
 // recip are m x (k / bl) f32 (sum = f32(sum q) * recip, the packed "S").
 struct Qsi8d32s {
     size_t m = 0, k = 0, bl = 0;
@@ -23,7 +23,7 @@ Qsi8d32s quantize_qsi8d32s_f32(size_t m, size_t k, size_t bl, const float* lhs, 
 // f16 input (bit patterns, row i at lhs + i * lhs_stride bytes): q = round-half-away(f32(x) * scale).
 Qsi8d32s quantize_qsi8d32s_f16(size_t m, size_t k, size_t bl, const uint16_t* lhs, size_t lhs_stride);
 
-// Packed LHS (spec §17.2 layout): ceil(m / mr) * mr * (k / bl) * (bl + 8) bytes; unwritten lanes
+// Packed LHS (docs/formats.md, "qsi8d32pscalef32 LHS" layout): ceil(m / mr) * mr * (k / bl) * (bl + 8) bytes; unwritten lanes
 // (rows >= m) keep `fill`, and mask (same size) gets 0 there and 1 elsewhere.
 std::vector<uint8_t> pack_qsi8d32pscalef32(const Qsi8d32s& q, size_t mr, size_t kbl, uint8_t fill,
                                            std::vector<uint8_t>* mask);
@@ -32,7 +32,7 @@ std::vector<uint8_t> pack_qsi8d32pscalef32(const Qsi8d32s& q, size_t mr, size_t 
 // the high nibble) or s1s0.
 int qau4_nibble(const uint8_t* rows, size_t k, size_t j, size_t kk, bool s0s1);
 
-// Packed RHS of the NEON kernels (spec §17.3): every byte written. scale and zero are n x (k / bl);
+// Packed RHS of the NEON kernels (docs/formats.md, "qai4c32p RHS"): every byte written. scale and zero are n x (k / bl);
 // bias has n values or is NULL.
 size_t qai4c32p_packed_size(size_t n, size_t k, size_t bl, size_t nr);
 std::vector<uint8_t> pack_qai4c32p(size_t n, size_t k, size_t bl, size_t nr, size_t kr, const uint8_t* rows_s0s1,
@@ -45,7 +45,7 @@ std::vector<uint8_t> pack_qai4c32ps1s0nrx4(size_t n, size_t k, size_t bl, size_t
                                            bool input_s0s1, const float* scale, const float* zero,
                                            const float* bias);
 
-// The matmul recipe of spec §17.4 on the unpacked operands: for each block,
+// The matmul recipe of docs/formats.md, "qai4c32p matmul" on the unpacked operands: for each block,
 // acc = fmaf(zero, S, acc), acc = fmaf(f32(sum q * 16 (u - 8)), (scale * 0.0625f) * recip, acc);
 // then y = acc + bias, max(min), min(max). dst is m x n dense f32.
 std::vector<float> matmul_qsi8d32p_qai4c32p(const Qsi8d32s& lhs, size_t n, const uint8_t* rows_s0s1,

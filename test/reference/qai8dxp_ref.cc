@@ -51,7 +51,7 @@ Qai8dxRow quantize_qai8dx_row(const float* x, size_t k) {
     }
     if (std::isinf(scale)) {
         // KleidiAI's bytes for a range below 255 / FLT_MAX (docs/matmul_int4_channelwise.md
-        // derives them from spec §5.3): data 127 for x != 0, -128 for +-0; offset 128; scale 0.
+        // derives them from docs/formats.md, "qai8dxp LHS"): data 127 for x != 0, -128 for +-0; offset 128; scale 0.
         row.scale = scale;
         row.recip = 0.0f;
         row.zp = -128;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reference of kai_lhs_quant_pack_qai8dxp_f32 (per-row asymmetric int8 quantisation and packing),
-// written from spec §5 in plain C++: the oracle of the qai8dxp packer tests and the input of the
+// written from docs/formats.md, "qai8dxp LHS" in plain C++: the oracle of the qai8dxp packer tests and the input of the
 // int4 matmul references.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace kai_ref {
 
-// One quantised row (spec §5.3).
+// One quantised row (docs/formats.md, "qai8dxp LHS").
 struct Qai8dxRow {
     std::vector<int8_t> q;  // K values
     float scale = 1.0f;     // quantisation multiplier (255 / range)
@@ -19,12 +19,12 @@ struct Qai8dxRow {
     bool finite = true;     // false for rows with NaN/Inf (kai's rule)
 };
 
-// Quantises one row of K f32 values exactly as spec §5.3 says: f32 arithmetic, each operation
+// Quantises one row of K f32 values exactly as docs/formats.md, "qai8dxp LHS" says: f32 arithmetic, each operation
 // rounded, data rounded half away from zero, the zero point half to even. kai's rule for
 // non-finite rows: finite = false, q all 0, zp 0, recip NaN.
 Qai8dxRow quantize_qai8dx_row(const float* x, size_t k);
 
-// The bf16 packer's quantisation of one row of K bf16 values (spec §16.2): the values widened
+// The bf16 packer's quantisation of one row of K bf16 values (docs/formats.md, "qai8dxp LHS from bf16 and f16"): the values widened
 // exactly, range, scale and zero point as quantize_qai8dx_row (same non-finite and degenerate-row
 // rules), but q[k] rounded half to even for k < 8 * floor(K / 8) and half away from zero after.
 // pad is the value of the K padding: x[K-1] quantised half away from zero.
@@ -62,9 +62,9 @@ struct Qai8dxpUnpacked {
 };
 Qai8dxpUnpacked unpack_qai8dxp(const uint8_t* packed, size_t m, size_t k, size_t mr, size_t kr, size_t sr);
 
-// Reference of kai_lhs_quant_pack_qai8dxp_f16_neon (spec §16.2), from the spec in plain C++: the
+// Reference of kai_lhs_quant_pack_qai8dxp_f16_neon (docs/formats.md, "qai8dxp LHS from bf16 and f16"), from the spec in plain C++: the
 // same layout as pack_qai8dxp; f16 inputs (IEEE binary16 bit patterns, row i at lhs + i *
-// lhs_stride bytes) widened exactly; range, multiplier and zero point as §5.3 with KleidiAI's
+// lhs_stride bytes) widened exactly; range, multiplier and zero point as docs/formats.md, "qai8dxp LHS" with KleidiAI's
 // NaN behaviour (a NaN anywhere in a row gives the range [0, 0]); the data rounding by position
 // and path: rows in complete groups of 4 when mr == 4 truncate for k < 8 floor(K/8), other rows
 // round half to even for k < 8 (floor(K/8) - 1) (kbl 8) or 4 (floor(K/4) - 2) (kbl 4), half away

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reference of the qsi4c32p family (int4 weights with one bf16 scale per block of bl values
-// along K), written from spec §7 in plain C++: the RHS packers (nxk and kxn, byte for byte,
-// padded channels and the fixed row-sum order included) and the matmul recipe of §7.4
+// along K), written from docs/formats.md, "qsi4c32p matmul" in plain C++: the RHS packers (nxk and kxn, byte for byte,
+// padded channels and the fixed row-sum order included) and the matmul recipe of docs/formats.md, "qsi4c32p matmul"
 // (integer block sums, one fused multiply-add per block, then the f32 epilogue), bit-exact.
 #pragma once
 
@@ -23,7 +23,7 @@ uint8_t qsu4_kxn_nibble(const uint8_t* rhs, size_t rhs_stride, size_t j, size_t 
 size_t qsi4c32p_block_stride(size_t k, size_t nr, size_t bl);
 size_t qsi4c32p_packed_size(size_t n, size_t k, size_t nr, size_t bl);
 
-// Packs like kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0 / ..._kxn_... (spec §7.3), n channels, any
+// Packs like kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0 / ..._kxn_... (docs/formats.md, "qsi4c32p RHS"), n channels, any
 // kr / sr dividing 16. scale: bf16 patterns, channel j's block b at byte j * scale_stride + 2b.
 std::vector<uint8_t> pack_qsi4c32p_nxk(size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl,
                                        const uint8_t* rhs, size_t rhs_stride, const float* bias,
@@ -32,18 +32,18 @@ std::vector<uint8_t> pack_qsi4c32p_kxn(size_t n, size_t k, size_t nr, size_t kr,
                                        const uint8_t* rhs, size_t rhs_stride, const float* bias,
                                        const uint8_t* scale, size_t scale_stride);
 
-// The f32 row sum of spec §7.3 of one channel: w (k signed values), d (k / bl block scales),
+// The f32 row sum of docs/formats.md, "qsi4c32p RHS" of one channel: w (k signed values), d (k / bl block scales),
 // groups of 2 * kbl nibbles in packing order.
 float qsi4c32p_row_sum(const int8_t* w, const float* d, size_t k, size_t bl, size_t kbl);
 
-// Spec §7.4 for the m x n output from a packed LHS read back with unpack_qai8dxp (m rows),
+// docs/formats.md, "qsi4c32p matmul" for the m x n output from a packed LHS read back with unpack_qai8dxp (m rows),
 // signed weights w (n x k), block scales d (n x k / bl, f32 values of the bf16 scales), row sums
 // (n) and optional bias (nullptr: 0). Returns m x n floats, row-major, bit-exact.
 std::vector<float> matmul_qai8dxp_qsi4c32(const Qai8dxpUnpacked& lhs, size_t n, size_t k, size_t bl, const int8_t* w,
                                           const float* d, const float* row_sum, const float* bias, float clamp_min,
                                           float clamp_max);
 
-// The bf16-output kernels (spec §16.1): the f32 result above (clamped in f32) rounded once to bf16,
+// The bf16-output kernels (docs/formats.md, "16-bit outputs"): the f32 result above (clamped in f32) rounded once to bf16,
 // nearest even. Returns m x n bf16 patterns, row-major.
 std::vector<uint16_t> matmul_qai8dxp_qsi4c32_bf16(const Qai8dxpUnpacked& lhs, size_t n, size_t k, size_t bl,
                                                   const int8_t* w, const float* d, const float* row_sum,

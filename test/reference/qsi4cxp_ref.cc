@@ -14,7 +14,7 @@ namespace {
 
 size_t kp_of(size_t k) { return (k + 31) / 32 * 32; }
 
-// Byte offset of (lane j, logical k) inside a block (spec §6.4) and whether it is the high nibble.
+// Byte offset of (lane j, logical k) inside a block (docs/formats.md, "qsi4cxp RHS") and whether it is the high nibble.
 size_t nibble_offset(size_t j, size_t k, size_t nr, size_t kbl, bool* high) {
     const size_t c = k / 32, p = k % 32;
     *high = p >= 16;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reference of the qsi4cxp family (int4 per-channel weights), written from spec §6 in plain
+// Reference of the qsi4cxp family (int4 per-channel weights), written from docs/formats.md, "qsi4cxp matmul" in plain
 // C++: the RHS packers (nxk and kxn, byte for byte, padded channels included) and the matmul
 // (integer accumulation and f32 epilogue in exactly the spec's order, bit-exact).
 #pragma once
@@ -25,7 +25,7 @@ std::vector<int8_t> qs4_kxn_values(const uint8_t* rhs, size_t n, size_t k, uint8
 size_t qsi4cxp_block_stride(size_t k, size_t nr);
 size_t qsi4cxp_packed_size(size_t n, size_t k, size_t nr);
 
-// Packs like kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0 / ..._kxn_... (spec §6.4), whole matrix.
+// Packs like kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0 / ..._kxn_... (docs/formats.md, "qsi4cxp RHS"), whole matrix.
 std::vector<uint8_t> pack_qsi4cxp_nxk(size_t n, size_t k, size_t nr, size_t kr, size_t sr, const uint8_t* rhs,
                                       const float* bias, const float* scale, uint8_t rhs_zero_point);
 std::vector<uint8_t> pack_qsi4cxp_kxn(size_t n, size_t k, size_t nr, size_t kr, size_t sr, const uint8_t* rhs,
@@ -41,13 +41,13 @@ std::vector<uint8_t> quantize_qs4cx_nxk(const float* w, size_t n, size_t k, floa
 float arm_fmax(float a, float b);
 float arm_fmin(float a, float b);
 
-// Spec §6.5 for the m x n output from a packed LHS read back with unpack_qai8dxp (m rows) and
+// docs/formats.md, "qsi4cxp matmul" for the m x n output from a packed LHS read back with unpack_qai8dxp (m rows) and
 // signed weights w (n x k), per-channel scales and optional bias (nullptr: 0): bit-exact.
 // Returns m x n floats, row-major.
 std::vector<float> matmul_qai8dxp_qsi4cx(const Qai8dxpUnpacked& lhs, size_t n, size_t k, const int8_t* w,
                                          const float* scale, const float* bias, float clamp_min, float clamp_max);
 
-// The bf16-output kernels (spec §16.1): the f32 result above (clamped in f32) rounded once to bf16,
+// The bf16-output kernels (docs/formats.md, "16-bit outputs"): the f32 result above (clamped in f32) rounded once to bf16,
 // nearest even. Returns m x n bf16 patterns, row-major.
 std::vector<uint16_t> matmul_qai8dxp_qsi4cx_bf16(const Qai8dxpUnpacked& lhs, size_t n, size_t k, const int8_t* w,
                                                  const float* scale, const float* bias, float clamp_min, float clamp_max);

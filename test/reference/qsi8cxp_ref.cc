@@ -101,7 +101,7 @@ std::vector<float> matmul_qai8dxp_qsi8cx(const Qai8dxpUnpacked& lhs, size_t n, s
             volatile float y = static_cast<float>(t);       // 3: RNE
             volatile float s = scale[j] * lhs.scale[i];     // 4
             if (fused_scale_bias) {
-                y = std::fma(static_cast<float>(y), static_cast<float>(s), b);  // 5 + 6, one rounding (§20.4)
+                y = std::fma(static_cast<float>(y), static_cast<float>(s), b);  // 5 + 6, one rounding (docs/formats.md, "SME matmul recipes")
             } else {
                 y = y * s;                                  // 5
                 y = y + b;                                  // 6

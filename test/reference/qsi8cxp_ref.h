@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reference of the qsi8cxp family (int8 per-channel weights), written from spec §15 in plain C++:
+// Reference of the qsi8cxp family (int8 per-channel weights), written from docs/formats.md, "qsi8cxp matmul" in plain C++:
 // the RHS packers (nxk and kxn, byte for byte, padded channels included) and the matmul (integer
 // accumulation and f32 epilogue in exactly the spec's order, bit-exact).
 #pragma once
@@ -21,9 +21,9 @@ size_t qsi8cxp_packed_size(size_t n, size_t k, size_t nr);
 std::vector<int8_t> qsi8_nxk_values(const int8_t* rhs, size_t n, size_t k);
 std::vector<int8_t> qsi8_kxn_values(const int8_t* rhs, size_t n, size_t k);
 
-// Packs like kai_run_rhs_pack_nxk_qsi8cxp_qsi8cx_neon (spec §15.3) from the n x k weights w (either
+// Packs like kai_run_rhs_pack_nxk_qsi8cxp_qsi8cx_neon (docs/formats.md, "qsi8cxp RHS") from the n x k weights w (either
 // layout's values): groups of kr values per lane, 0 past k, then lhs_zero_point * sum, scale, bias
-// (0 without); padded lanes copy channel n - 1. The kxn packer's bytes are the same (spec §15.3).
+// (0 without); padded lanes copy channel n - 1. The kxn packer's bytes are the same (docs/formats.md, "qsi8cxp RHS").
 std::vector<uint8_t> pack_qsi8cxp(size_t n, size_t k, size_t nr, size_t kr, const int8_t* w, const float* bias,
                                   const float* scale, int32_t lhs_zero_point);
 
@@ -32,10 +32,10 @@ std::vector<uint8_t> pack_qsi8cxp(size_t n, size_t k, size_t nr, size_t kr, cons
 // q = clamp(round_half_away(w / scale_j), -127, 127). Writes n scales; returns n x k int8 (nxk).
 std::vector<int8_t> quantize_qsi8cx_nxk(const float* w, size_t n, size_t k, float* scales);
 
-// Spec §15.4 for the m x n output from a packed LHS read back with unpack_qai8dxp (m rows) and
+// docs/formats.md, "qsi8cxp matmul" for the m x n output from a packed LHS read back with unpack_qai8dxp (m rows) and
 // int8 weights w (n x k), per-channel scales and optional bias (nullptr: 0): bit-exact.
 // Returns m x n floats, row-major. fused_scale_bias: steps 5 and 6 as one fused multiply-add, y = fmaf(f32(T),
-// s, b_j), the epilogue of the SME / SME2 DOT GEMVs (spec §20.4); otherwise each rounded on its own (§15.4).
+// s, b_j), the epilogue of the SME / SME2 DOT GEMVs (docs/formats.md, "SME matmul recipes"); otherwise each rounded on its own (docs/formats.md, "qsi8cxp matmul").
 std::vector<float> matmul_qai8dxp_qsi8cx(const Qai8dxpUnpacked& lhs, size_t n, size_t k, const int8_t* w,
                                          const float* scale, const float* bias, float clamp_min, float clamp_max,
                                          bool fused_scale_bias = false);

@@ -127,7 +127,7 @@ double sme_clamp(double x, float lo, float hi) {
 
 // The kernel's result is the bias plus K/2 BFMOPA pair sums accumulated in f32. Each pair sum a0*b0 + a1*b1 is
 // computed with at most two roundings (the architecture lets the implementation round the products' sum once or
-// twice, spec §20.4), then added to the f32 accumulator with one more: at most K + 2 roundings of partial sums
+// twice, docs/formats.md, "SME matmul recipes"), then added to the f32 accumulator with one more: at most K + 2 roundings of partial sums
 // whose magnitude is bounded by abs_sum, each off by at most 2^-24 of it (f32 RNE, unit roundoff 2^-24). So
 // |kernel - exact| <= (K + 2) * 2^-24 * abs_sum (plus second-order terms); the bound doubles it, as
 // ../shared/compat/README_sme.md does (4 (K + 2) 2^-24 there covers a reference that also rounds). Products of

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reference packers and matmuls of the f32 and bf16 SME/SME2 kernels (families f32p_f32p, f32_f32p,
-// bf16p_sme), written from ../shared/spec/kleidiai_formats.md §20.3/§20.4 in portable C++ (no kai code).
+// bf16p_sme), written from docs/formats.md, "SME packed layouts" and "SME matmul recipes" in portable C++ (no kai code).
 // mr / nr are parameters: 2 * SVL / 32 on the machine that runs the kernels.
 #pragma once
 
@@ -28,7 +28,7 @@ std::vector<uint8_t> sme_pack_lhs_bf16p2vlx2(const float* lhs, size_t m, size_t 
 std::vector<uint8_t> sme_pack_rhs_kxn_bf16p2vlx2b(const float* rhs_kxn, size_t rhs_stride, const float* bias,
                                                   size_t n, size_t k, size_t nr);
 
-// The f32 kernels' recipe (spec §20.4): acc = bias[j]; for k in order acc = fmaf(a[i][k], w[j][k], acc); then
+// The f32 kernels' recipe (docs/formats.md, "SME matmul recipes"): acc = bias[j]; for k in order acc = fmaf(a[i][k], w[j][k], acc); then
 // min(max(acc, lo), hi) with NaN-propagating max/min. rhs_nxk is N x K (dense), lhs m x k (dense).
 std::vector<float> sme_matmul_f32_fma(const float* lhs, const float* rhs_nxk, const float* bias, size_t m, size_t n,
                                       size_t k, float lo, float hi);

@@ -52,7 +52,7 @@ bool Qsi8d32pLhsPacker::accepts(size_t mr, size_t kr, size_t sr) const {
     return true;
 }
 
-// The SME kernels read the layouts of spec §11.5 / §14.1 (scales after the data, vector-length dependent nr),
+// The SME kernels read the layouts of docs/formats.md, "Q4_0 layouts of the SME kernels" / docs/formats.md, "Q4_0 layouts of the SME kernels" (scales after the data, vector-length dependent nr),
 // which the NEON / SVE suite does not pack: qsi8d32p_sme_test covers them.
 static bool is_sme(const Qsi8d32pVariant& v) {
     return std::strstr(v.name, "_sme") != nullptr;
@@ -85,7 +85,7 @@ const std::vector<Qsi8d32pLhsPacker>& qsi8d32p_lhs_packers() {
         std::vector<Qsi8d32pLhsPacker> out;
         for (const Qsi8d32pLhsPacker& p : kLhsPackers) {
             // kai_lhs_quant_pack_qsi8d32p_f32_neon writes the layout of KleidiAI's SME kernels (the scales
-            // after the data, spec §11.5), which no kernel of this family reads; qsi8d32p_pack_test covers it.
+            // after the data, docs/formats.md, "Q4_0 layouts of the SME kernels"), which no kernel of this family reads; qsi8d32p_pack_test covers it.
             if (std::strcmp(p.name, "kai_lhs_quant_pack_qsi8d32p_f32_neon") != 0) out.push_back(p);
         }
         return out;

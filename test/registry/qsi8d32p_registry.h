@@ -35,12 +35,12 @@ struct Qsi8d32pVariant {
     kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel ukernel;
 };
 
-// Every NEON / SVE kernel of kai/kernels.bzl's qsi8d32p section (spec §11 layouts), in list order.
+// Every NEON / SVE kernel of kai/kernels.bzl's qsi8d32p section (docs/formats.md, "qsi8d32p matmul" layouts), in list order.
 const std::vector<Qsi8d32pVariant>& qsi8d32p_variants();
 // The SME / SME2 kernels of the section (LHS kai_lhs_quant_pack_qsi8d32p_f32_neon, RHS
 // kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon; nr depends on the SVL), in list order.
 const std::vector<Qsi8d32pVariant>& qsi8d32p_sme_variants();
-// Every LHS packer of the section that writes the layout of spec §11.3 (all but
+// Every LHS packer of the section that writes the layout of docs/formats.md, "qsi8d32p LHS" (all but
 // kai_lhs_quant_pack_qsi8d32p_f32_neon, whose layout only KleidiAI's SME kernels read), in list order.
 const std::vector<Qsi8d32pLhsPacker>& qsi8d32p_lhs_packers();
 // The LHS packers that can feed variant v.

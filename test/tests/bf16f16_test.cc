@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of family bf16f16: BF16 arithmetic on f16 data (spec §16.4, §4, §18).
+// Tests of family bf16f16: BF16 arithmetic on f16 data (docs/formats.md, "bf16p12x4biasf16 RHS", "bf16 matmul" and "Shared packed buffers").
 //  - packers (kai_lhs_pack_bf16p8x4_f16_neon, kai_rhs_pack_{kxn,nxk}_bf16p12x4bias{f16,f32}_f16_neon):
 //    byte-exact against test/reference/bf16_ref (written from the spec) on f16 data holding bf16
 //    rounding ties, subnormals, +-0, the largest f16, infinities and NaNs (quiet 0x7e00, signalling,
 //    with payloads); packing in row or column ranges equals one whole pack; nxk == kxn on the
 //    transposed matrix; the biasf32 packers write the bytes of the f32-input packer of the BF16
-//    family (spec §18: one layout), and the f16 LHS packer those of the f32 LHS packer;
+//    family (docs/formats.md, "Shared packed buffers": one layout), and the f16 LHS packer those of the f32 LHS packer;
 //  - kernel kai_matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla: against an f64 matmul of the
 //    bf16 operands; the f16 result must lie in the interval the f32 accumulation bound (derived
 //    from K in bf16_ref.cc) allows once clamped and rounded to f16, over shape x sub-tile x clamp x
@@ -368,7 +368,7 @@ INSTANTIATE_TEST_SUITE_P(Packers, Bf16F16RhsPackTest, ::testing::ValuesIn(rhs_pa
                              return os.str();
                          });
 
-// One layout (spec §18): nxk == kxn for both bias types; the biasf32 packers write what the f32
+// One layout (docs/formats.md, "Shared packed buffers"): nxk == kxn for both bias types; the biasf32 packers write what the f32
 // packer of the BF16 family writes for the same values (f16 values are exact in f32), and the f16
 // LHS packer what the f32 LHS packer writes.
 TEST(Bf16F16PackerAgreement, AllSourcesGiveOneLayout) {
@@ -822,7 +822,7 @@ TEST(Bf16F16KernelSpecialValues, EmptyDepthGivesTheClampedBias) {
     }
 }
 
-// The biasf32 packers from f16 feed the f32-output BF16 GEMM (spec §18).
+// The biasf32 packers from f16 feed the f32-output BF16 GEMM (docs/formats.md, "Shared packed buffers").
 TEST(Bf16F16PackerAgreement, Biasf32PackersFeedTheF32Gemm) {
     KAI_TEST_SKIP_UNLESS(KAI_FEATURE_BF16 | KAI_FEATURE_FP16);
     const size_t m = 19, n = 29, k = 45;

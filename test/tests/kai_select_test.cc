@@ -7,7 +7,7 @@
 //    kai_cpu_get_features() agrees with the test harness's own HWCAP reading, the selection matches
 //    the table for that CPU (NULL where nothing runs), and each selected kernel's output equals the
 //    portable reference (bit-exact for the integer families, within the derived bound for BF16);
-//  * the pair helper against the "interchangeable packed buffers" table of spec §18.
+//  * the pair helper against the "interchangeable packed buffers" table of docs/formats.md, "Shared packed buffers".
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -90,7 +90,7 @@ uint64_t to_cpu_bits(uint32_t f) {
 const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", "bf16f16", "f16_qai4c32p", "f16p_qsi4c32p", "qai4c32p", "qsi4cxpf16", "qsi8cxpf16"};
 // Kernels of a selected family that its table leaves out: the SME / SME2 Q4_0 GEMVs read other packed layouts than
 // the rest of qsi8d32p (kai_lhs_quant_pack_qsi8d32p_f32_neon, kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon
-// or ..._ps4s0sf16_..., spec §11.5 / §14), so kai_select_qsi8d32p() returning it would hand a caller that packs with the family's
+// or ..._ps4s0sf16_..., docs/formats.md, "Q4_0 layouts of the SME kernels" / docs/formats.md, "Q4_0 layouts of the SME kernels"), so kai_select_qsi8d32p() returning it would hand a caller that packs with the family's
 // packers a kernel that misreads them. Choosing it needs the packers in the selection result (and the SME bits).
 const std::set<std::string> kNotSelectedKernels = {"kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot",
                                                    "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot"};
@@ -252,7 +252,7 @@ TEST(KaiSelect, ShapesThatNoKernelAcceptsGiveNull) {
     EXPECT_EQ(name_of(&not_listed), "(unknown)");
 }
 
-// ------------------------------------------------------------------ pairs (spec §18)
+// ------------------------------------------------------------------ pairs (docs/formats.md, "Shared packed buffers")
 
 // The SME / SME2 float families: SME2 kernels first, the SME f32 MOPA on SME-only CPUs, the GEMVs for m <= 1 only,
 // nothing without the SME bits (whatever else the mask has). Synthetic masks: no getter is called.
@@ -310,7 +310,7 @@ TEST(KaiSelect, PairsReadTheSamePackedBuffer) {
         const char* gemv;
         const char* gemm;
     };
-    // The §18 rows for the kernels kai has (GEMM: the first in kai_select.h's order on that row).
+    // The docs/formats.md, "Shared packed buffers" rows for the kernels kai has (GEMM: the first in kai_select.h's order on that row).
     const Row rows[] = {
         {"bf16", 12, 4, 1, F32BF("1x4_bf16p12x4b_1x36_neon_dot"), F32BF("8x4_bf16p12x4b_8x12_neon_mmla")},
         {"bf16o", 12, 4, 1, BFBF("1x4_bf16p12x4b_1x36_neon_dot"), BFBF("8x4_bf16p12x4b_8x12_neon_mmla")},
@@ -355,7 +355,7 @@ TEST(KaiSelect, PairsReadTheSamePackedBuffer) {
     auto p = kai_select_pair_qsi4cxp(kNeon | kDot, 8, 16, 2);
     EXPECT_EQ(name_of(p.gemv), CX("1x8_qsi4cxp8x8_1x8x32_neon_dotprod"));
     EXPECT_EQ(p.gemm, nullptr);
-    auto sve = kai_select_pair_qsi8d32p(kMaxSve512, 8, 16, 2);  // §18 row (8, 8) of Q4_0: the SVE kernels
+    auto sve = kai_select_pair_qsi8d32p(kMaxSve512, 8, 16, 2);  // docs/formats.md, "Shared packed buffers" row (8, 8) of Q4_0: the SVE kernels
     EXPECT_EQ(name_of(sve.gemv), Q0("1x8_qsi4c32p8x8_1x8_sve_dotprod"));
     EXPECT_EQ(name_of(sve.gemm), Q0("4x8_qsi4c32p8x8_16x8_sve_i8mm"));
     auto q = kai_select_pair_qsi8d32p(kNeon, 4, 8, 2);
@@ -512,7 +512,7 @@ void run_qsi8cxp(const kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel* uk, size_t 
     std::vector<float> dst(m * n, -1.0f);
     uk->run_matmul(m, n, k, lp.data(), rp.data(), dst.data(), n * sizeof(float), sizeof(float), -FLT_MAX, FLT_MAX);
     const auto lhs_u = kai_ref::unpack_qai8dxp(lp.data(), m, k, mr, kr, sr);
-    // The SME / SME2 DOT GEMVs fuse scale and bias (spec §20.4).
+    // The SME / SME2 DOT GEMVs fuse scale and bias (docs/formats.md, "SME matmul recipes").
     const std::string name = KAI_SELECT_NAME(uk);
     const bool fused = name.find("_sme") != std::string::npos && name.find("_dot") != std::string::npos;
     const auto ref =

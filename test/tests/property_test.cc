@@ -500,7 +500,7 @@ AssertionResult run_qsi8cxp(Rng& rng, const Variant& v, Out out, Desc& d) {
     } else {
         KAI_ABI(kai_run_rhs_pack_nxk_qsi8cxp_qsi8cx_neon)(1, n, k, nr, kr, sr, wt.data(), b, scale.data(), rp.data(), 0, &params);
     }
-    // The SME / SME2 DOT GEMVs fuse scale and bias in one multiply-add (spec §20.4).
+    // The SME / SME2 DOT GEMVs fuse scale and bias in one multiply-add (docs/formats.md, "SME matmul recipes").
     const bool fused = is_sme(v.features) && std::strstr(v.name, "_dot") != nullptr;
     float lo, hi;
     clamp_bounds(w.clamp,

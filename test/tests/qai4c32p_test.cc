@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of the asymmetric int4 families matmul_clamp_{f32,f16}_qsi8d32p_qai4c32p and their packers
-// (docs/matmul_int4_asymmetric.md, spec §17): kernels bit-exact against the reference recipe over
+// (docs/matmul_int4_asymmetric.md, docs/formats.md, "qai4c32p matmul"): kernels bit-exact against the reference recipe over
 // shapes, block sizes 32 to 256, sub-tiles, bias, clamps and strides; packers byte-exact against the
 // reference (ties, zero blocks, blocks whose scale is exactly 1, zero points at both ends); the
 // KleidiAI v1.30.0 vectors replayed; accuracy of AWQ-style weights against f64; precondition deaths.
@@ -380,7 +380,7 @@ std::string variant_name(const testing::TestParamInfo<size_t>& info) {
     return short_name(kai_registry::qai4c32p_variants()[info.param].name);
 }
 
-// m == 0 and n == 0 write nothing; getters return the spec's values (§17.1).
+// m == 0 and n == 0 write nothing; getters return the spec's values (docs/formats.md, "qai4c32p matmul").
 TEST_P(Qai4c32pVariantTest, EmptyAndGetters) {
     const Qai4c32pVariant& v = kai_registry::qai4c32p_variants()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);

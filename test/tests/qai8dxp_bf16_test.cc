@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the bf16 activations and outputs of the int4 families (issue 17, spec §16):
+// Tests of the bf16 activations and outputs of the int4 families (engines running bf16 models end to end, docs/formats.md, "16-bit outputs"):
 // kai_lhs_quant_pack_qai8dxp_bf16_neon (byte-exact against test/reference, every rounding path,
 // non-finite and degenerate rows, m_idx_start, compat vectors, preconditions) and the four
 // bf16-output kernels of families bf16_qsi4cxp and bf16_qsi4c32p (bit-exact against the f32
@@ -85,7 +85,7 @@ std::vector<uint16_t> make_lhs(size_t m, size_t k, size_t stride, uint64_t seed,
     return lhs;
 }
 
-// The reference's quantised LHS of rows [m0, m0 + mh) (test/reference, spec §16.2), read back.
+// The reference's quantised LHS of rows [m0, m0 + mh) (test/reference, docs/formats.md, "qai8dxp LHS from bf16 and f16"), read back.
 kai_ref::Qai8dxpUnpacked reference_lhs(const uint16_t* lhs, size_t stride, size_t m0, size_t mh, size_t k, size_t mr,
                                        size_t kr, size_t sr) {
     std::vector<uint8_t> packed(kai_ref::qai8dxp_packed_size(mh, k, mr));
@@ -176,8 +176,8 @@ kai_ref::Qai8dxpUnpacked pack_one_row(const std::vector<uint16_t>& x) {
 }
 
 TEST(Bf16LhsPackEdge, FullGroupsTieToEvenTailAndPaddingAway) {
-    // Range [-127.5, 127.5]: scale 1, ZP = round_even(-0.5) = 0 (spec §5.3). x = 2.5 rounds to 2 in a
-    // full group of 8 (FCVTNS) and to 3 in the tail and the padding (roundf), spec §16.2.
+    // Range [-127.5, 127.5]: scale 1, ZP = round_even(-0.5) = 0 (docs/formats.md, "qai8dxp LHS"). x = 2.5 rounds to 2 in a
+    // full group of 8 (FCVTNS) and to 3 in the tail and the padding (roundf), docs/formats.md, "qai8dxp LHS from bf16 and f16".
     for (size_t k : {8u, 16u, 12u, 19u}) {
         std::vector<uint16_t> x(k, bf16(2.5f));
         x[0] = bf16(-127.5f);
@@ -196,7 +196,7 @@ TEST(Bf16LhsPackEdge, FullGroupsTieToEvenTailAndPaddingAway) {
 
 TEST(Bf16LhsPackEdge, SameBytesAsF32PackerExceptAtTies) {
     // The bf16 packer's layout, range, scale and zero point are the f32 packer's for the widened
-    // values (spec §16.3); the data differ only where x * scale is an exact tie in a full group of 8
+    // values (docs/formats.md, "16-bit outputs"); the data differ only where x * scale is an exact tie in a full group of 8
     // (half to even instead of away), by one. Random bf16 rows do hit such ties.
     const size_t m = 11, k = 77;
     auto lhs = make_lhs(m, k, k, 99, false);
@@ -644,7 +644,7 @@ protected:
 
 TEST_P(Bf16KernelVariantTest, ClampBoundsBetweenBf16ValuesRoundAfterTheClamp) {
     // min = max = 1 + 3 * 2^-9 (not a bf16 value): every output is clamped to it in f32, then
-    // rounds to 1 + 2^-7 (0x3F81), above max (spec §16.1).
+    // rounds to 1 + 2^-7 (0x3F81), above max (docs/formats.md, "16-bit outputs").
     KAI_TEST_SKIP_UNLESS(kn().features);
     const size_t m = kn().ms + 1, n = kn().ns + 3, k = 64;
     const auto lhs = make_lhs(m, k, k, 7, false);
@@ -689,7 +689,7 @@ TEST_P(Bf16KernelVariantTest, NonFiniteInputsGiveNanOrInfinityAsTheReference) {
 }
 
 TEST_P(Bf16KernelVariantTest, F32LhsPackerFeedsTheKernel) {
-    // Any qai8dxp packer gives the layout (spec §16.3): the f32 packer's buffer of the widened rows
+    // Any qai8dxp packer gives the layout (docs/formats.md, "16-bit outputs"): the f32 packer's buffer of the widened rows
     // gives the reference of those bytes.
     KAI_TEST_SKIP_UNLESS(kn().features);
     const size_t m = kn().ms + 2, n = kn().ns * 2 + 1, k = kn().c32 ? 128 : 77;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the NEON block-wise int4 RHS packers of KleidiAI's names (spec §13.2, §13.3):
+// Tests of the NEON block-wise int4 RHS packers of KleidiAI's names (docs/formats.md, "qsi4c32p RHS" and "qsi4c32ps1s0nrx4 RHS"):
 // kai_rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon and ..._nrx8_... (the qsi4c32p layout, row sums
 // rounded once per 32-value chunk), kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon and
 // kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon (the s1s0 layout of KleidiAI's SME2 kernels):
@@ -246,7 +246,7 @@ std::vector<Param> params() {
 INSTANTIATE_TEST_SUITE_P(Packers, PackTest, ::testing::ValuesIn(params()), param_name);
 
 // ------------------------------------------------------------------------------------------
-// Row-sum schedule (spec §13.2, §13.3): the difference from the portable packer is real.
+// Row-sum schedule (docs/formats.md, "qsi4c32p RHS" and "qsi4c32ps1s0nrx4 RHS"): the difference from the portable packer is real.
 // ------------------------------------------------------------------------------------------
 
 TEST(PackEdge, RowSumsAreRoundedPerChunkOrPerFourRows) {
@@ -287,7 +287,7 @@ TEST(PackEdge, GettersMatchTheLayout) {
         SCOPED_TRACE(p.name);
         const size_t kr = 2 * p.kbl;
         EXPECT_EQ(p.n_step(16), 16u);
-        EXPECT_EQ(p.stride(64, 4, kr, 2, 32, kai_dt_bf16), 176u);  // spec §7.5
+        EXPECT_EQ(p.stride(64, 4, kr, 2, 32, kai_dt_bf16), 176u);  // docs/formats.md, "qsi4c32p RHS"
         EXPECT_EQ(p.offset(8, 128, 4, kr, 2, 64, kai_dt_bf16), 2 * 304u);
         EXPECT_EQ(p.size(5, 64, 4, kr, 2, 32, kai_dt_bf16), 352u);
         EXPECT_EQ(p.size(17, 256, 16, kr, 2, 32, kai_dt_bf16), 2 * 16 * (8 * 18 + 8u));
@@ -296,8 +296,8 @@ TEST(PackEdge, GettersMatchTheLayout) {
 }
 
 // ------------------------------------------------------------------------------------------
-// The NEON kernels of the tree read the nrx4 / nrx8 buffers (spec §18): every registry variant
-// with kr / sr = 4 or 8 is run on the matching packer's output, bit-exact against the §7.4
+// The NEON kernels of the tree read the nrx4 / nrx8 buffers (docs/formats.md, "Shared packed buffers"): every registry variant
+// with kr / sr = 4 or 8 is run on the matching packer's output, bit-exact against the docs/formats.md, "qsi4c32p matmul"
 // recipe with the row sums of that packer's schedule.
 // ------------------------------------------------------------------------------------------
 
@@ -374,7 +374,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, ConsumerTest, ::testing::ValuesIn(consumers()
                          });
 
 TEST(ConsumerCoverage, TheNrx8PackerFeedsTheTreesKernels) {
-    // Spec §18: (nr, kbl) = (4, 8) and (8, 8) kernels read the nrx8 buffer; the tree has them.
+    // docs/formats.md, "Shared packed buffers": (nr, kbl) = (4, 8) and (8, 8) kernels read the nrx8 buffer; the tree has them.
     size_t kbl8 = 0;
     for (size_t i : consumers()) kbl8 += kai_registry::qsi4c32p_variants()[i].ukernel.get_kr() == 16;
     EXPECT_GE(kbl8, 2u);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of the matmul_clamp_f32_qai8dxp_qsi4c32p family (int4 weights with one bf16 scale per
 // block of bl values along K): byte-exact RHS packers (nxk, kxn, NEON and generic paths, column
-// chunks), bit-exact kernels against test/reference (spec §7.4 recipe) over shapes, block lengths,
+// chunks), bit-exact kernels against test/reference (docs/formats.md, "qsi4c32p matmul" recipe) over shapes, block lengths,
 // sub-tiles, bias and clamps, the KleidiAI v1.30.0 compat vectors, the end-to-end error against an
 // f64 matmul of the dequantised weights, and the parameter checks (every precondition and size
 // overflow check aborts naming its parameter).
@@ -238,7 +238,7 @@ INSTANTIATE_TEST_SUITE_P(
     rhs_param_name);
 
 TEST(RhsPackEdge, WorkedExampleOffsets) {
-    // Spec §7.5: M = 3, N = 5, K = 64, bl = 32, nr = 4: R = 176, size 352.
+    // docs/formats.md, "qsi4c32p RHS": M = 3, N = 5, K = 64, bl = 32, nr = 4: R = 176, size 352.
     EXPECT_EQ(kai_get_rhs_packed_stride_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(64, 4, 16, 2, 32, kai_dt_bf16), 176u);
     EXPECT_EQ(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(5, 64, 4, 16, 2, 32, kai_dt_bf16), 352u);
     EXPECT_EQ(kai_get_rhs_packed_offset_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0(4, 64, 4, 16, 2, 32, kai_dt_bf16), 176u);
@@ -352,7 +352,7 @@ struct Prepared {
 };
 
 // Reference output of rows [m0, m0 + mh) x columns [n0, n0 + nw); kbl = kr / sr of the kernel's packing
-// (the row sums' rounding schedule, spec §7.3).
+// (the row sums' rounding schedule, docs/formats.md, "qsi4c32p RHS").
 std::vector<float> reference(const Prepared& p, size_t m0, size_t mh, size_t n0, size_t nw, size_t mr, size_t kbl,
                              bool has_bias,
                              float clamp_min, float clamp_max) {

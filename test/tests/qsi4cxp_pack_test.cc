@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon (spec §12.2: the per-channel int4 layout of
+// Tests of kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon (docs/formats.md, "qsi4cxps1s0 RHS": the per-channel int4 layout of
 // KleidiAI's SME2 kernels, consecutive K values in one byte, plain sums and scales, zero padded
 // lanes): byte-exact against test/reference over shapes (K tails, odd K, K up to 11008), nr, kr and
 // sr, both zero points, bias on and off, inputs and output at guard pages, column chunks, the

@@ -113,7 +113,7 @@ void pack_lhs(size_t m, size_t k, size_t mr, const float* lhs, size_t stride_byt
     KAI_ABI(kai_run_lhs_quant_pack_qai8dxp_f32)(m, k, mr, kr, kSr, 0, lhs, stride_bytes, out.data());
 }
 
-// The quantised LHS that expected values are computed from: test/reference's packer (spec §5) run on
+// The quantised LHS that expected values are computed from: test/reference's packer (docs/formats.md, "qai8dxp LHS") run on
 // the f32 rows and read back. Expected values must never come from kai's own packer output.
 kai_ref::Qai8dxpUnpacked reference_lhs(size_t m, size_t k, size_t mr, const float* lhs, size_t stride_bytes) {
     std::vector<uint8_t> packed(kai_ref::qai8dxp_packed_size(m, k, mr));
@@ -237,8 +237,8 @@ kai_ref::Qai8dxpUnpacked pack_one_row(const std::vector<float>& x) {
 }
 
 TEST(QuantLhsEdge, SpecExampleRow) {
-    // Spec §5.3: [-1, 0.5, 2, 0] -> scale 85, ZP -43, q = [-128, 0, 127, -43]. The stored scale is
-    // 1/85 = 0x3C40C0C1 (the spec prints 0x3BA0A0A1, which is about 1/204: a typo there; the
+    // docs/formats.md, "qai8dxp LHS": [-1, 0.5, 2, 0] -> scale 85, ZP -43, q = [-128, 0, 127, -43]. The stored scale is
+    // 1/85 = 0x3C40C0C1 (0x3BA0A0A1, about 1/204, once printed for this row, was a typo; the
     // compat vectors agree with 0x3C40C0C1's rule).
     const auto u = pack_one_row({-1.0f, 0.5f, 2.0f, 0.0f});
     EXPECT_EQ(kai_ref::f32_bits(u.scale[0]), 0x3C40C0C1u);
@@ -769,7 +769,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, MatmulTest, ::testing::ValuesIn(matmul_params
 class MatmulVariantTest : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(MatmulVariantTest, TiledRunEqualsFullRun) {
-    // Threading recipe of spec §1.3: every m_step x n_step tile through the offset getters.
+    // Threading recipe of docs/formats.md, "Tiles, offsets and threading": every m_step x n_step tile through the offset getters.
     const Qsi4cxpVariant& v = variant(GetParam());
     KAI_TEST_SKIP_UNLESS(v.features);
     const auto& uk = v.ukernel;

@@ -2,7 +2,7 @@
 // Tests of the f16 LHS quantizer kai_lhs_quant_pack_qai8dxp_f16_neon and of the f16-output int4
 // per-channel kernels (matmul_clamp_f16_qai8dxp_qsi4cxp, family qsi4cxpf16): the packer byte for
 // byte against the reference (test/reference/qai8dxp_ref) and the KleidiAI compat vectors; the
-// kernels bit for bit against the f32 recipe of spec §6.5 rounded once to f16 by this file's own
+// kernels bit for bit against the f32 recipe of docs/formats.md, "qsi4cxp matmul" rounded once to f16 by this file's own
 // portable conversion (nearest even, |y| >= 65520 -> inf), over shapes, sub-tiles, clamps (also
 // bounds not representable in f16), bias, wider strides, a 16-bit NaN sentinel, guard pages,
 // infinities and NaN in the inputs, and outputs that overflow f16.
@@ -144,7 +144,7 @@ TEST(Qai8dxpF16Packer, MatchesReference) {
     }
 }
 
-// The probe of spec §16.2: 1.7 with scale 1 and ZP -128 packs to -127 on the 4-row path and to
+// The probe of docs/formats.md, "qai8dxp LHS from bf16 and f16": 1.7 with scale 1 and ZP -128 packs to -127 on the 4-row path and to
 // -126 on the single-row path.
 TEST(Qai8dxpF16Packer, FourRowAndSingleRowPathsDiffer) {
     KAI_TEST_SKIP_UNLESS(KAI_FEATURE_FP16);
@@ -161,7 +161,7 @@ TEST(Qai8dxpF16Packer, FourRowAndSingleRowPathsDiffer) {
 
 // Exact ties and degenerate rows. Row 0 spans [-101.5, 153.5]: scale 1 and zp = -128 + 101.5 =
 // -26.5, which rounds to even (-26, stored offset +26); its 2.5 values are data ties, which the
-// three data paths of spec 16.2 round differently (4-row vector part: truncation, 2 - 26 = -24;
+// three data paths of docs/formats.md, "qai8dxp LHS from bf16 and f16" round differently (4-row vector part: truncation, 2 - 26 = -24;
 // single-row vector part: ties to even, -24; roundf parts: ties away, 3 - 26 = -23). Rows 1-7: all
 // zero, constant +3 and -0.5, +-0, f16 subnormals (the smallest magnitudes an f16 row can hold; the
 // f32 packer's infinite-multiplier case cannot occur), +-65504, and one row of ties at scale 1.

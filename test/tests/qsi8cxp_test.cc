@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of the matmul_clamp_f32_qai8dxp_qsi8cxp family (int8 per-channel weights): byte-exact RHS
-// packers and bit-exact kernels against test/reference (written from spec §15), the qai8dxp LHS
+// packers and bit-exact kernels against test/reference (written from docs/formats.md, "qsi8cxp matmul"), the qai8dxp LHS
 // packer with this family's (mr, kr, sr), KleidiAI v1.30.0 compat vectors, and the end-to-end error
 // against an f64 matmul. The SME / SME2 kernels run every kernel test at three streaming vector lengths (SVL 128,
 // 512 and 2048 bits, set with prctl(PR_SME_SET_VL) in the test: mr, nr and the packed layouts change with it), and
@@ -149,7 +149,7 @@ void pack_rhs(bool kxn, size_t n, size_t k, size_t nr, size_t kr, const std::vec
     }
 }
 
-// The quantised LHS that expected values are computed from: test/reference's packer (spec §5) run
+// The quantised LHS that expected values are computed from: test/reference's packer (docs/formats.md, "qai8dxp LHS") run
 // on the f32 rows and read back. Expected values never come from kai's own packer output.
 kai_ref::Qai8dxpUnpacked reference_lhs(size_t m, size_t k, size_t mr, size_t kr, const float* lhs, size_t stride_bytes) {
     std::vector<uint8_t> packed(kai_ref::qai8dxp_packed_size(m, k, mr));
@@ -291,7 +291,7 @@ std::string rhs_param_name(const ::testing::TestParamInfo<RhsParam>& info) {
 INSTANTIATE_TEST_SUITE_P(Shapes, RhsPackTest, ::testing::ValuesIn(rhs_params()), rhs_param_name);
 
 TEST(RhsPack, SpecExampleOffsets) {
-    // Spec §15.3: N = 5, K = 40, nr = 4, kr = 8: stride 304, size 608; w[4][37] at 437; block 0's
+    // docs/formats.md, "qsi8cxp RHS": N = 5, K = 40, nr = 4, kr = 8: stride 304, size 608; w[4][37] at 437; block 0's
     // sums at 256, scales at 272, biases at 288.
     for (auto size_fn : {kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon,
                          kai_get_rhs_packed_size_rhs_pack_kxn_qsi8cxp_qsi8cx_neon}) {
@@ -372,8 +372,8 @@ struct Instance {
 
 bool is_sme(const Qsi8cxpVariant& v) { return (v.features & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0; }
 
-// The SME / SME2 DOT GEMVs fuse scale and bias in one multiply-add (spec §20.4); every other kernel rounds them
-// separately (§15.4).
+// The SME / SME2 DOT GEMVs fuse scale and bias in one multiply-add (docs/formats.md, "SME matmul recipes"); every other kernel rounds them
+// separately (docs/formats.md, "qsi8cxp matmul").
 bool fused_epilogue(const Qsi8cxpVariant& v) { return is_sme(v) && std::strstr(v.name, "_dot") != nullptr; }
 
 const std::vector<Instance>& instances() {
@@ -622,7 +622,7 @@ Packed pack_random(const Qsi8cxpVariant& v, size_t m, size_t n, size_t k, uint64
 }
 
 TEST_P(MatmulVariantTest, TiledRunEqualsFullRun) {
-    // Threading recipe of spec §1.3: every m_step x n_step tile through the offset getters.
+    // Threading recipe of docs/formats.md, "Tiles, offsets and threading": every m_step x n_step tile through the offset getters.
     const Qsi8cxpVariant& v = variant(GetParam());
     KAI_ENTER_INSTANCE(GetParam());
     const auto& uk = v.ukernel;
@@ -675,7 +675,7 @@ TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesNanRow) {
 
 TEST_P(MatmulVariantTest, ExtremeWeightsAndLongKStayExact) {
     // All weights -128 and every LHS value at an end of its range, K = 14336: the largest sums a
-    // real model gives (|A| <= 128 * 128 * K < 2^28, inside int32 for K < 131072, spec §15.4).
+    // real model gives (|A| <= 128 * 128 * K < 2^28, inside int32 for K < 131072, docs/formats.md, "qsi8cxp matmul").
     const Qsi8cxpVariant& v = variant(GetParam());
     KAI_ENTER_INSTANCE(GetParam());
     const auto& uk = v.ukernel;
@@ -748,7 +748,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, MatmulVariantTest,
 TEST(Registry, HoldsTheKernelsOfTheFamily) {
     const auto& vs = kai_registry::qsi8cxp_variants();
     ASSERT_EQ(vs.size(), 8u);
-    // Spec §15.1: (m_step, n_step, mr, nr, kr, sr).
+    // docs/formats.md, "qsi8cxp matmul": (m_step, n_step, mr, nr, kr, sr).
     struct Want {
         const char* name;
         size_t m_step, n_step, mr, nr, kr;
@@ -758,7 +758,7 @@ TEST(Registry, HoldsTheKernelsOfTheFamily) {
         {"kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", 1, 4, 1, 4, 8},
         {"kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", 16, 4, 4, 4, 4},
         {"kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", 16, 4, 4, 4, 8},
-        // Spec §20.2 at SVL 512 (set below).
+        // docs/formats.md, "SME packed layouts" at SVL 512 (set below).
         {"kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa", 16, 64, 16, 64, 4},
         {"kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot", 1, 64, 1, 64, 4},
         {"kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa", 16, 64, 16, 64, 4},
@@ -799,7 +799,7 @@ TEST(Registry, HoldsTheKernelsOfTheFamily) {
 
 // The SME / SME2 kernels against the family's NEON kernels on the same f32 inputs, each packed for its own
 // kernel: the MOPA GEMMs give the NEON bits always; the DOT GEMVs give them without bias (with a bias their fused
-// scale-and-bias differs in the last bit on some outputs, spec §20.4) and the fused reference's bits with one.
+// scale-and-bias differs in the last bit on some outputs, docs/formats.md, "SME matmul recipes") and the fused reference's bits with one.
 class SmeAgainstNeonTest : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(SmeAgainstNeonTest, SameBitsAsNeonOnSameInputs) {

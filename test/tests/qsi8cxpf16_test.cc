@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of the f16-output int8 per-channel kernels (matmul_clamp_f16_qai8dxp_qsi8cxp, family
 // qsi8cxpf16; the f16 LHS quantizer is tested in qsi4cxpf16_test): bit for bit against the f32
-// recipe of spec §15.4 and the KleidiAI compat vectors, the f32 result rounded once to f16 by this file's own
+// recipe of docs/formats.md, "qsi8cxp matmul" and the KleidiAI compat vectors, the f32 result rounded once to f16 by this file's own
 // portable conversion (nearest even, |y| >= 65520 -> inf), over shapes, sub-tiles, clamps (also
 // bounds not representable in f16), bias, wider strides, a 16-bit NaN sentinel, guard pages,
 // infinities and NaN in the inputs, and outputs that overflow f16.

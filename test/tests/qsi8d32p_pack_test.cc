@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the Q4_0 packers for KleidiAI's SME kernels (spec §14, §11.5):
+// Tests of the Q4_0 packers for KleidiAI's SME kernels (docs/formats.md, "Q4_0 layouts of the SME kernels"):
 // kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon, kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon
 // and kai_lhs_quant_pack_qsi8d32p_f32_neon: byte-exact against test/reference over shapes, block
 // lengths (32 to 256), nr / mr (4 to 64, and odd ones), inputs and outputs at guard pages, row and
@@ -155,7 +155,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, RhsPackTest, ::testing::ValuesIn(rhs_params()),
 TEST(RhsPackEdge, GettersMatchTheLayout) {
     for (const RhsPacker& p : rhs_packers()) {
         SCOPED_TRACE(p.name);
-        EXPECT_EQ(p.stride(64, 4, 4, 32), 144u);  // spec §11.9: 4 * 2 * 18
+        EXPECT_EQ(p.stride(64, 4, 4, 32), 144u);  // docs/formats.md, "qsi8d32p matmul": 4 * 2 * 18
         EXPECT_EQ(p.size(5, 64, 4, 4, 32), 288u);
         EXPECT_EQ(p.offset(16, 128, 16, 4, 64), 16 * 2 * 34u);
         EXPECT_EQ(p.rhs_offset(3, 36), 108u);
@@ -268,7 +268,7 @@ std::string lhs_param_name(const ::testing::TestParamInfo<LhsParam>& info) {
 INSTANTIATE_TEST_SUITE_P(Shapes, LhsPackTest, ::testing::ValuesIn(lhs_params()), lhs_param_name);
 
 TEST(LhsPackEdge, TiesRoundAwayFromZero) {
-    // amax = 127: scale 1; 2.5 -> 3, -2.5 -> -3, 0.5 -> 1 (spec §11.3.2).
+    // amax = 127: scale 1; 2.5 -> 3, -2.5 -> -3, 0.5 -> 1 (docs/formats.md, "qsi8d32p LHS").
     std::vector<float> x(32, 0.0f);
     x[0] = 127.0f;
     x[1] = 2.5f;

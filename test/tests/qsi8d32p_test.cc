@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of the GGUF Q4_0 family matmul_clamp_f32_qsi8d32p_qsi4c32p and its packers
-// (docs/matmul_q4_0.md, spec §11): kernels bit-exact against the reference recipe over shapes,
+// (docs/matmul_q4_0.md, docs/formats.md, "qsi8d32p matmul"): kernels bit-exact against the reference recipe over shapes,
 // sub-tiles, clamps and strides; packers byte-exact against the reference; the KleidiAI v1.30.0
 // vectors replayed; Q4_0 edge blocks; bad-input assertions.
 #include <gtest/gtest.h>
@@ -399,7 +399,7 @@ TEST_P(Qsi8d32pMatmul, BitExact) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, Qsi8d32pMatmul, testing::ValuesIn(matmul_cases()), matmul_case_name);
 
-// m == 0 and n == 0 write nothing; getters return the spec's values (§11.2).
+// m == 0 and n == 0 write nothing; getters return the spec's values (docs/formats.md, "Interface structs").
 class Qsi8d32pVariantTest : public testing::TestWithParam<size_t> {};
 
 std::string variant_name(const testing::TestParamInfo<size_t>& info) {
@@ -456,7 +456,7 @@ TEST_P(Qsi8d32pVariantTest, KSweep) {
     }
 }
 
-// GGUF writer blocks (spec §11.10): a block whose max-magnitude value is positive (d < 0), one
+// GGUF writer blocks (docs/formats.md, "qsi4c32pscalef16 RHS"): a block whose max-magnitude value is positive (d < 0), one
 // where it is negative, an all-zero block and a block whose scale is subnormal in f16.
 TEST_P(Qsi8d32pVariantTest, Q4_0EdgeBlocks) {
     const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[GetParam()];
@@ -553,7 +553,7 @@ std::string lhs_pack_case_name(const testing::TestParamInfo<LhsPackCase>& info) 
 class Qsi8d32pLhsPack : public testing::TestWithParam<LhsPackCase> {};
 
 // Byte-exact against the reference with a padded row stride; unwritten lanes untouched; packing
-// in two row chunks (both spec §11.3 ways) gives the same bytes.
+// in two row chunks (both docs/formats.md, "qsi8d32p LHS" ways) gives the same bytes.
 TEST_P(Qsi8d32pLhsPack, ByteExact) {
     const LhsPackCase& c = GetParam();
     const Qsi8d32pLhsPacker& p = kai_registry::qsi8d32p_lhs_packers()[c.packer];
@@ -620,7 +620,7 @@ TEST(Qsi8d32pLhsPackTies, TiesAwayVersusEven) {
 //   x > 0, 0 for x <= 0, with a zero scale (the block dequantises to 0);
 // - +-0 blocks: scale 0, every q = 0 (so is a block of f32 subnormals whose amax / 127 underflows
 //   to 0; one larger tiny value keeps the infinite reciprocal); a constant block: +-127;
-// - huge blocks (amax 3e38): q exact, the f16 scale +inf (0x7C00), as spec 11.3.2 states.
+// - huge blocks (amax 3e38): q exact, the f16 scale +inf (0x7C00), as docs/formats.md, "qsi8d32p LHS" states.
 // The reference quantiser is pinned to these bytes here, then every packer must give exactly the
 // reference's packing (whichever of its paths, scalar or NEON, the geometry selects).
 TEST(Qsi8d32pLhsPackDegenerate, TinyZeroConstantAndHugeBlocks) {

@@ -4,7 +4,7 @@
 // test itself: the packed layouts, mr/nr and the tiles all change with it):
 //  - packers: byte-exact against test/reference/sme_float_ref (written from the spec), the size getters, and
 //    packing in row / column ranges through the offset getters equal to one whole pack;
-//  - kernels: f32 bit-exact against the fma chain of spec §20.4, bf16 within the bound derived in
+//  - kernels: f32 bit-exact against the fma chain of docs/formats.md, "SME matmul recipes", bf16 within the bound derived in
 //    sme_float_ref.cc, over variant x SVL x shape x clamp x bias, whole matrix and tile by tile through the
 //    offset getters, packed inputs ending at guard pages, a NaN-sentinel destination with a wider row stride;
 //  - the calling convention: x18-x28 and d8-d15 survive a call (an assembly canary trampoline), streaming mode

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the SME / SME2 GGUF Q4_0 kernels (docs/matmul_q4_0.md, spec §11, §14, §20), each at SVL 128, 512 and 2048
+// Tests of the SME / SME2 GGUF Q4_0 kernels (docs/matmul_q4_0.md, docs/formats.md, "qsi8d32p matmul", "Q4_0 layouts of the SME kernels" and "SME packed layouts"), each at SVL 128, 512 and 2048
 // bits (prctl(PR_SME_SET_VL) in the test: nr, n_step and the packed RHS layout change with it):
 //  - kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot, the SME twin of the GEMV below (RHS packer
 //    kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon), through the same cases, bit-exact on the rows as it sees
@@ -8,7 +8,7 @@
 //    of its f16 operands (test/reference/f16p_qsi4c32p_ref), and kai_lhs_pack_f16pmrx2_f32_neon byte-exact;
 //  - kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot (family qsi8d32p, packers
 //    kai_lhs_quant_pack_qsi8d32p_f32_neon and kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon): bit-exact
-//    against the recipe of spec §11.7 (test/reference/qsi8d32p_ref) and against the NEON 1x4 dotprod kernel of the
+//    against the recipe of docs/formats.md, "qsi8d32p matmul" (test/reference/qsi8d32p_ref) and against the NEON 1x4 dotprod kernel of the
 //    family on the same f32 / Q4_0 inputs, over shapes (1x1x32, tile +- 1, primes, K up to 14336, several bl), m > 1,
 //    five clamp modes, whole / tile by tile / one sub-tile through the offset getters, a NaN-sentinel destination
 //    with a wider row stride, packed inputs ending at guard pages, Q4_0 edge blocks, NaN / inf;
@@ -218,7 +218,7 @@ const std::vector<const Qsi8d32pVariant*>& gemvs() {
 }
 
 // The Q4_0 rows as a kernel sees them: the twin's packer stores f16(d / 16) (ties to even, lossy below 2^-10), and
-// 16 * f16(d / 16) is an f16 again, so the recipe of spec §11.7 on rows with that scale is the twin's exactly.
+// 16 * f16(d / 16) is an f16 again, so the recipe of docs/formats.md, "qsi8d32p matmul" on rows with that scale is the twin's exactly.
 std::vector<uint8_t> rows_as_seen(const Qsi8d32pVariant& v, const std::vector<uint8_t>& rows, size_t n, size_t k,
                                   size_t bl) {
     if (!is_sme1(v)) return rows;
@@ -405,7 +405,7 @@ TEST_P(SmeSdotTest, BitExactWithReferenceAndNeon) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, SmeSdotTest, testing::ValuesIn(sdot_cases()), sdot_case_name);
 
-// GGUF writer blocks (spec §11.10), and RHS scales of inf and NaN (f16 0x7C00, 0xFC00, 0x7E00): IEEE arithmetic
+// GGUF writer blocks (docs/formats.md, "qsi4c32pscalef16 RHS"), and RHS scales of inf and NaN (f16 0x7C00, 0xFC00, 0x7E00): IEEE arithmetic
 // as in the reference (0 * inf = NaN); a NaN result becomes the clamp bound (FCLAMP, KleidiAI's bits).
 class SmeSdotSpecial : public testing::TestWithParam<size_t> {};
 
@@ -460,7 +460,7 @@ TEST_P(SmeSdotSpecial, EdgeBlocksAndNonFiniteScales) {
 INSTANTIATE_TEST_SUITE_P(Gemvs, SmeSdotSpecial, testing::Range(size_t{0}, size_t{2}),
                          [](const testing::TestParamInfo<size_t>& i) { return std::string(i.param == 0 ? "sme2_sdot" : "sme_dot"); });
 
-// Getters: the spec's values at every SVL (§20.2), and m == 0 / n == 0 write nothing.
+// Getters: the spec's values at every SVL (docs/formats.md, "SME packed layouts"), and m == 0 / n == 0 write nothing.
 class SmeSdotGetters : public testing::TestWithParam<size_t> {};
 
 TEST_P(SmeSdotGetters, FollowTheThreadsSvl) {

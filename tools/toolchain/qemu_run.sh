@@ -12,13 +12,25 @@ fi
 if [ "$(head -c 4 "$1" 2>/dev/null)" != "$(printf '\177ELF')" ]; then
   exec "$@"
 fi
-# The emulator: $KAI_QEMU if set. Else, for targets that set KAI_NEEDS_SME2=1 (their env in
-# BUILD), the SME2-capable qemu 11 that tools/setup.sh unpacks into ${KAI_QEMU_DIR:-/opt/kai/qemu}.
-# Everything else runs under the distribution's qemu-aarch64 (7.2 on Debian 12: SME but no SME2;
-# about 1.5x faster than qemu 11 on kai's suites). Without qemu 11, SME2 tests skip naming SME2.
+# The emulator: $KAI_QEMU if set. Else the SME2-capable qemu 11 that tools/setup.sh unpacks into
+# ${KAI_QEMU_DIR:-/opt/kai/qemu}, when it is there, for
+#   - `bazel run` (the benchmark, the examples): Bazel sets BUILD_WORKSPACE_DIRECTORY for a run and
+#     TEST_TARGET for a test. Every kernel must run and verify there, SME and SME2 included, and
+#     Debian 12's qemu 7.2 has no SME2 and computes SMOPA/UMOPA (the int8 MOPA kernel) wrongly;
+#   - test targets that set KAI_NEEDS_SME2=1 (their env in BUILD): the SME2 suites.
+# Every other test runs under the distribution's qemu-aarch64 (7.2 on Debian 12: SME but no SME2),
+# which runs kai's suites about 1.5 times faster. Without qemu 11, SME2 tests and benchmark entries
+# skip naming SME2.
 qemu=${KAI_QEMU:-}
 sme2_qemu=${KAI_QEMU_DIR:-/opt/kai/qemu}/bin/qemu-aarch64
-if [ -z "$qemu" ] && [ "${KAI_NEEDS_SME2:-0}" = 1 ] && [ -x "$sme2_qemu" ]; then
+# KAI_NEEDS_SME2=0 in the environment of `bazel run` keeps it on the distribution's qemu (CI's
+# benchmark stage runs its NEON entries that way, for speed).
+wants_sme2=${KAI_NEEDS_SME2:-}
+if [ -z "$wants_sme2" ]; then
+  wants_sme2=0
+  if [ -n "${BUILD_WORKSPACE_DIRECTORY:-}" ] && [ -z "${TEST_TARGET:-}" ]; then wants_sme2=1; fi
+fi
+if [ -z "$qemu" ] && [ "$wants_sme2" = 1 ] && [ -x "$sme2_qemu" ]; then
   qemu=$sme2_qemu
 fi
 if [ -z "$qemu" ]; then

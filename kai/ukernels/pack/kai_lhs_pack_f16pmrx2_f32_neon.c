@@ -4,7 +4,7 @@
 //
 
 // Converts an f32 LHS to f16 (FCVTN: round to nearest even, NaN quietened) and interleaves it by pairs of k values
-// in blocks of mr rows (the layout of the f16 x Q4_0 SME2 kernel, spec §20.3): element (r, k) at halfword
+// in blocks of mr rows (the layout of the f16 x Q4_0 SME2 kernel, docs/formats.md, "SME packed layouts"): element (r, k) at halfword
 // ((k / 2) * mr + r % mr) * 2 + k % 2 of block r / mr (block stride mr * k * 2 bytes).
 // Four rows at a time when they fill 4 consecutive lanes of one block: per 8 values, two FCVTN per row give four
 // 32-bit pairs, a 4 x 4 transpose of the 32-bit lanes (TRN1/TRN2 on 32 and 64 bits) gives, per pair, the four

@@ -9,7 +9,7 @@
 
 // Packs one f32 row into the bf16p1x4 layout (docs/matmul_bf16.md): Kp = roundup(k, 4) bf16
 // values in k order, zeros for k >= K. Every element, the K tail included, is rounded to nearest
-// even with BFCVTN (KleidiAI truncates the tail when built with GCC; spec §4.3).
+// even with BFCVTN (KleidiAI truncates the tail when built with GCC; docs/formats.md, "bf16p1x4 LHS").
 
 #include "kai_lhs_quant_pack_bf16p1x4_f32_neon.h"
 

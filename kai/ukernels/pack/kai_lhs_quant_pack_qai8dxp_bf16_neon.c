@@ -18,9 +18,9 @@
 //        rounded half to even -> ZP
 //   q[k] = clamp(round(x[k] * scale) + ZP, -128, 127), where round is half to even for
 //        k < 8 * floor(K / 8) (KleidiAI's FCVTNS on full groups) and half away from zero for the
-//        rest of the row and the K padding (KleidiAI's roundf), spec §16.2.
+//        rest of the row and the K padding (KleidiAI's roundf), docs/formats.md, "qai8dxp LHS from bf16 and f16".
 //
-// Packed layout (spec §5.2; one block of mr rows, S = mr * (Kp + 8) bytes, Kp = roundup(K, 32)):
+// Packed layout (docs/formats.md, "qai8dxp LHS"; one block of mr rows, S = mr * (Kp + 8) bytes, Kp = roundup(K, 32)):
 // int8 data in groups of kbl = 8 values, q[r][k] at (k / 8) * mr * 8 + r * 8 + k % 8, K positions
 // K..Kp-1 repeating x[K-1] quantised; then mr int32 offsets (-ZP), then mr f32 scales (recip).
 // Lanes past the last row are not written.
@@ -143,7 +143,7 @@ static int8_t kai_quantize_away(float x, float scale, int32_t zp) {
     return (int8_t)t;
 }
 
-// Spec §5.3 steps 2-7, from mn = min x and mx = max x (nan: the row held a NaN).
+// docs/formats.md, "qai8dxp LHS" steps 2-7, from mn = min x and mx = max x (nan: the row held a NaN).
 static struct kai_qai8dx_row kai_row_params(float mn, float mx, int nan) {
     struct kai_qai8dx_row p;
     const float rmin = mn < 0.0F ? mn : 0.0F;

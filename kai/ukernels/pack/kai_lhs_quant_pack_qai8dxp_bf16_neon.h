@@ -7,9 +7,9 @@
 /// LHS packer of the bf16-activation int4 kernels (matmul_clamp_bf16_qai8dxp_qsi4cxp and
 /// _qsi4c32p): quantises each bf16 row to asymmetric int8 with one (scale, zero point) per row
 /// and interleaves mr rows in blocks of kr/sr = 8 bytes. The layout is the one of
-/// kai_lhs_quant_pack_qai8dxp_f32 (spec §5.2), so any qai8dxp kernel with the same mr and kr/sr
+/// kai_lhs_quant_pack_qai8dxp_f32 (docs/formats.md, "qai8dxp LHS"), so any qai8dxp kernel with the same mr and kr/sr
 /// reads it. Needs AArch64 NEON only. Layout and maths: docs/matmul_int4_channelwise.md
-/// ("bf16 activations and outputs") and spec §16.2.
+/// ("bf16 activations and outputs") and docs/formats.md, "qai8dxp LHS from bf16 and f16".
 
 #ifndef KAI_LHS_QUANT_PACK_QAI8DXP_BF16_NEON_H
 #define KAI_LHS_QUANT_PACK_QAI8DXP_BF16_NEON_H
@@ -61,8 +61,8 @@ size_t kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_bf16_neon(size_t m, size_t
 /// Quantises m rows of a bf16 matrix to asymmetric int8 (per row) and packs them.
 ///
 /// Each bf16 value is widened to f32 exactly; the row's range, scale, zero point and stored
-/// offset/scale are those of kai_lhs_quant_pack_qai8dxp_f32 (spec §5.3). The data rounding is
-/// KleidiAI's (spec §16.2): K positions in full groups of 8 (k < 8 * floor(K / 8)) round
+/// offset/scale are those of kai_lhs_quant_pack_qai8dxp_f32 (docs/formats.md, "qai8dxp LHS"). The data rounding is
+/// KleidiAI's (docs/formats.md, "qai8dxp LHS from bf16 and f16"): K positions in full groups of 8 (k < 8 * floor(K / 8)) round
 /// x * scale half to even, the last partial group and the K padding k..Kp-1 (which repeats the
 /// last real element) round half away from zero. So the padding bytes can differ from q[K-1]
 /// by one when x[K-1] * scale is an exact tie.

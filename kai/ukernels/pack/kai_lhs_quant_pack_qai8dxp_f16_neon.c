@@ -7,7 +7,7 @@
 #error "kai_lhs_quant_pack_qai8dxp_f16_neon needs AArch64 with FEAT_FP16"
 #endif
 
-// Per-row asymmetric int8 quantisation of an f16 LHS, bytes as KleidiAI's f16 packer (spec §16.2).
+// Per-row asymmetric int8 quantisation of an f16 LHS, bytes as KleidiAI's f16 packer (docs/formats.md, "qai8dxp LHS from bf16 and f16").
 //
 // Per row x[0..K-1], widened to f32 exactly (FCVTL), all arithmetic IEEE f32, each operation
 // rounded, no fused multiply-add:
@@ -23,7 +23,7 @@
 //     sat8.
 //   The two int16/int32 orders only differ for |x * scale| > 32640, i.e. rows with a NaN (scale 1).
 //
-// Layout (spec §5.2): blocks of mr rows, S = mr * (Kp + 8) bytes, Kp = roundup(K, 32); q[r][k] at
+// Layout (docs/formats.md, "qai8dxp LHS"): blocks of mr rows, S = mr * (Kp + 8) bytes, Kp = roundup(K, 32); q[r][k] at
 // (k / kbl) * mr * kbl + r * kbl + k % kbl, kbl = kr / sr (4 or 8); then mr int32 offsets (-ZP) and
 // mr f32 scales (recip).
 //
@@ -114,7 +114,7 @@ static int32_t kai_round_half_even(float v) {
     return t;
 }
 
-// Spec §5.3 steps 2-7 with KleidiAI's fminf/fmaxf: mn, mx may be NaN or infinite.
+// docs/formats.md, "qai8dxp LHS" steps 2-7 with KleidiAI's fminf/fmaxf: mn, mx may be NaN or infinite.
 static struct kai_f16q_row kai_row_params(float mn, float mx) {
     struct kai_f16q_row p;
     const float rmin = mn < 0.0F ? mn : 0.0F;  // fminf(0, mn): NaN gives 0
@@ -324,7 +324,7 @@ void kai_run_lhs_quant_pack_qai8dxp_f16_neon(
     const size_t kp = kai_kp(k);
     const size_t gs = mr * kbl;
     const size_t stride = kai_block_stride(k, mr);
-    // KleidiAI's paths (spec §16.2): rows in complete groups of 4 when mr == 4 truncate up to the last
+    // KleidiAI's paths (docs/formats.md, "qai8dxp LHS from bf16 and f16"): rows in complete groups of 4 when mr == 4 truncate up to the last
     // full 8-group; the other rows round half to even, stopping one vector step early.
     const size_t four_rows = mr == 4 ? (m & ~(size_t)3) : 0;
     const size_t split_four = k & ~(size_t)7;

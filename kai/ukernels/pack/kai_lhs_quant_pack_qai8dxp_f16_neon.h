@@ -7,9 +7,9 @@
 /// LHS packer of the f16-activation integer kernels (matmul_clamp_f16_qai8dxp_qsi4cxp and
 /// matmul_clamp_f16_qai8dxp_qsi8cxp): quantises each f16 row to asymmetric int8 with one (scale,
 /// zero point) per row and interleaves mr rows in blocks of kr/sr bytes, in the layout of
-/// kai_lhs_quant_pack_qai8dxp_f32 (spec §5.2). Needs FEAT_FP16. The quantised bytes follow
+/// kai_lhs_quant_pack_qai8dxp_f32 (docs/formats.md, "qai8dxp LHS"). Needs FEAT_FP16. The quantised bytes follow
 /// KleidiAI's f16 packer, whose data rounding depends on the position and on the path a row takes
-/// (spec §16.2; docs/matmul_int4_channelwise.md, "f16 activations and outputs").
+/// (docs/formats.md, "qai8dxp LHS from bf16 and f16"; docs/matmul_int4_channelwise.md, "f16 activations and outputs").
 
 #ifndef KAI_LHS_QUANT_PACK_QAI8DXP_F16_NEON_H
 #define KAI_LHS_QUANT_PACK_QAI8DXP_F16_NEON_H
@@ -63,8 +63,8 @@ size_t kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f16_neon(size_t m, size_t 
 /// KleidiAI v1.30.0's kai_run_lhs_quant_pack_qai8dxp_f16_neon.
 ///
 /// Each value is widened to f32 exactly; the row's range, multiplier, zero point, stored offset
-/// and scale follow spec §5.3 (f32 arithmetic, zero point rounded half to even). The data
-/// rounding of x * multiplier depends on where the value sits (spec §16.2):
+/// and scale follow docs/formats.md, "qai8dxp LHS" (f32 arithmetic, zero point rounded half to even). The data
+/// rounding of x * multiplier depends on where the value sits (docs/formats.md, "qai8dxp LHS from bf16 and f16"):
 /// - rows packed four at a time (mr == 4: every complete group of 4 rows, i.e. all rows but the
 ///   last m % 4): truncation toward zero for k < 8 * floor(k_total / 8), half away from zero
 ///   after that;

@@ -133,7 +133,7 @@ static int8_t kai_quantize(float x, float scale, int32_t zp) {
     return (int8_t)t;
 }
 
-// Spec §5.3 steps 2-7, from mn = min x and mx = max x (nan: the row held a NaN).
+// docs/formats.md, "qai8dxp LHS" steps 2-7, from mn = min x and mx = max x (nan: the row held a NaN).
 static struct kai_qai8dx_row kai_row_params(float mn, float mx, int nan) {
     struct kai_qai8dx_row p;
     const float rmin = mn < 0.0F ? mn : 0.0F;
@@ -159,7 +159,7 @@ static struct kai_qai8dx_row kai_row_params(float mn, float mx, int nan) {
     }
     if (p.scale > FLT_MAX) {
         // A range below 255 / FLT_MAX (every |x| < ~7.5e-37) makes the multiplier +inf. KleidiAI's
-        // bytes for such a row, derived from §5.3 with IEEE arithmetic: recip = 1 / inf = 0; dmin,
+        // bytes for such a row, derived from docs/formats.md, "qai8dxp LHS" with IEEE arithmetic: recip = 1 / inf = 0; dmin,
         // dmax are -inf, +inf or 0 * inf = NaN, so the zero-point test is false and zp = 127 - dmax
         // is -inf or NaN, which fmaxf/fminf clamp to -128; x * inf is +-inf (FCVTAS saturates, +ZP
         // wraps in the int16 lanes, the clamp gives 127) or NaN for x = +-0 (0 - 128 = -128).

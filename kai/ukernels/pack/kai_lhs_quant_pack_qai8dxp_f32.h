@@ -6,7 +6,7 @@
 /// @file
 /// LHS packer shared by the int4 families (qsi4cxp, qsi4c32p): quantises each f32 row to
 /// asymmetric int8 with one (scale, zero point) per row and interleaves mr rows in blocks of
-/// kr/sr bytes. Layout and maths: docs/matmul_int4_channelwise.md and spec §5.
+/// kr/sr bytes. Layout and maths: docs/matmul_int4_channelwise.md and docs/formats.md, "qai8dxp LHS".
 
 #ifndef KAI_LHS_QUANT_PACK_QAI8DXP_F32_H
 #define KAI_LHS_QUANT_PACK_QAI8DXP_F32_H

@@ -10,7 +10,7 @@
 // (w[j][32c + 16 + p'] & 0xF) << 4 (signed nibbles, K padding 0); after the data nr int32
 // 16*sum_k w[j][k], nr f32 scale[j]*0.0625, nr f32 bias[j] (0 if NULL). kbl = kr / sr. The input is
 // K rows of ceil(N/2) bytes; channels j >= N read the nibble of parity j from byte (N-1)/2 of
-// each row and take the scale and bias of channel N-1 (KleidiAI's bytes, spec §6.4).
+// each row and take the scale and bias of channel N-1 (KleidiAI's bytes, docs/formats.md, "qsi4cxp RHS").
 // Layout diagram: docs/matmul_int4_channelwise.md.
 //
 // The K rows are first transposed, one 32-K chunk of nr channels at a time, into the nxk form of

@@ -12,8 +12,8 @@
 // Operation: for each block of nr channels (channel of lane j = min(n0 + j, N - 1)) and each group
 // g of kr K values: bytes g*nr*kr + j*kr + t = w[g*kr + t][ch] (input K x N, row stride N; 0 for
 // K <= k < Kp = roundup(K, 32)); after the data nr int32 lhs_zero_point * sum_k w[k][ch], nr f32
-// scale[ch], nr f32 bias[ch] (0 if NULL). Layout diagram: docs/matmul_int8_channelwise.md, spec
-// §15.3.
+// scale[ch], nr f32 bias[ch] (0 if NULL). Layout diagram: docs/matmul_int8_channelwise.md,
+// docs/formats.md, "qsi8cxp RHS".
 //
 // NEON path (kr 4 or 8, nr a multiple of 4): strips of 16 columns. Per group the strip's kr K rows
 // are loaded (16 bytes each) and one TBL over four rows per quad of columns transposes them into

@@ -6,7 +6,7 @@
 /// @file
 /// RHS packer of the qsi8cxp family, kxn input: symmetric int8 weights, one f32 scale per output
 /// channel and an optional f32 bias, packed in blocks of nr channels for the
-/// matmul_clamp_f32_qai8dxp_qsi8cxp kernels. Layout: docs/matmul_int8_channelwise.md, spec §15.3.
+/// matmul_clamp_f32_qai8dxp_qsi8cxp kernels. Layout: docs/matmul_int8_channelwise.md, docs/formats.md, "qsi8cxp RHS".
 /// The parameter struct, struct kai_rhs_pack_qsi8cx_params, is declared in kai/kai_common.h (as in
 /// KleidiAI).
 
@@ -69,7 +69,7 @@ size_t kai_get_rhs_packed_offset_rhs_pack_kxn_qsi8cxp_qsi8cx_neon(size_t n_idx, 
 /// @return The packed size in bytes.
 size_t kai_get_rhs_packed_size_rhs_pack_kxn_qsi8cxp_qsi8cx_neon(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
 
-/// Packs int8 weights, per-channel scales and an optional bias into blocks of nr channels (spec §15.3):
+/// Packs int8 weights, per-channel scales and an optional bias into blocks of nr channels (docs/formats.md, "qsi8cxp RHS"):
 /// for each group of kr K values, each channel's kr values (0 for k >= K up to roundup(k, 32)), then
 /// per channel the int32 lhs_zero_point * sum_k w[j][k], the f32 scale (verbatim) and the f32 bias (0
 /// when bias is NULL). Channels past n in the last block repeat channel n - 1.

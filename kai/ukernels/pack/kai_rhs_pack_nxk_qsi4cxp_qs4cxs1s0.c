@@ -10,7 +10,7 @@
 // 32-K chunk c, each position p' < 16 of its two halves: byte c*16*nr + (p'/kbl)*nr*kbl + j*kbl +
 // p'%kbl = w[j][32c + p'] & 0xF | (w[j][32c + 16 + p'] & 0xF) << 4 (signed nibbles, K padding 0);
 // after the data nr int32 16*sum_k w[j][k], nr f32 scale[j]*0.0625, nr f32 bias[j] (0 if NULL).
-// kbl = kr / sr. Layout diagram: docs/matmul_int4_channelwise.md, spec §6.4.
+// kbl = kr / sr. Layout diagram: docs/matmul_int4_channelwise.md, docs/formats.md, "qsi4cxp RHS".
 //
 // NEON path (kbl == 8): the 16 input bytes of a chunk, taken as biased unsigned nibbles u = w + 8
 // (input XOR 0x88 for signed input), are split (AND 0x0F, USHR #4), re-interleaved into K order

@@ -7,7 +7,7 @@
 /// RHS packer of the qsi4cxp family, nxk input: int4 weights (signed, or unsigned with zero point 8),
 /// two per byte (s1s0: even index in the low nibble), one f32 scale per output channel and an
 /// optional f32 bias, packed in blocks of nr channels for the
-/// matmul_clamp_f32_qai8dxp_qsi4cxp kernels. Layout: docs/matmul_int4_channelwise.md, spec §6.4.
+/// matmul_clamp_f32_qai8dxp_qsi4cxp kernels. Layout: docs/matmul_int4_channelwise.md, docs/formats.md, "qsi4cxp RHS".
 
 #ifndef KAI_RHS_PACK_NXK_QSI4CXP_QS4CXS1S0_H
 #define KAI_RHS_PACK_NXK_QSI4CXP_QS4CXS1S0_H
@@ -71,7 +71,7 @@ size_t kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(size_t n_idx, si
 /// @return The packed size in bytes.
 size_t kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
 
-/// Packs int4 weights, per-channel scales and an optional bias into blocks of nr channels (spec §6.4):
+/// Packs int4 weights, per-channel scales and an optional bias into blocks of nr channels (docs/formats.md, "qsi4cxp RHS"):
 /// nibble pairs (k, k + 16) of each 32-K chunk in groups of kr / sr bytes per channel, then per channel
 /// the int32 16 * sum(w), the f32 scale * 0.0625 and the f32 bias (0 when bias is NULL).
 ///

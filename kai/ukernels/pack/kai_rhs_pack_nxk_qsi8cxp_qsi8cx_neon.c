@@ -12,7 +12,7 @@
 // Operation: for each block of nr channels (channel of lane j = min(n0 + j, N - 1)) and each group
 // g of kr K values: bytes g*nr*kr + j*kr + t = w[ch][g*kr + t] (0 for K <= k < Kp = roundup(K, 32));
 // after the data nr int32 lhs_zero_point * sum_k w[ch][k], nr f32 scale[ch], nr f32 bias[ch] (0 if
-// NULL). Layout diagram: docs/matmul_int8_channelwise.md, spec §15.3.
+// NULL). Layout diagram: docs/matmul_int8_channelwise.md, docs/formats.md, "qsi8cxp RHS".
 //
 // NEON path (kr 4 or 8, four lanes whose channels all exist): 16 K values of the four rows per
 // step. kr = 4: the 4x4 transpose of 32-bit words (TRN1/TRN2 .4s, then .2d) gives the four groups'

@@ -15,7 +15,7 @@
 // Operation: for rows i < m and columns j < n,
 //   acc = 0; for each K block b: acc = fma(f32(I_b / 16), d[j][b], acc), I_b = sum_{k in b} q[i][k] * 16 w[j][k]
 //   acc = fma(sum_j, f32(off_i), acc);  y = acc * ls_i + bias_j;  dst = min(max(y, scalar_min), scalar_max)
-// (spec §7.4, bit-exact: F = I_b / 16 is SCVTF with 4 fraction bits, exact for bl <= 1024).
+// (docs/formats.md, "qsi4c32p matmul", bit-exact: F = I_b / 16 is SCVTF with 4 fraction bits, exact for bl <= 1024).
 //
 // Packed layout (docs/matmul_int4_blockwise.md): LHS blocks of 4 rows, per 8 K values 4 x 8 int8
 // (rows 0-1 then rows 2-3 form the two SMMLA operands), then 4 int32 offsets (-ZP) and 4 f32
@@ -49,7 +49,7 @@
 #include "kai/kai_common.h"
 #include "kai_matmul_clamp_bf16_qai8dxp_qsi4c32p_interface.h"
 
-// The epilogue's multiply and add must stay separately rounded (spec §7.4): no contraction of
+// The epilogue's multiply and add must stay separately rounded (docs/formats.md, "qsi4c32p matmul"): no contraction of
 // the vector arithmetic into fused multiply-adds (GCC contracts across statements in GNU modes).
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -2021,7 +2021,7 @@ static inline void kai_c32_16x4_tile(
 /// bl = 32, 4352 at bl = 128), else the call runs the loops that unpack in registers.
 #define KAI_C32_UNPACKED_BYTES 8192
 
-// bf16 output (spec §16.1): each output is clamped in f32 (FMAX with scalar_min, then FMIN with
+// bf16 output (docs/formats.md, "16-bit outputs"): each output is clamped in f32 (FMAX with scalar_min, then FMIN with
 // scalar_max) and rounded once to bf16 by BFCVTN (nearest even) as it is stored. So the outputs are
 // the f32 twin's values rounded, and a clamped output can lie outside [scalar_min, scalar_max] by
 // half a bf16 ulp when a bound is not a bf16 value.

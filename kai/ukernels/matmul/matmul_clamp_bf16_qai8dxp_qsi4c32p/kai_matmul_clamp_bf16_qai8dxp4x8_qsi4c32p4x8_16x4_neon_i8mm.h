@@ -62,10 +62,10 @@ size_t kai_get_dst_size_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm(
 
 /// Computes, for 0 <= i < m and 0 <= j < n,
 ///   dst[i][j] = clamp(ls_i * (sum_b d[j][b] * sum_{k in b} q[i][k] * w[j][k] + sum_j * off_i) + bias_j)
-/// with the rounding of spec §7.4 (one fused multiply-add per block, bit-exact), where q, off_i =
+/// with the rounding of docs/formats.md, "qsi4c32p matmul" (one fused multiply-add per block, bit-exact), where q, off_i =
 /// -ZP_i and ls_i come from the packed LHS and w, the bf16 block scales d, sum_j and bias_j from
 /// the packed RHS. The clamp is max(., scalar_min) then min(., scalar_max), in f32 (the f32 kernel's
-/// value); the result is then rounded once to bf16 (BFCVTN, nearest even; spec §16.1), so a clamped
+/// value); the result is then rounded once to bf16 (BFCVTN, nearest even; docs/formats.md, "16-bit outputs"), so a clamped
 /// output can lie outside [scalar_min, scalar_max] by half a bf16 ulp when a bound is not a bf16 value.
 /// Writes exactly the m x n outputs and reads nothing beyond the packed blocks covering them.
 /// m == 0 or n == 0 returns at once. The checks on k, bl and dst_stride_col are made in every

@@ -12,10 +12,10 @@
 #endif
 
 // dst[i][j] = clamp(f32(A[i][j] + S16_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
-// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (spec §6.5; each f32
+// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (docs/formats.md, "qsi4cxp matmul"; each f32
 // operation rounded, no fused multiply-add; clamp FMAX then FMIN).
 // bf16 output: that f32 value, clamped, is narrowed once in the store with BFCVTN (nearest even;
-// spec §16.1), exactly the f32-output twin's result rounded; a clamped output can lie outside
+// docs/formats.md, "16-bit outputs"), exactly the f32-output twin's result rounded; a clamped output can lie outside
 // [scalar_min, scalar_max] by half a bf16 ulp when a bound is not a bf16 value.
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 1): a row is Kp int8 values in K order, then its
@@ -40,7 +40,7 @@
 #include "kai/kai_common.h"
 
 // The epilogue must not be contracted into fused multiply-adds (GCC contracts across statements
-// in its GNU modes): spec §6.5 rounds the product and the sum separately.
+// in its GNU modes): docs/formats.md, "qsi4cxp matmul" rounds the product and the sum separately.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -109,7 +109,7 @@ size_t kai_get_dst_size_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod
     return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(uint16_t));
 }
 
-// Spec §6.5 steps 2-7 on four columns of one row, stored at dst.
+// docs/formats.md, "qsi4cxp matmul" steps 2-7 on four columns of one row, stored at dst.
 static inline void kai_store_row4(
     uint16_t* dst, int32x4_t acc, int32_t lhs_offset, float lhs_scale, int32x4_t rhs_sum16, float32x4_t rhs_scale,
     float32x4_t bias, float32x4_t vmin, float32x4_t vmax) {
@@ -155,7 +155,7 @@ static void kai_dup_lhs(const int8_t* l, size_t chunks, int8_t* dup) {
     }
 }
 
-// Sums of one K block of the 1x8 tile: A[j] = sum over `chunks` chunks of q * 16w (spec §6.5
+// Sums of one K block of the 1x8 tile: A[j] = sum over `chunks` chunks of q * 16w (docs/formats.md, "qsi4cxp matmul"
 // step 1), from the duplicated LHS `dup` and the RHS data at `rhs`; 4 columns per sums[q].
 //
 // Register map, per 32-K chunk: v0-v3 = LHS K groups 0-3, each twice (one LD1 of 64 bytes);
@@ -292,7 +292,7 @@ KAI_NOINLINE static void kai_tile_row(
 
 #if defined(KAI_GEMV_ASM)
 // One K block (Kp <= KAI_DUP_K): the 1x8 tile whose RHS block starts at rhs, from the duplicated
-// LHS to the 8 outputs at o, as one straight path (spec §6.5 steps 1-7).
+// LHS to the 8 outputs at o, as one straight path (docs/formats.md, "qsi4cxp matmul" steps 1-7).
 static inline void kai_tile_one_block(const int8_t* dup, const uint8_t* rhs, size_t kp, int32_t lhs_off, float lhs_scale, uint16_t* o,
     float32x4_t vmin, float32x4_t vmax) {
     int32x4_t sums[8 / 4];

@@ -72,8 +72,8 @@ size_t kai_get_dst_offset_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotpr
 size_t kai_get_dst_size_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod(size_t m, size_t n);
 
 /// Computes dst[i][j] = clamp(ls_i * rs_j * sum_k (q[i][k] - ZP_i) * w[j][k] + bias_j) for an m x n
-/// tile, with the integer accumulation and the f32 epilogue of spec §6.5 (bit-exact, the f32 kernel's
-/// value), the clamp in f32, then one rounding to bf16 (BFCVTN, nearest even; spec §16.1): a clamped
+/// tile, with the integer accumulation and the f32 epilogue of docs/formats.md, "qsi4cxp matmul" (bit-exact, the f32 kernel's
+/// value), the clamp in f32, then one rounding to bf16 (BFCVTN, nearest even; docs/formats.md, "16-bit outputs"): a clamped
 /// output can lie outside [scalar_min, scalar_max] by half a bf16 ulp when a bound is not a bf16
 /// value. Writes exactly the m x n elements; returns at once when m or n is 0.
 ///

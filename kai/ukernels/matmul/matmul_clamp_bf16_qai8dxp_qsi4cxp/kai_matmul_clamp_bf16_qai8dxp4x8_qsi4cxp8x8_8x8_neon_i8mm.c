@@ -12,10 +12,10 @@
 #endif
 
 // dst[i][j] = clamp(f32(A[i][j] + S16_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
-// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (spec §6.5; each f32
+// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (docs/formats.md, "qsi4cxp matmul"; each f32
 // operation rounded, no fused multiply-add; clamp FMAX then FMIN).
 // bf16 output: that f32 value, clamped, is narrowed once in the store with BFCVTN (nearest even;
-// spec §16.1), exactly the f32-output twin's result rounded; a clamped output can lie outside
+// docs/formats.md, "16-bit outputs"), exactly the f32-output twin's result rounded; a clamped output can lie outside
 // [scalar_min, scalar_max] by half a bf16 ulp when a bound is not a bf16 value.
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 4, kbl = 8): per 32-K chunk a 4-row block holds
@@ -40,7 +40,7 @@
 #include "kai/kai_common.h"
 
 // The epilogue must not be contracted into fused multiply-adds (GCC contracts across statements
-// in its GNU modes): spec §6.5 rounds the product and the sum separately.
+// in its GNU modes): docs/formats.md, "qsi4cxp matmul" rounds the product and the sum separately.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -109,7 +109,7 @@ size_t kai_get_dst_size_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(si
     return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(uint16_t));
 }
 
-// Spec §6.5 steps 2-7 on four columns of one row, stored at dst.
+// docs/formats.md, "qsi4cxp matmul" steps 2-7 on four columns of one row, stored at dst.
 static inline void kai_store_row4(
     uint16_t* dst, int32x4_t acc, int32_t lhs_offset, float lhs_scale, int32x4_t rhs_sum16, float32x4_t rhs_scale,
     float32x4_t bias, float32x4_t vmin, float32x4_t vmax) {

@@ -9,7 +9,7 @@
 #endif
 
 // dst[i][j] = clamp(f32(A[i][j] + S16_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
-// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (spec §6.5; each f32
+// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (docs/formats.md, "qsi4cxp matmul"; each f32
 // operation rounded, no fused multiply-add; clamp FMAX then FMIN).
 // f16 output: that f32 value, clamped, is narrowed once with FCVTN (nearest even; |y| >= 65520
 // gives +-inf), exactly the f32-output twin's result rounded.
@@ -36,7 +36,7 @@
 #include "kai/kai_common.h"
 
 // The epilogue must not be contracted into fused multiply-adds (GCC contracts across statements
-// in its GNU modes): spec §6.5 rounds the product and the sum separately.
+// in its GNU modes): docs/formats.md, "qsi4cxp matmul" rounds the product and the sum separately.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -218,7 +218,7 @@ static void kai_cx_kloop(const int8_t* const* lhs, const uint8_t* rhs, size_t ch
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
 }
 
-/// A full 16x4 tile in assembly: the K loop above, then spec §6.5 steps 2-7 on the accumulators
+/// A full 16x4 tile in assembly: the K loop above, then docs/formats.md, "qsi4cxp matmul" steps 2-7 on the accumulators
 /// in registers, stored at dst (rows dst_stride_row apart). The same operations, in the same order,
 /// as KAI_CX_ROW: v16-v18 the RHS sums, scales and biases, v20/v21 a block's offsets and scales,
 /// v22-v29 the per-row scales, v30/v31 min and max.
@@ -460,7 +460,7 @@ static inline void kai_cx_kloop_c(const int8_t* const* lhs_blocks, const uint8_t
 
 #endif
 
-/// Spec §6.5 steps 2-7 for row 4 b + r of the tile (when it is one of its rows), stored at dst.
+/// docs/formats.md, "qsi4cxp matmul" steps 2-7 for row 4 b + r of the tile (when it is one of its rows), stored at dst.
 #define KAI_CX_ROW(b, r)                                                                                  \
     do {                                                                                                  \
         const size_t row = 4 * (b) + (r);                                                                 \

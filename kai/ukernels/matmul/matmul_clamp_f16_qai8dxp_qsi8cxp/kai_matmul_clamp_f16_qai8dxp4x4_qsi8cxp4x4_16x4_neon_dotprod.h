@@ -74,7 +74,7 @@ size_t kai_get_dst_offset_matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotpr
 size_t kai_get_dst_size_matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod(size_t m, size_t n);
 
 /// Computes dst[i][j] = clamp(ls_i * rs_j * sum_k (q[i][k] - ZP_i) * w[j][k] + bias_j) for an m x n
-/// tile, with the integer accumulation and the f32 epilogue of spec §15.4 (bit-exact). Writes exactly
+/// tile, with the integer accumulation and the f32 epilogue of docs/formats.md, "qsi8cxp matmul" (bit-exact). Writes exactly
 /// the m x n elements; returns at once when m or n is 0. The RHS must have been packed with
 /// params->lhs_zero_point = 1.
 ///

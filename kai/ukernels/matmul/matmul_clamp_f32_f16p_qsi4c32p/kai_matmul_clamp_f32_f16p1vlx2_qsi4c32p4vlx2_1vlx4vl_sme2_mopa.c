@@ -9,9 +9,9 @@
 
 // dst[i][j] = FCLAMP(acc, scalar_min, scalar_max) = minNum(maxNum(acc, scalar_min), scalar_max) (a NaN acc gives the
 // bound, as KleidiAI's kernel), acc = sum over k pairs of a[i][2p] * w[j][2p] + a[i][2p+1] *
-// w[j][2p+1] (widening FMOPA, f16 products into f32), with a the f16 LHS and w = f16((u - 8) * d) (spec §20.4).
-// Packed LHS (spec §20.3, mr = VL = SVL / 32): per block of VL rows, for each k pair the VL rows' two f16 = one
-// vector. Packed RHS (spec §14.1, nr = 4VL): per nr-column block, for each block b and group g of 4 k values, nr
+// w[j][2p+1] (widening FMOPA, f16 products into f32), with a the f16 LHS and w = f16((u - 8) * d) (docs/formats.md, "SME matmul recipes").
+// Packed LHS (docs/formats.md, "SME packed layouts", mr = VL = SVL / 32): per block of VL rows, for each k pair the VL rows' two f16 = one
+// vector. Packed RHS (docs/formats.md, "Q4_0 layouts of the SME kernels", nr = 4VL): per nr-column block, for each block b and group g of 4 k values, nr
 // 16-bit units (lane i: k = 4g, 4g+1 in the low byte, 4g+2, 4g+3 in the high byte, low nibble first), then the f16
 // scales (lane i, block b at (b * nr + i) * 2 after the data).
 // Tile: VL rows x 4VL columns in the four f32 tiles za0.s-za3.s (columns 0..VL-1, VL..2VL-1, ...). Per group, LD2B

@@ -5,7 +5,7 @@
 
 /// @file
 /// kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa: dst = clamp(lhs x rhs) in f32 for f16 activations
-/// and GGUF Q4_0 weights (docs/matmul_q4_0.md, spec §20.4), a GEMM in VL x 4VL tiles with widening f16 FMOPA
+/// and GGUF Q4_0 weights (docs/matmul_q4_0.md, docs/formats.md, "SME matmul recipes"), a GEMM in VL x 4VL tiles with widening f16 FMOPA
 /// (FEAT_SME2). VL = SVL / 32, the f32 lanes of a streaming vector (16 at SVL 512).
 /// LHS packed by kai_lhs_pack_f16pmrx2_f32_neon (mr = VL, kr = 4, sr = 2: f16, round to nearest even); RHS packed by
 /// kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon (nr = 4VL, kr = 4, sr = 2), the same buffer as

@@ -4,7 +4,7 @@
 //
 
 /// @file
-/// Interface of the f16 x GGUF Q4_0 family matmul_clamp_f32_f16p_qsi4c32p (docs/matmul_q4_0.md, spec §20): f32
+/// Interface of the f16 x GGUF Q4_0 family matmul_clamp_f32_f16p_qsi4c32p (docs/matmul_q4_0.md, docs/formats.md, "SME packed layouts"): f32
 /// activations packed to f16, Q4_0 weights packed with their f16 block scales, f32 output. The members are those
 /// of KleidiAI's struct, in its order; the block length bl is an argument of the offset getters and of run_matmul.
 

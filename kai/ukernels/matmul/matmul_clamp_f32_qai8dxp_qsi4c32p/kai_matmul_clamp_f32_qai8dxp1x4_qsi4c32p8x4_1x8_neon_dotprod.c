@@ -12,7 +12,7 @@
 // Operation: for columns j < n of each row i < m,
 //   acc = 0; for each K block b: acc = fma(f32(I_b / 16), d[j][b], acc), I_b = sum_{k in b} q[i][k] * 16 w[j][k]
 //   acc = fma(sum_j, f32(off_i), acc);  y = acc * ls_i + bias_j;  dst = min(max(y, scalar_min), scalar_max)
-// (spec §7.4, bit-exact: F = I_b / 16 is SCVTF with 4 fraction bits, exact for bl <= 1024).
+// (docs/formats.md, "qsi4c32p matmul", bit-exact: F = I_b / 16 is SCVTF with 4 fraction bits, exact for bl <= 1024).
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 1): a row is K int8 values in K order, then its
 // int32 offset (-ZP) and f32 scale. RHS blocks of 8 columns, per K block of bl: bl / 32 chunks
@@ -38,7 +38,7 @@
 #include "kai/kai_common.h"
 #include "kai_matmul_clamp_f32_qai8dxp_qsi4c32p_interface.h"
 
-// The epilogue's multiply and add must stay separately rounded (spec §7.4): no contraction of
+// The epilogue's multiply and add must stay separately rounded (docs/formats.md, "qsi4c32p matmul"): no contraction of
 // the vector arithmetic into fused multiply-adds (GCC contracts across statements in GNU modes).
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -119,7 +119,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod
 
 #define KAI_GROUPS (8 / 4)  // groups of 4 columns per RHS block
 
-/// The K blocks of one row and one RHS block: facc[g] += the f32 block sums of spec §7.4 step 2;
+/// The K blocks of one row and one RHS block: facc[g] += the f32 block sums of docs/formats.md, "qsi4c32p matmul" step 2;
 /// advances *lhs and *rhs past them. chunks is a constant 1 (bl = 32, the common case: no inner
 /// loop) or the run-time bl / 32 after inlining; chains (1, 2 or 4, a constant) integer chains per
 /// column group split the SDOTs of a block (SDOT s of a chunk goes to chain s % chains).

@@ -12,7 +12,7 @@
 // Operation: for rows i < m and columns j < n,
 //   acc = 0; for each K block b: acc = fma(f32(I_b / 16), d[j][b], acc), I_b = sum_{k in b} q[i][k] * 16 w[j][k]
 //   acc = fma(sum_j, f32(off_i), acc);  y = acc * ls_i + bias_j;  dst = min(max(y, scalar_min), scalar_max)
-// (spec §7.4, bit-exact: F = I_b / 16 is SCVTF with 4 fraction bits, exact for bl <= 1024).
+// (docs/formats.md, "qsi4c32p matmul", bit-exact: F = I_b / 16 is SCVTF with 4 fraction bits, exact for bl <= 1024).
 //
 // Packed layout (docs/matmul_int4_blockwise.md): LHS rows of K int8 in K order, then the int32
 // offset (-ZP) and the f32 scale. RHS blocks of 8 columns, per K block of bl: bl / 32 chunks of
@@ -41,7 +41,7 @@
 #include "kai/kai_common.h"
 #include "kai_matmul_clamp_f32_qai8dxp_qsi4c32p_interface.h"
 
-// The epilogue's multiply and add must stay separately rounded (spec §7.4): no contraction of
+// The epilogue's multiply and add must stay separately rounded (docs/formats.md, "qsi4c32p matmul"): no contraction of
 // the vector arithmetic into fused multiply-adds (GCC contracts across statements in GNU modes).
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF

@@ -12,7 +12,7 @@
 // Operation: for rows i < m and columns j < n,
 //   acc = 0; for each K block b: acc = fma(f32(I_b / 16), d[j][b], acc), I_b = sum_{k in b} q[i][k] * 16 w[j][k]
 //   acc = fma(sum_j, f32(off_i), acc);  y = acc * ls_i + bias_j;  dst = min(max(y, scalar_min), scalar_max)
-// (spec §7.4, bit-exact: F = I_b / 16 is SCVTF with 4 fraction bits, exact for bl <= 1024).
+// (docs/formats.md, "qsi4c32p matmul", bit-exact: F = I_b / 16 is SCVTF with 4 fraction bits, exact for bl <= 1024).
 //
 // Packed layout (docs/matmul_int4_blockwise.md): LHS blocks of 4 rows, per 4 K values 16 bytes
 // (rows 0-3 x 4 int8, so K group g of a 32-K chunk is at 16 g), then 4 int32 offsets (-ZP) and
@@ -36,7 +36,7 @@
 #include "kai/kai_common.h"
 #include "kai_matmul_clamp_f32_qai8dxp_qsi4c32p_interface.h"
 
-// The epilogue's multiply and add must stay separately rounded (spec §7.4): no contraction of
+// The epilogue's multiply and add must stay separately rounded (docs/formats.md, "qsi4c32p matmul"): no contraction of
 // the vector arithmetic into fused multiply-adds (GCC contracts across statements in GNU modes).
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -158,7 +158,7 @@ __asm__(
     ".endm\n");
 
 /// The K loop of a 16x4 tile in assembly: facc[16 x 4] (row-major, zero on entry) += the f32
-/// block sums of spec §7.4 step 2 over nb blocks of chunks 32-K chunks, from LHS blocks lhs[0..3]
+/// block sums of docs/formats.md, "qsi4c32p matmul" step 2 over nb blocks of chunks 32-K chunks, from LHS blocks lhs[0..3]
 /// and the RHS block at rhs. With nr = 8 it computes one half (4 columns) of the block: rhs then
 /// points at the half's first 16 bytes (block start + 16 h), each K group's 16 bytes are 32 apart,
 /// and the half's 4 scales are at scale_off (-8 h) from where its data pointer ends. Register map: v0-v15 the integer accumulators (row i: v<i>), v16-v19
@@ -428,7 +428,7 @@ static inline void kai_c32d_kloop_c(
 }
 #endif
 
-/// Spec §7.4 steps 3-6 for row 4 b + r of the tile (when it is one of its rows), stored at dst.
+/// docs/formats.md, "qsi4c32p matmul" steps 3-6 for row 4 b + r of the tile (when it is one of its rows), stored at dst.
 #define KAI_C32D_ROW(b, r)                                                                                \
     do {                                                                                                  \
         const size_t row = 4 * (b) + (r);                                                                 \
@@ -650,7 +650,7 @@ __asm__(
     ".endm\n");
 
 /// kai_c32d_kloop8 on the last K range of tiles of 8 whole rows and 4 whole columns: the tiles'
-/// sums go through spec §7.4 steps 3-6 in registers (the row sums, biases and bounds at params,
+/// sums go through docs/formats.md, "qsi4c32p matmul" steps 3-6 in registers (the row sums, biases and bounds at params,
 /// 4 vectors) and are stored at dst (8 rows per tile, dst_stride_row apart) instead of facc.
 __attribute__((noinline)) static void kai_c32d_kloop8_out(
     const int8_t* a, size_t step1, size_t step2, size_t tiles, const int8_t* buf, const float* scales, size_t nb, size_t chunks,
@@ -701,7 +701,7 @@ __attribute__((noinline)) static void kai_c32d_kloop8_out(
         "mov %[c], %[chunks]\n"
         "subs %[n], %[n], #1\n"
         "bne 1b\n"
-        // Spec §7.4 steps 3-6 on the tile's sums: a0 and a1 are at the LHS blocks' offsets and
+        // docs/formats.md, "qsi4c32p matmul" steps 3-6 on the tile's sums: a0 and a1 are at the LHS blocks' offsets and
         // scales; v20-v23 the row sums, biases, lower and upper bounds (params).
         "ld1 {v20.4s, v21.4s, v22.4s, v23.4s}, [%[params]]\n"
         "ldp q16, q17, [%[a0]]\n"
@@ -760,7 +760,7 @@ __attribute__((noinline)) static void kai_c32d_kloop8_out(
         : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28");
 }
 
-/// Spec §7.4 steps 3-6 for rows (1..KAI_C32D_BUF_M) x cols (1..4) from their f32 block sums facc
+/// docs/formats.md, "qsi4c32p matmul" steps 3-6 for rows (1..KAI_C32D_BUF_M) x cols (1..4) from their f32 block sums facc
 /// (row-major, 4 per row), the LHS blocks from lhs (stride lhs_stride, their tails at tail_off)
 /// and the row sums and biases at rhs_tail; stored at dst.
 static void kai_c32d_out(

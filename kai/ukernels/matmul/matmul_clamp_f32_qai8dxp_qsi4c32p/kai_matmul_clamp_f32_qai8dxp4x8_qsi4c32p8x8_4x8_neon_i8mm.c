@@ -12,7 +12,7 @@
 // Operation: for rows i < m and columns j < n,
 //   acc = 0; for each K block b: acc = fma(f32(I_b / 16), d[j][b], acc), I_b = sum_{k in b} q[i][k] * 16 w[j][k]
 //   acc = fma(sum_j, f32(off_i), acc);  y = acc * ls_i + bias_j;  dst = min(max(y, scalar_min), scalar_max)
-// (spec §7.4, bit-exact: F = I_b / 16 is SCVTF with 4 fraction bits, exact for bl <= 1024).
+// (docs/formats.md, "qsi4c32p matmul", bit-exact: F = I_b / 16 is SCVTF with 4 fraction bits, exact for bl <= 1024).
 //
 // Packed layout (docs/matmul_int4_blockwise.md): LHS blocks of 4 rows, per 8 K values 4 x 8 int8
 // (rows 0-1 then rows 2-3 form the two SMMLA operands), then 4 int32 offsets (-ZP) and 4 f32
@@ -38,7 +38,7 @@
 #include "kai/kai_common.h"
 #include "kai_matmul_clamp_f32_qai8dxp_qsi4c32p_interface.h"
 
-// The epilogue's multiply and add must stay separately rounded (spec §7.4): no contraction of
+// The epilogue's multiply and add must stay separately rounded (docs/formats.md, "qsi4c32p matmul"): no contraction of
 // the vector arithmetic into fused multiply-adds (GCC contracts across statements in GNU modes).
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -124,7 +124,7 @@ static inline void kai_c32_4x8_store_row(float32x4_t lo, float32x4_t hi, uint8_t
 }
 
 /// One output row r (0..3) of the tile: the SMMLA accumulators of its row pair (even r: the low
-/// 64-bit halves, odd r: the high ones), then spec §7.4's epilogue.
+/// 64-bit halves, odd r: the high ones), then docs/formats.md, "qsi4c32p matmul"'s epilogue.
 #define KAI_C32_ROW(r, c01, c23, c45, c67, zip)                                                               \
     do {                                                                                                      \
         float32x4_t lo = vreinterpretq_f32_f64(zip(vreinterpretq_f64_f32(c01), vreinterpretq_f64_f32(c23))); \

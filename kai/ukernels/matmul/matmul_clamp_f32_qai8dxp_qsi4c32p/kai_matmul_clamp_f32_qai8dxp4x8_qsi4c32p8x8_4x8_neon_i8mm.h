@@ -62,7 +62,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm(si
 
 /// Computes, for 0 <= i < m and 0 <= j < n,
 ///   dst[i][j] = clamp(ls_i * (sum_b d[j][b] * sum_{k in b} q[i][k] * w[j][k] + sum_j * off_i) + bias_j)
-/// with the rounding of spec §7.4 (one fused multiply-add per block, bit-exact), where q, off_i =
+/// with the rounding of docs/formats.md, "qsi4c32p matmul" (one fused multiply-add per block, bit-exact), where q, off_i =
 /// -ZP_i and ls_i come from the packed LHS and w, the bf16 block scales d, sum_j and bias_j from
 /// the packed RHS. The clamp is max(., scalar_min) then min(., scalar_max).
 /// Writes exactly the m x n outputs and reads nothing beyond the packed blocks covering them.

@@ -9,7 +9,7 @@
 #endif
 
 // dst[i][j] = clamp(f32(A[i][j] + S16_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
-// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (spec §6.5; each f32
+// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (docs/formats.md, "qsi4cxp matmul"; each f32
 // operation rounded, no fused multiply-add; clamp FMAX then FMIN).
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 1): a row is Kp int8 values in K order, then its
@@ -34,7 +34,7 @@
 #include "kai/kai_common.h"
 
 // The epilogue must not be contracted into fused multiply-adds (GCC contracts across statements
-// in its GNU modes): spec §6.5 rounds the product and the sum separately.
+// in its GNU modes): docs/formats.md, "qsi4cxp matmul" rounds the product and the sum separately.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -129,7 +129,7 @@ KAI_INLINE void kai_cxg_tiles(
     float* dst, float32x4_t vmin, float32x4_t vmax) {
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
     // After the data: the row's offset and scale (LHS), the sums, scales and biases (RHS). The
-    // offset term S16_j * off of spec §6.5 step 2 starts the first accumulator (int32, so the sum
+    // offset term S16_j * off of docs/formats.md, "qsi4cxp matmul" step 2 starts the first accumulator (int32, so the sum
     // is the same in any order), which takes it off the chain after the K loop.
     const int8_t* lhs_tail = lhs + chunks * 32;
     const size_t tail = chunks * 16 * 4;

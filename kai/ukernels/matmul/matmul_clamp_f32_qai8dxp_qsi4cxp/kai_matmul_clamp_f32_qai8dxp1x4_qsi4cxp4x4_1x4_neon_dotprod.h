@@ -72,7 +72,7 @@ size_t kai_get_dst_offset_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotpro
 size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod(size_t m, size_t n);
 
 /// Computes dst[i][j] = clamp(ls_i * rs_j * sum_k (q[i][k] - ZP_i) * w[j][k] + bias_j) for an m x n
-/// tile, with the integer accumulation and the f32 epilogue of spec §6.5 (bit-exact). Writes exactly
+/// tile, with the integer accumulation and the f32 epilogue of docs/formats.md, "qsi4cxp matmul" (bit-exact). Writes exactly
 /// the m x n elements; returns at once when m or n is 0.
 ///
 /// @param[in]  m              Rows of the tile (any value; the packed LHS must hold them).

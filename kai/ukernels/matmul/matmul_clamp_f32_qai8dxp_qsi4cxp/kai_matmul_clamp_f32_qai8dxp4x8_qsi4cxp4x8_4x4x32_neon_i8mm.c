@@ -9,7 +9,7 @@
 #endif
 
 // dst[i][j] = clamp(f32(A[i][j] + S16_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
-// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (spec §6.5; each f32
+// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (docs/formats.md, "qsi4cxp matmul"; each f32
 // operation rounded, no fused multiply-add; clamp FMAX then FMIN).
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 4, kr = 16, sr = 2): per 8 K values 32 bytes
@@ -33,7 +33,7 @@
 #include "kai/kai_common.h"
 
 // The epilogue must not be contracted into fused multiply-adds (GCC contracts across statements
-// in its GNU modes): spec §6.5 rounds the product and the sum separately.
+// in its GNU modes): docs/formats.md, "qsi4cxp matmul" rounds the product and the sum separately.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -111,7 +111,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm(
 
 #define KAI_PAIRS (4 / 2)  // column pairs per RHS block (SMMLA operands)
 
-/// Spec §6.5 steps 2-7 for row 4 b + r of the tile, from the accumulators of its row pair (even
+/// docs/formats.md, "qsi4cxp matmul" steps 2-7 for row 4 b + r of the tile, from the accumulators of its row pair (even
 /// r: the low 64-bit halves, odd r: the high ones), stored at dst when it is one of the tile's rows.
 #define KAI_CXM_ROW(b, r, zip)                                                                             \
     do {                                                                                                   \

@@ -9,7 +9,7 @@
 #endif
 
 // dst[i][j] = clamp(f32(A[i][j] + S16_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
-// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (spec §6.5; each f32
+// A[i][j] = sum_{k < Kp} q[i][k] * (16 * w[j][k]) accumulated in int32 (docs/formats.md, "qsi4cxp matmul"; each f32
 // operation rounded, no fused multiply-add; clamp FMAX then FMIN).
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 4, kbl = 8): per 32-K chunk a 4-row block holds
@@ -34,7 +34,7 @@
 #include "kai/kai_common.h"
 
 // The epilogue must not be contracted into fused multiply-adds (GCC contracts across statements
-// in its GNU modes): spec §6.5 rounds the product and the sum separately.
+// in its GNU modes): docs/formats.md, "qsi4cxp matmul" rounds the product and the sum separately.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -103,7 +103,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm(
     return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(float));
 }
 
-// Spec §6.5 steps 2-7 on four columns of one row, stored at dst.
+// docs/formats.md, "qsi4cxp matmul" steps 2-7 on four columns of one row, stored at dst.
 static inline void kai_store_row4(
     float* dst, int32x4_t acc, int32_t lhs_offset, float lhs_scale, int32x4_t rhs_sum16, float32x4_t rhs_scale,
     float32x4_t bias, float32x4_t vmin, float32x4_t vmax) {

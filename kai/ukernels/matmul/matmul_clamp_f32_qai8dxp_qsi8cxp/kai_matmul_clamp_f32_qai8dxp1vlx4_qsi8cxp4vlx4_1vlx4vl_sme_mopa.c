@@ -4,7 +4,7 @@
 //
 
 // dst[i][j] = clamp(f32(A[i][j] + sum_j * off_i) * (rs_j * ls_i) + b_j, min, max), A[i][j] = sum_{k < Kp} q[i][k] *
-// w[j][k] in int32 (spec §15.4 and §20.4: every f32 operation rounded on its own, no fused multiply-add, the NEON
+// w[j][k] in int32 (docs/formats.md, "qsi8cxp matmul" and "SME matmul recipes": every f32 operation rounded on its own, no fused multiply-add, the NEON
 // kernels' bits). VL = SVL / 32 int32 lanes of a streaming vector, VLb = SVL / 8 bytes.
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = VL, kr = 4): per block of VL rows and group of 4 K values one

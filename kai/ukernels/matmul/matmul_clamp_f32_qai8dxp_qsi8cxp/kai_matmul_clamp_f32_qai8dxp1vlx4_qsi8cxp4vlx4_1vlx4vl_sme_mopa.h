@@ -82,7 +82,7 @@ size_t kai_get_dst_offset_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme
 size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa(size_t m, size_t n);
 
 /// Computes dst[i][j] = clamp(ls_i * rs_j * sum_k (q[i][k] - ZP_i) * w[j][k] + bias_j) for an m x n tile,
-/// with the integer accumulation and the f32 epilogue of spec §15.4 / §20.4: y = f32(A + sum_j * off_i),
+/// with the integer accumulation and the f32 epilogue of docs/formats.md, "qsi8cxp matmul" / docs/formats.md, "SME matmul recipes": y = f32(A + sum_j * off_i),
 /// s = rs_j * ls_i, y = y * s, y = y + b_j, each rounded (no fused multiply-add): the NEON kernels' bits. Clamp: FMAX with scalar_min, then FMIN with scalar_max (a NaN stays NaN). Writes exactly the m x n
 /// elements; returns at once when m or n is 0. Both packed buffers must come from this thread's SVL.
 ///

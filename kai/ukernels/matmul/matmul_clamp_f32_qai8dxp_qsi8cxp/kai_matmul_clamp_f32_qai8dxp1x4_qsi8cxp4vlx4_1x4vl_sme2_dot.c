@@ -4,7 +4,7 @@
 //
 
 // dst[i][j] = clamp(fmaf(f32(A[i][j] + sum_j * off_i), rs_j * ls_i, b_j), min, max), A[i][j] = sum_{k < Kp}
-// q[i][k] * w[j][k] in int32 (spec §15.4; the DOT GEMVs' epilogue of §20.4: the product s = rs_j * ls_i is
+// q[i][k] * w[j][k] in int32 (docs/formats.md, "qsi8cxp matmul"; the DOT GEMVs' epilogue of docs/formats.md, "SME matmul recipes": the product s = rs_j * ls_i is
 // rounded, then scale and bias are one fused multiply-add, as KleidiAI's kernel of this name). VLb = SVL / 8.
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 1, kr = 4): per row Kp bytes, then the int32 offset (-ZP) and

@@ -82,7 +82,7 @@ size_t kai_get_dst_offset_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_do
 size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot(size_t m, size_t n);
 
 /// Computes dst[i][j] = clamp(ls_i * rs_j * sum_k (q[i][k] - ZP_i) * w[j][k] + bias_j) for an m x n tile,
-/// with the integer accumulation of spec §15.4 and the epilogue of §20.4 for the DOT GEMVs: y = f32(A + sum_j *
+/// with the integer accumulation of docs/formats.md, "qsi8cxp matmul" and the epilogue of docs/formats.md, "SME matmul recipes" for the DOT GEMVs: y = f32(A + sum_j *
 /// off_i), s = rs_j * ls_i, y = fmaf(y, s, b_j) (one fused multiply-add for scale and bias, KleidiAI's
 /// bits); this equals the NEON kernels' unfused result wherever b_j = 0 (no bias). Clamp: FMAX with scalar_min, then FMIN with scalar_max (a NaN stays NaN). Writes exactly the m x n
 /// elements; returns at once when m or n is 0. Both packed buffers must come from this thread's SVL.

@@ -9,7 +9,7 @@
 #endif
 
 // dst[i][j] = clamp(f32(A[i][j] + sum_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
-// A[i][j] = sum_{k < Kp} q[i][k] * w[j][k] accumulated in int32 (spec §15.4; each f32 operation
+// A[i][j] = sum_{k < Kp} q[i][k] * w[j][k] accumulated in int32 (docs/formats.md, "qsi8cxp matmul"; each f32 operation
 // rounded, no fused multiply-add; clamp FMAX then FMIN).
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 1, kr = 4): a row is Kp int8 values in K order,
@@ -35,7 +35,7 @@
 #include "kai_matmul_clamp_f32_qai8dxp_qsi8cxp_interface.h"
 
 // The epilogue must not be contracted into fused multiply-adds (GCC contracts across statements
-// in its GNU modes): spec §15.4 rounds the product and the sum separately.
+// in its GNU modes): docs/formats.md, "qsi8cxp matmul" rounds the product and the sum separately.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -104,7 +104,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod(
     return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(float));
 }
 
-// Spec §15.4 steps 2-7 on four columns of one row: T = A + sum_j * off_i (wrapping int32 MLA),
+// docs/formats.md, "qsi8cxp matmul" steps 2-7 on four columns of one row: T = A + sum_j * off_i (wrapping int32 MLA),
 // y = ((f32(T) * (rs_j * ls_i)) + b_j), then FMAX with min and FMIN with max.
 static inline float32x4_t kai_epilogue4(
     int32x4_t acc, int32_t lhs_offset, float lhs_scale, int32x4_t rhs_sum, float32x4_t rhs_scale, float32x4_t bias,

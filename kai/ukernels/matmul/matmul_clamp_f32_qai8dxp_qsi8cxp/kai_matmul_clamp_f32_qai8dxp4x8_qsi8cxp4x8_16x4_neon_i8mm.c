@@ -9,7 +9,7 @@
 #endif
 
 // dst[i][j] = clamp(f32(A[i][j] + sum_j * off_i) * (rs_j * ls_i) + b_j, min, max), with
-// A[i][j] = sum_{k < Kp} q[i][k] * w[j][k] accumulated in int32 (spec §15.4; each f32 operation
+// A[i][j] = sum_{k < Kp} q[i][k] * w[j][k] accumulated in int32 (docs/formats.md, "qsi8cxp matmul"; each f32 operation
 // rounded, no fused multiply-add; clamp FMAX then FMIN).
 //
 // Packed LHS (kai_lhs_quant_pack_qai8dxp_f32, mr = 4, kr = 8): per block of 4 rows and group of 8 K
@@ -36,7 +36,7 @@
 #include "kai_matmul_clamp_f32_qai8dxp_qsi8cxp_interface.h"
 
 // The epilogue must not be contracted into fused multiply-adds (GCC contracts across statements
-// in its GNU modes): spec §15.4 rounds the product and the sum separately.
+// in its GNU modes): docs/formats.md, "qsi8cxp matmul" rounds the product and the sum separately.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -217,7 +217,7 @@ KAI_NOINLINE static void kai_dot_4x4_i8mm(const int8_t* l0, const int8_t* r, siz
     kai_rows_of_block(acc_b0_r01_c01, acc_b0_r01_c23, acc_b0_r23_c01, acc_b0_r23_c23, acc + 0);
 }
 
-// Spec §15.4 steps 3-7 for one row from T (step 2 done) and s = rs_j * ls_i.
+// docs/formats.md, "qsi8cxp matmul" steps 3-7 for one row from T (step 2 done) and s = rs_j * ls_i.
 static inline void kai_finish_row(
     float* dst, int32x4_t t, float32x4_t s, float32x4_t bias, float32x4_t vmin, float32x4_t vmax, size_t cols) {
     float32x4_t y = vcvtq_f32_s32(t);
@@ -279,7 +279,7 @@ static void kai_finish(
     }
 }
 
-// Full tiles (16 rows, 4 columns). Spec §15.4 step 2 (T = A + sum_j * off_i, int32 wrapping) is
+// Full tiles (16 rows, 4 columns). docs/formats.md, "qsi8cxp matmul" step 2 (T = A + sum_j * off_i, int32 wrapping) is
 // folded into the accumulators' start values (acc_bB_rXY_cZW starts at the matching sum_j * off_i; addition modulo 2^32 does
 // not depend on the order), so the epilogue starts at step 3, straight from the registers, with
 // no row or column checks.

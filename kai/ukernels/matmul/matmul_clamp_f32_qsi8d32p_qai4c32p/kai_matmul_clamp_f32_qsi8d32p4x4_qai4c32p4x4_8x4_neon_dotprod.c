@@ -12,7 +12,7 @@
 //   acc = fmaf(zero[j][b], S[i][b], acc)
 //   acc = fmaf(f32(I), (scale[j][b] / 16) * recip[i][b], acc),  I = sum_{k in b} q[i][k] * 16 w[j][k]
 // with q the int8 LHS, S its stored f32(sum q) * recip, w the signed nibble u - 8 and zero / scale
-// the weights' block parameters (spec §17.4; both FMAs fused, the product rounded once).
+// the weights' block parameters (docs/formats.md, "qai4c32p matmul"; both FMAs fused, the product rounded once).
 // Packed LHS (mr = 4, kbl = 4): per 4 rows and block, groups of 4 K values of rows 0..3 (16 bytes
 // per group), then 4 f32 S, then 4 f32 recip. Packed RHS (nr = 4, kbl = 4): per 4 columns and block,
 // for each 32-value chunk 4 segments s of 16 bytes, 4 bytes per column: values 4s..4s+3 in the low

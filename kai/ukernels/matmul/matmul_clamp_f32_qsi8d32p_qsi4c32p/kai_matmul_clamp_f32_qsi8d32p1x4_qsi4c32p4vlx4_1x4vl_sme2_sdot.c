@@ -10,9 +10,9 @@
 // dst[i][j] = FCLAMP(acc, scalar_min, scalar_max) = minNum(maxNum(acc, scalar_min), scalar_max) (KleidiAI's clamp: equal
 // to the NEON kernels' FMAX / FMIN except that a NaN acc gives the bound), acc = +0 then for each block b of bl values:
 //   acc = fmaf(f32(I), f32(a[i][b]) * f32(d[j][b]), acc),  I = sum_{k in b} q[i][k] * (u[j][k] - 8)
-// with q the int8 LHS, a its f16 scale, u the unsigned RHS nibble, d its f16 scale (spec §11.7, §20.4; the
+// with q the int8 LHS, a its f16 scale, u the unsigned RHS nibble, d its f16 scale (docs/formats.md, "qsi8d32p matmul" and "SME matmul recipes"; the
 // products a * d of two f16 are exact in f32, and I is exact in f32 for bl <= 2^16).
-// Packed LHS (spec §11.5, mr = 1): the k int8 of the row, then its k / bl f16 scales. Packed RHS (spec §14.1,
+// Packed LHS (docs/formats.md, "Q4_0 layouts of the SME kernels", mr = 1): the k int8 of the row, then its k / bl f16 scales. Packed RHS (docs/formats.md, "Q4_0 layouts of the SME kernels",
 // nr = 4VL, VL = SVL / 32): per nr-column block, for each block b and group g of 4 k values, nr 16-bit units (unit
 // of lane i: k = 4g, 4g+1 in the low byte's low / high nibble, 4g+2, 4g+3 in the high byte), then all f16 scales
 // (lane i, block b at (b * nr + i) * 2 after the data).

@@ -10,8 +10,8 @@
 // dst[i][j] = min(max(acc, scalar_min), scalar_max) (FMAX / FMIN: NaN propagates), acc = +0 then for each block b:
 //   acc = fmaf(f32(J), f32(a[i][b]) * f32(d16[j][b]), acc),  J = sum_{k in b} q[i][k] * 16 w[j][k] = 16 I
 // with q the int8 LHS, a its f16 scale, w the signed RHS nibble and d16 = f16(d / 16) its packed scale: the same
-// value as fmaf(f32(I), f32(a) * 16 f32(d16), acc), as scaling by 16 is exact (spec §11.7, §14.2).
-// Packed LHS (spec §11.5, mr = 1): the k int8 of the row, then its f16 block scales. Packed RHS (spec §14.2,
+// value as fmaf(f32(I), f32(a) * 16 f32(d16), acc), as scaling by 16 is exact (docs/formats.md, "qsi8d32p matmul" and "Q4_0 layouts of the SME kernels").
+// Packed LHS (docs/formats.md, "Q4_0 layouts of the SME kernels", mr = 1): the k int8 of the row, then its f16 block scales. Packed RHS (docs/formats.md, "Q4_0 layouts of the SME kernels",
 // nr = 4VL): per nr-column block, for each block b and packet p of 8 k values, nr 32-bit units (lane i: byte t
 // holds w[8p + t] in the low nibble and w[8p + t + 4] in the high one, two's complement), then all f16 scales
 // d16 (lane i, block b at (b * nr + i) * 2 after the data).
