@@ -56,7 +56,7 @@ CFLAGS = ["-O3", "-DNDEBUG", "-march=armv8.6-a+bf16+i8mm+dotprod", "-std=gnu11",
 MATTR = "+bf16,+i8mm,+dotprod,+fp16"
 CPUS = ["neoverse-n2", "neoverse-v1", "neoverse-v2"]
 MIN_TRIP = 4
-MCA_ITERATIONS = 100
+MCA_ITERATIONS = int(os.environ.get("KAI_PERF_MCA_ITERATIONS", "200"))
 CLASSES = ["bfmmla", "i8mmla", "dot", "vld", "vst", "simd", "ld", "st", "branch", "other"]
 
 # Useful-work kinds: MACs per instruction (Advanced SIMD, 128-bit) and the synthetic form the peak is
@@ -518,6 +518,22 @@ class Call:
                 return lp
             lp = p
 
+
+    def describe(self):
+        """The loop nest with executions, for --loops."""
+        out = []
+        for lp in self.loops:
+            depth, p = 0, self.parent(lp)
+            while p is not None:
+                depth, p = depth + 1, self.parent(p)
+            par = self.parent(lp)
+            per = self.iters(lp) / max(1, self.iters(par)) if par else float(self.iters(lp))
+            dyn = sum(self.execs.get(a, 0) for a in range(lp[0], lp[1] + 4, 4))
+            out.append("%s0x%x:0x%x  %d insns  %d iterations  %.2f per parent iteration  %d executed%s" % (
+                "  " * depth, lp[0], lp[1] + 4, (lp[1] - lp[0]) // 4 + 1, self.iters(lp), per, dyn,
+                "  straight" if self.straight(lp) else ""))
+        return "\n".join(out)
+
     def items(self):
         """(instruction addresses, executions) of every item of the whole-call model."""
         loop_items = [lp for lp in self.loops if self.straight(lp)]
@@ -594,15 +610,17 @@ def measure(kernel_name, shape, lhs_name=None, rhs_name=None, cpus=CPUS, model=T
     if model:
         mca = Mca()
         try:
-            fig = Call(Code(exe), g).figures(mca, cpus)
+            call = Call(Code(exe), g)
+            fig = call.figures(mca, cpus)
+            fig["loop_nest"] = call.describe()
         finally:
             mca.save()
         res.update(fig)
     return res
 
 
-def fmt3(d, cpus=CPUS):
-    return "/".join("%.0f" % d[c] for c in cpus) if d else "-"
+def fmt3(d, cpus=CPUS, digits=0):
+    return "/".join("%.*f" % (digits, d[c]) for c in cpus) if d else "-"
 
 
 def main():
@@ -613,6 +631,7 @@ def main():
     ap.add_argument("--rhs")
     ap.add_argument("--no-model", action="store_true", help="counts only (no llvm-mca)")
     ap.add_argument("--json")
+    ap.add_argument("--loops", action="store_true", help="print the loop nest of the call")
     a = ap.parse_args()
     r = measure(a.kernel, a.dims, a.lhs, a.rhs, model=not a.no_model)
     print("%s %s: %d instructions (%s), %.4f per MAC; MMLA/DOT %d" % (
@@ -621,7 +640,9 @@ def main():
     print("packers: %s %.2f / element, %s %.2f / weight" % (r["lhs_packer"], r["lhs_ipe"], r["rhs_packer"], r["rhs_ipw"]))
     if not a.no_model:
         print("hot loop %% of peak N2/V1/V2: %s (range %s)   whole call: %s   kinds: %s" % (
-            fmt3(r["loop"]), r.get("loop_range", "-"), fmt3(r["call"]), ",".join(r["kinds"])))
+            fmt3(r["loop"], digits=1), r.get("loop_range", "-"), fmt3(r["call"], digits=1), ",".join(r["kinds"])))
+    if a.loops:
+        print(r["loop_nest"])
     if a.json:
         json.dump(r, open(a.json, "w"), indent=1)
 

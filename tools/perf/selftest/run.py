@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Self-test of tools/perf: the plugin's counts and the models on loops whose counts are known.
+
+    python3 tools/perf/selftest/run.py
+
+Builds loops.S and main.c statically, runs them under qemu with the plugin and checks, for each
+call region, the class counts against the hand-computed ones below, then checks the loop finder
+(the hot loop's address range) and the model (24 independent SMMLA a loop run at the modelled
+SMMLA peak). A few seconds; needs what tools/perf/kai_perf.py needs. Prints 'N passed, M failed'.
+"""
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import kai_perf  # noqa: E402
+
+# Per iteration and once per call, by class, read off the comments of loops.S.
+MIX_ITER = {"i8mmla": 3, "bfmmla": 1, "dot": 6, "simd": 3, "vld": 4, "vst": 3, "ld": 4, "st": 2, "other": 4, "branch": 3}
+MIX_ONCE = {"ld": 1, "st": 1, "other": 1, "branch": 1}
+PEAK_ITER = {"i8mmla": 24, "other": 1, "branch": 1}
+PEAK_ONCE = {"branch": 1}
+
+
+def expected(per_iter, once, iterations, calls):
+    return {c: per_iter.get(c, 0) * iterations + once.get(c, 0) * calls for c in kai_perf.CLASSES}
+
+
+def main():
+    passed, failed = [], []
+
+    def check(name, ok, detail=""):
+        (passed if ok else failed).append(name)
+        print("%s %s%s" % ("ok  " if ok else "FAIL", name, (": " + detail) if detail and not ok else ""))
+
+    with tempfile.TemporaryDirectory() as d:
+        exe = os.path.join(d, "selftest")
+        kai_perf.sh([kai_perf.CC, "-O1", "-static", "-o", exe, os.path.join(HERE, "main.c"), os.path.join(HERE, "loops.S")])
+        regions = kai_perf.profile(exe, [], ["selftest_mix", "selftest_peak"], os.path.join(d, "prof.json"))
+        syms = {name: addr for addr, _, name in kai_perf.symbols(exe)}
+        mix, peak = regions["selftest_mix"], regions["selftest_peak"]
+        for name, g, want, calls in (("mix", mix, expected(MIX_ITER, MIX_ONCE, 15, 2), 2),
+                                     ("peak", peak, expected(PEAK_ITER, PEAK_ONCE, 100, 1), 1)):
+            check("%s calls" % name, g["calls"] == calls, "%d != %d" % (g["calls"], calls))
+            check("%s classes" % name, g["classes"] == want, "%s != %s" % (g["classes"], want))
+            check("%s total" % name, g["total"] == sum(want.values()), "%d" % g["total"])
+            check("%s blocks add up" % name, sum(n * e for _, n, e in g["blocks"]) == g["total"])
+        mca = kai_perf.Mca()
+        try:
+            code = kai_perf.Code(exe)
+            fm = kai_perf.Call(code, mix).figures(mca, kai_perf.CPUS)
+            fp = kai_perf.Call(code, peak).figures(mca, kai_perf.CPUS)
+        finally:
+            mca.save()
+        m0, p0 = syms["selftest_mix"], syms["selftest_peak"]
+        check("mix hot loop range", fm.get("loop_range") == "0x%x:0x%x" % (m0 + 8, m0 + 8 + 31 * 4), fm.get("loop_range"))
+        check("peak hot loop range", fp.get("loop_range") == "0x%x:0x%x" % (p0, p0 + 26 * 4), fp.get("loop_range"))
+        check("peak kinds", fp["kinds"] == ["smmla"], str(fp["kinds"]))
+        for cpu in kai_perf.CPUS:
+            check("peak loop at the SMMLA peak on %s" % cpu, 97.0 <= fp["loop"][cpu] <= 100.5, "%.1f" % fp["loop"][cpu])
+            check("peak call near the peak on %s" % cpu, 96.0 <= fp["call"][cpu] <= fp["loop"][cpu] + 0.5, "%.1f" % fp["call"][cpu])
+            check("mix modelled on %s" % cpu, 0.0 < fm["call"][cpu] <= 100.0 and 0.0 < fm["loop"][cpu] <= 100.0,
+                  "%s %s" % (fm["call"][cpu], fm["loop"][cpu]))
+    print("%d passed, %d failed" % (len(passed), len(failed)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
