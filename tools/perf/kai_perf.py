@@ -200,61 +200,75 @@ def call_args(params, values, what):
     return ", ".join(out)
 
 
-def case_source(kernel, lhs, rhs):
-    """The perf_case() of perf_driver.c for one kernel and its packers: every argument is chosen by
-    its parameter name in the prototype (m, k, mr, lhs_stride, scale_dt, params...)."""
-    kname = kernel["name"]
-    suffix = kname[len("kai_"):]
-    getter = lambda what: "kai_get_%s_%s()" % (what, suffix)  # noqa: E731
-    dst_bytes = 4 if suffix.startswith("matmul_clamp_f32_") else 2
-    lhs_b, lhs_half = source_elem(lhs)
-    rhs_b, rhs_half = source_elem(rhs)
-    kxn = "_kxn_" in rhs["name"]
-    int4 = re.search(r"_qs4|_qsu4|_qau4", rhs["name"]) is not None
-    if int4:
-        rhs_stride = "(s->n + 1) / 2" if kxn else "(s->k + 1) / 2"
-    else:
-        rhs_stride = "s->n * %d" % rhs_b if kxn else "s->k * %d" % rhs_b
-    common = {"m": "s->m", "n": "s->n", "k": "s->k", "bl": "s->bl", "mr": "mr", "nr": "nr", "kr": "kr", "sr": "sr",
-              "m_idx_start": "0", "num_groups": "1", "extra_bytes": "0", "scale_dt": "kai_dt_bf16"}
-    L = ['#include "%s"' % header_of(e) for e in (kernel, lhs, rhs)]
-    L.append("static double perf_case(const struct perf_shape* s) {")
-    L.append("    const size_t mr = %s, nr = %s, kr = %s, sr = %s;" % tuple(getter(w) for w in ("mr", "nr", "kr", "sr")))
-    L.append("    const size_t blocks = s->k / (s->bl ? s->bl : 1) + 1;")
-    L.append("    void* lhs = perf_input(s->m * s->k, %d, %d);" % (lhs_b, lhs_half))
-    L.append("    void* rhs = perf_input((s->n + 2) * (s->k + 2), %d, %d);" % (rhs_b, rhs_half))
-    L.append("    void* bias = perf_input(s->n, %d, %d);" % ((2, 1) if "biasf16" in rhs["name"] else (4, 0)))
-    L.append("    void* scale = perf_scales((s->n + 2) * blocks * 4);")
-    L.append("    void* zero = perf_scales((s->n + 2) * blocks * 4);")
-    vals = dict(common)
-    params_decl = []
-    for ptype, pname in prototype(header_of(rhs), "kai_run_" + rhs["name"][4:]):
+def packer_params(packer):
+    """Declarations of the params struct a packer's run function takes, and the argument."""
+    for ptype, pname in prototype(header_of(packer), "kai_run_" + packer["name"][4:]):
         if pname == "params" and "struct" in ptype:
             sname = re.search(r"struct\s+(\w+)", ptype).group(1)
-            params_decl.append("    struct %s params;" % sname)
-            params_decl.append("    memset(&params, 0, sizeof(params));")
-            for f in struct_fields(sname):
-                if f in PARAM_VALUES:
-                    params_decl.append("    params.%s = %s;" % (f, PARAM_VALUES[f]))
-            vals["params"] = "&params"
-        elif pname == "params":
-            vals["params"] = "NULL"
-    L.extend(params_decl)
-    size_lhs = "kai_get_lhs_packed_size_" + lhs["name"][len("kai_"):]
-    size_rhs = "kai_get_rhs_packed_size_" + rhs["name"][len("kai_"):]
-    L.append("    void* lhs_packed = perf_alloc(%s(%s));" % (size_lhs, call_args(prototype(header_of(lhs), size_lhs), common, size_lhs)))
-    L.append("    void* rhs_packed = perf_alloc(%s(%s));" % (size_rhs, call_args(prototype(header_of(rhs), size_rhs), common, size_rhs)))
-    L.append("    void* dst = perf_alloc(s->m * s->n * %d);" % dst_bytes)
-    lv = dict(vals, lhs="lhs", lhs_stride="s->k * %d" % lhs_b, lhs_packed="lhs_packed")
-    L.append("    kai_run_%s(%s);" % (lhs["name"][4:], call_args(prototype(header_of(lhs), "kai_run_" + lhs["name"][4:]), lv, lhs["name"])))
-    rv = dict(vals, rhs="rhs", rhs_stride=rhs_stride, bias="bias", scale="scale", zero="zero",
-              scale_stride="s->k / (s->bl ? s->bl : 1) * 2", rhs_packed="rhs_packed")
-    L.append("    kai_run_%s(%s);" % (rhs["name"][4:], call_args(prototype(header_of(rhs), "kai_run_" + rhs["name"][4:]), rv, rhs["name"])))
-    kv = dict(common, lhs_packed="lhs_packed", rhs_packed="rhs_packed", dst="dst",
-              dst_stride_row="s->n * %d" % dst_bytes, dst_stride_col="%d" % dst_bytes,
-              scalar_min="-FLT_MAX", scalar_max="FLT_MAX", clamp_min="-FLT_MAX", clamp_max="FLT_MAX")
-    L.append("    kai_run_%s(%s);" % (suffix, call_args(prototype(header_of(kernel), "kai_run_" + suffix), kv, kname)))
-    L.append("    return perf_checksum(dst, s->m * s->n * %d);" % dst_bytes)
+            decl = ["    struct %s params;" % sname, "    memset(&params, 0, sizeof(params));"]
+            decl += ["    params.%s = %s;" % (f, PARAM_VALUES[f]) for f in struct_fields(sname) if f in PARAM_VALUES]
+            return decl, "&params"
+        if pname == "params":
+            return [], "NULL"
+    return [], "NULL"
+
+
+def case_source(kernel, lhs, rhs, tile=None, run_kernel=True):
+    """The perf_case() of perf_driver.c: runs the LHS packer, the RHS packer and the kernel (either
+    packer may be None). mr, nr, kr and sr come from the kernel's getters, or from `tile` without a
+    kernel; with run_kernel False the kernel only gives them. Every argument is chosen by its
+    parameter name in the prototype (m, k, mr, lhs_stride, scale_dt, params...)."""
+    common = {"m": "s->m", "n": "s->n", "k": "s->k", "bl": "s->bl", "mr": "mr", "nr": "nr", "kr": "kr", "sr": "sr",
+              "m_idx_start": "0", "num_groups": "1", "extra_bytes": "0", "scale_dt": "kai_dt_bf16"}
+    L = ['#include "%s"' % header_of(e) for e in (kernel, lhs, rhs) if e]
+    L.append("static double perf_case(const struct perf_shape* s) {")
+    if kernel:
+        suffix = kernel["name"][len("kai_"):]
+        L.append("    const size_t mr = %s, nr = %s, kr = %s, sr = %s;" % tuple(
+            "kai_get_%s_%s()" % (w, suffix) for w in ("mr", "nr", "kr", "sr")))
+    else:
+        L.append("    const size_t mr = %d, nr = %d, kr = %d, sr = %d;" % tuple(tile.get(w, 1) for w in ("mr", "nr", "kr", "sr")))
+    L.append("    const size_t blocks = s->k / (s->bl ? s->bl : 1) + 1;")
+    L.append("    void* lhs_packed = NULL;")
+    L.append("    void* rhs_packed = NULL;")
+    if lhs:
+        lhs_b, lhs_half = source_elem(lhs)
+        size = "kai_get_lhs_packed_size_" + lhs["name"][len("kai_"):]
+        L.append("    void* lhs = perf_input(s->m * s->k, %d, %d);" % (lhs_b, lhs_half))
+        L.append("    lhs_packed = perf_alloc(%s(%s));" % (size, call_args(prototype(header_of(lhs), size), common, size)))
+        lv = dict(common, lhs="lhs", lhs_stride="s->k * %d" % lhs_b, lhs_packed="lhs_packed")
+        run = "kai_run_" + lhs["name"][4:]
+        L.append("    %s(%s);" % (run, call_args(prototype(header_of(lhs), run), lv, run)))
+    if rhs:
+        rhs_b, rhs_half = source_elem(rhs)
+        kxn = "_kxn_" in rhs["name"]
+        if re.search(r"_qs4|_qsu4|_qau4", rhs["name"]):
+            rhs_stride = "(s->n + 1) / 2" if kxn else "(s->k + 1) / 2"
+        else:
+            rhs_stride = "s->n * %d" % rhs_b if kxn else "s->k * %d" % rhs_b
+        L.append("    void* rhs = perf_input((s->n + 2) * (s->k + 2), %d, %d);" % (rhs_b, rhs_half))
+        L.append("    void* bias = perf_input(s->n, %d, %d);" % ((2, 1) if "biasf16" in rhs["name"] else (4, 0)))
+        L.append("    void* scale = perf_scales((s->n + 2) * blocks * 4);")
+        L.append("    void* zero = perf_scales((s->n + 2) * blocks * 4);")
+        decl, params = packer_params(rhs)
+        L.extend(decl)
+        size = "kai_get_rhs_packed_size_" + rhs["name"][len("kai_"):]
+        L.append("    rhs_packed = perf_alloc(%s(%s));" % (size, call_args(prototype(header_of(rhs), size), common, size)))
+        rv = dict(common, rhs="rhs", rhs_stride=rhs_stride, bias="bias", scale="scale", zero="zero", params=params,
+                  scale_stride="s->k / (s->bl ? s->bl : 1) * 2", rhs_packed="rhs_packed")
+        run = "kai_run_" + rhs["name"][4:]
+        L.append("    %s(%s);" % (run, call_args(prototype(header_of(rhs), run), rv, run)))
+    if kernel and run_kernel:
+        dst_bytes = 4 if suffix.startswith("matmul_clamp_f32_") else 2
+        L.append("    void* dst = perf_alloc(s->m * s->n * %d);" % dst_bytes)
+        kv = dict(common, lhs_packed="lhs_packed", rhs_packed="rhs_packed", dst="dst",
+                  dst_stride_row="s->n * %d" % dst_bytes, dst_stride_col="%d" % dst_bytes,
+                  scalar_min="-FLT_MAX", scalar_max="FLT_MAX", clamp_min="-FLT_MAX", clamp_max="FLT_MAX")
+        run = "kai_run_" + suffix
+        L.append("    %s(%s);" % (run, call_args(prototype(header_of(kernel), run), kv, run)))
+        L.append("    return perf_checksum(dst, s->m * s->n * %d);" % dst_bytes)
+    else:
+        L.append("    return (lhs_packed ? perf_checksum(lhs_packed, 64) : 0.0) + (rhs_packed ? perf_checksum(rhs_packed, 64) : 0.0);")
     L.append("}")
     return "\n".join(L) + "\n"
 
@@ -268,18 +282,18 @@ def choose_packers(lst, kernel, lhs_name=None, rhs_name=None):
     return lhs, rhs
 
 
-def build_driver(lst, kernel, lhs, rhs):
-    tag = "%s+%s+%s" % (kernel["name"], lhs["name"], rhs["name"])
-    key = hashlib.sha1(tag.encode()).hexdigest()[:12]
-    d = os.path.join(BUILD, "cases", key)
+def build_driver(kernel, lhs, rhs, tile=None, run_kernel=True):
+    """Writes the case file and links perf_driver for a kernel and/or packers (cached)."""
+    parts = [e for e in (kernel, lhs, rhs) if e]
+    tag = "+".join(e["name"] for e in parts) + (json.dumps(tile, sort_keys=True) if tile else "") + ("" if run_kernel else "/pack")
+    d = os.path.join(BUILD, "cases", hashlib.sha1(tag.encode()).hexdigest()[:12])
     os.makedirs(d, exist_ok=True)
     case = os.path.join(d, "case.inc")
-    text = case_source(kernel, lhs, rhs)
+    text = case_source(kernel, lhs, rhs, tile, run_kernel)
     if not os.path.exists(case) or open(case).read() != text:
         open(case, "w").write(text)
     exe = os.path.join(d, "perf_driver")
-    srcs = [os.path.join(ROOT, e["dir"], e["name"] + ".c") for e in (kernel, lhs, rhs)]
-    objs = [compile_object(s) for s in srcs]
+    objs = [compile_object(os.path.join(ROOT, e["dir"], e["name"] + ".c")) for e in parts]
     drv = os.path.join(d, "perf_driver.o")
     if not newer(drv, case, os.path.join(HERE, "perf_driver.c")):
         sh([CC, "-O1", "-std=gnu11", "-w", "-march=armv8.6-a+bf16+i8mm+dotprod+fp16", "-I", ROOT,
@@ -593,7 +607,7 @@ def measure(kernel_name, shape, lhs_name=None, rhs_name=None, cpus=CPUS, model=T
     if kernel is None:
         raise RuntimeError("%s is not in kai/kernels.bzl" % kernel_name)
     lhs, rhs = choose_packers(lst, kernel, lhs_name, rhs_name)
-    exe = build_driver(lst, kernel, lhs, rhs)
+    exe = build_driver(kernel, lhs, rhs)
     m, n, k = shape[:3]
     bl = shape[3] if len(shape) > 3 else 32
     run = "kai_run_" + kernel_name[4:]
@@ -619,6 +633,39 @@ def measure(kernel_name, shape, lhs_name=None, rhs_name=None, cpus=CPUS, model=T
     return res
 
 
+def measure_packer(packer_name, shape, tile=None, consumer=None):
+    """Instructions per element (LHS packers) or per weight (RHS packers) of one packer call at
+    [M, N, K(, BL)]. mr/nr, kr and sr come from `tile` ({"mr": .., "kr": .., "sr": ..}), from the
+    getters of kernel `consumer`, or else from the first NEON kernel kai/kernels.bzl says the packer
+    feeds."""
+    lst = kai_list.load()
+    if packer_name.startswith("kai_run_"):
+        packer_name = "kai_" + packer_name[len("kai_run_"):]
+    packer = lst.entry(packer_name)
+    if packer is None:
+        raise RuntimeError("%s is not in kai/kernels.bzl" % packer_name)
+    kernel = None
+    if consumer:
+        kernel = lst.entry(consumer if consumer.startswith("kai_") else "kai_matmul_clamp_" + consumer)
+        if kernel is None:
+            raise RuntimeError("%s is not in kai/kernels.bzl" % consumer)
+    elif tile is None:
+        kernel = next((k for k in lst.kernels() if "_neon" in k["name"] and packer in lst.packers_for(k)), None)
+        if kernel is None:
+            raise RuntimeError("%s feeds no NEON kernel: give its mr/nr, kr and sr" % packer_name)
+    lhs = packer if packer["kind"] == "lhs_packer" else None
+    rhs = packer if packer["kind"] == "rhs_packer" else None
+    exe = build_driver(kernel, lhs, rhs, tile=tile, run_kernel=False)
+    m, n, k = shape[:3]
+    bl = shape[3] if len(shape) > 3 else 32
+    run = "kai_run_" + packer_name[4:]
+    prof = os.path.join(os.path.dirname(exe), "prof-%dx%dx%dx%d.json" % (m, n, k, bl))
+    g = profile(exe, [m, n, k, bl], [run], prof)[run]
+    per = float(m * k) if lhs else float(n * k)
+    return {"packer": packer_name, "shape": list(shape), "total": g["total"], "per": g["total"] / per,
+            "unit": "element" if lhs else "weight"}
+
+
 def fmt3(d, cpus=CPUS, digits=0):
     return "/".join("%.*f" % (digits, d[c]) for c in cpus) if d else "-"
 
@@ -632,7 +679,14 @@ def main():
     ap.add_argument("--no-model", action="store_true", help="counts only (no llvm-mca)")
     ap.add_argument("--json")
     ap.add_argument("--loops", action="store_true", help="print the loop nest of the call")
+    ap.add_argument("--consumer", help="packer alone: take mr/nr, kr and sr from this kernel's getters")
+    ap.add_argument("--tile", help="packer alone: mr/nr,kr,sr as 'mr=4,kr=16,sr=2' (default: its first NEON consumer's)")
     a = ap.parse_args()
+    if "_pack_" in a.kernel:
+        tile = {k: int(v) for k, v in (x.split("=") for x in a.tile.split(","))} if a.tile else None
+        r = measure_packer(a.kernel, a.dims, tile, a.consumer)
+        print("%s %s: %d instructions, %.2f per %s" % (r["packer"], "x".join(map(str, a.dims)), r["total"], r["per"], r["unit"]))
+        return
     r = measure(a.kernel, a.dims, a.lhs, a.rhs, model=not a.no_model)
     print("%s %s: %d instructions (%s), %.4f per MAC; MMLA/DOT %d" % (
         r["kernel"], "x".join(map(str, a.dims)), r["total"],
