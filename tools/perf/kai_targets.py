@@ -35,7 +35,8 @@ import kai_perf  # noqa: E402
 _memo = {}
 
 
-def _measure(kernel, shape, lhs, rhs, cpus):
+def measure(kernel, shape, lhs=None, rhs=None, cpus=kai_perf.CPUS):
+    """kai_perf.measure, each (kernel, shape, packers, models) once per process."""
     key = (kernel, tuple(shape), lhs, rhs, tuple(cpus))
     if key not in _memo:
         _memo[key] = kai_perf.measure(kernel, shape, lhs, rhs, cpus=cpus)
@@ -88,7 +89,7 @@ def check(path, family_dirs, log=None):
             for vlabel, kernel in variants:
                 if log:
                     log("  %s %s" % (vlabel, "x".join(map(str, shape))))
-                r = _measure(kernel, shape, _packer_name(row.get("lhs")), _packer_name(row.get("rhs")), cpus)
+                r = measure(kernel, shape, _packer_name(row.get("lhs")), _packer_name(row.get("rhs")), cpus)
                 extras = ""
                 fails = []
                 if "max_ipm" in row and r["ipm"] > row["max_ipm"]:
