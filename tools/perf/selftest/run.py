@@ -7,9 +7,12 @@
 Builds loops.S and main.c statically, runs them under qemu with the plugin and checks, for each
 call region, the class counts against the hand-computed ones below, then checks the loop finder
 (the hot loop's address range) and the model (24 independent SMMLA a loop run at the modelled
-SMMLA peak). A few seconds; needs what tools/perf/kai_perf.py needs. Prints 'N passed, M failed'.
+SMMLA peak); then, on three kernels and their packers at small shapes, that the plugin's class
+counts (from the encodings) equal those of every executed instruction classed by its mnemonic
+and operands in llvm-objdump's disassembly. Under a minute; needs what tools/perf/kai_perf.py needs. Prints 'N passed, M failed'.
 """
 import os
+import re
 import sys
 import tempfile
 
@@ -22,6 +25,32 @@ MIX_ITER = {"i8mmla": 3, "bfmmla": 1, "dot": 6, "simd": 3, "vld": 4, "vst": 3, "
 MIX_ONCE = {"ld": 1, "st": 1, "other": 1, "branch": 1}
 PEAK_ITER = {"i8mmla": 24, "other": 1, "branch": 1}
 PEAK_ONCE = {"branch": 1}
+
+
+# An oracle independent of the plugin's decoder: the class of an instruction from llvm-objdump's
+# mnemonic and operands (the plugin classifies raw encodings).
+BRANCH_MNEMONICS = re.compile(r"^(b|bl|br|blr|ret|b\.\w+|cbn?z|tbn?z|svc|hint|nop|msr|mrs|isb|dsb|dmb|yield|bti|"
+                              r"paci\w*|auti\w*|retaa|retab|blraa\w*|braa\w*|hlt|brk|udf|smstart|smstop)$")
+FP_OPERAND = re.compile(r"^\{?\s*[bhsdqvz]\d+")
+
+
+def mnemonic_class(mnemonic, operands):
+    if mnemonic == "bfmmla":
+        return "bfmmla"
+    if mnemonic in ("smmla", "ummla", "usmmla"):
+        return "i8mmla"
+    if mnemonic in ("sdot", "udot", "usdot", "sudot", "bfdot"):
+        return "dot"
+    if BRANCH_MNEMONICS.match(mnemonic):
+        return "branch"
+    first = operands.split(",")[0].strip()
+    if re.match(r"^(ld|st|prfm)", mnemonic):
+        vector = FP_OPERAND.match(first) is not None
+        store = mnemonic.startswith("st")
+        return ("vst" if store else "vld") if vector else ("st" if store else "ld")
+    if mnemonic.startswith("f") or any(FP_OPERAND.match(o.strip()) for o in operands.split(",")):
+        return "simd"
+    return "other"
 
 
 def expected(per_iter, once, iterations, calls):
@@ -63,6 +92,26 @@ def main():
             check("peak call near the peak on %s" % cpu, 96.0 <= fp["call"][cpu] <= fp["loop"][cpu] + 0.5, "%.1f" % fp["call"][cpu])
             check("mix modelled on %s" % cpu, 0.0 < fm["call"][cpu] <= 100.0 and 0.0 < fm["loop"][cpu] <= 100.0,
                   "%s %s" % (fm["call"][cpu], fm["loop"][cpu]))
+    # Real compiler output: a kernel and its packers at a small shape, every executed instruction's
+    # class by mnemonic against the plugin's counts, class by class.
+    for kernel, shape in (("f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm", [16, 64, 128]),
+                          ("f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla", [16, 24, 40]),
+                          ("f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", [1, 64, 256, 32])):
+        lst = kai_perf.kai_list.load()
+        k = lst.entry("kai_matmul_clamp_" + kernel)
+        lhs, rhs = kai_perf.choose_packers(lst, k)
+        exe = kai_perf.build_driver(k, lhs, rhs)
+        funcs = ["kai_run_" + e["name"][4:] for e in (k, lhs, rhs)]
+        with tempfile.TemporaryDirectory() as d:
+            regions = kai_perf.profile(exe, shape[:3] + [shape[3] if len(shape) > 3 else 32], funcs, os.path.join(d, "p.json"))
+        code = kai_perf.Code(exe)
+        for f in funcs:
+            want = dict.fromkeys(kai_perf.CLASSES, 0)
+            for addr, n, e in regions[f]["blocks"]:
+                for i in range(n):
+                    want[mnemonic_class(*code.insn(addr + 4 * i))] += e
+            check("%s: classes by encoding = by mnemonic" % f, regions[f]["classes"] == want,
+                  "%s != %s" % (regions[f]["classes"], want))
     print("%d passed, %d failed" % (len(passed), len(failed)))
     return 1 if failed else 0
 
