@@ -53,6 +53,13 @@ HOST_CC = os.environ.get("HOST_CC", "gcc")
 # The flags kai's published figures were measured with: every file at -O3, one -march with every
 # NEON feature a kernel may use (f16 files add +fp16).
 CFLAGS = ["-O3", "-DNDEBUG", "-march=armv8.6-a+bf16+i8mm+dotprod", "-std=gnu11", "-w"]
+# SME and SME2 kernels: clang-19 (as kai's toolchain does), with the flags of the SME figures in
+# docs/performance.md; they run under an SME2 qemu (KAI_QEMU_DIR, as tools/setup.sh installs it)
+# with SVL 512 and SVE VL 256, and are counted from qemu's execution log (trace_profile).
+SME_CC = os.environ.get("KAI_PERF_SME_CC", "clang-19")
+SME_CFLAGS = ["--target=aarch64-linux-gnu", "-O2", "-DNDEBUG", "-march=armv9-a+sme2", "-w"]
+SME_QEMU = os.environ.get("KAI_PERF_SME_QEMU", os.path.join(os.environ.get("KAI_QEMU_DIR", "/opt/kai/qemu"), "bin", "qemu-aarch64"))
+SME_CPU = "max,sve256=on,sme512=on"
 MATTR = "+bf16,+i8mm,+dotprod,+fp16"
 CPUS = ["neoverse-n2", "neoverse-v1", "neoverse-v2"]
 MIN_TRIP = 4
@@ -115,16 +122,20 @@ def plugin():
 
 
 def compile_object(src, extra=()):
-    """Cross-compiles one file (cached by path, flags and modification time)."""
+    """Cross-compiles one file (cached by path, flags and modification time). SME code goes to
+    clang-19 with SME_CFLAGS (GCC 12 cannot compile it)."""
     flags = list(CFLAGS) + list(extra)
     if re.search(r"(^|_)f16(_|$|\.)", os.path.basename(src)):
         flags = [f + "+fp16" if f.startswith("-march=") else f for f in flags]
+    sme = re.search(r"_sme2?(_|\.)", os.path.basename(src)) is not None
+    if sme:
+        flags = list(SME_CFLAGS) + list(extra)
     key = hashlib.sha1(("%s|%s" % (os.path.abspath(src), " ".join(flags))).encode()).hexdigest()[:16]
     obj = os.path.join(BUILD, "obj", "%s-%s.o" % (os.path.basename(src)[:-2], key))
     if newer(obj, src):
         return obj
     os.makedirs(os.path.dirname(obj), exist_ok=True)
-    cmd = [CC, *flags, "-I", ROOT, "-c", "-o", obj, src]
+    cmd = [SME_CC, *flags, "-I", ROOT, "-c", "-o", obj, src] if sme else [CC, *flags, "-I", ROOT, "-c", "-o", obj, src]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0 and "internal compiler error" in r.stderr:
         # gcc 12 crashes in the vectoriser on a few packers at -O3; the figures were made with
@@ -224,8 +235,10 @@ def case_source(kernel, lhs, rhs, tile=None, run_kernel=True):
     L.append("static double perf_case(const struct perf_shape* s) {")
     if kernel:
         suffix = kernel["name"][len("kai_"):]
+        header = open(os.path.join(ROOT, header_of(kernel))).read()
         L.append("    const size_t mr = %s, nr = %s, kr = %s, sr = %s;" % tuple(
-            "kai_get_%s_%s()" % (w, suffix) for w in ("mr", "nr", "kr", "sr")))
+            "kai_get_%s_%s()" % (w, suffix) if "kai_get_%s_%s(" % (w, suffix) in header else "1"
+            for w in ("mr", "nr", "kr", "sr")))
     else:
         L.append("    const size_t mr = %d, nr = %d, kr = %d, sr = %d;" % tuple(tile.get(w, 1) for w in ("mr", "nr", "kr", "sr")))
     L.append("    const size_t blocks = s->k / (s->bl ? s->bl : 1) + 1;")
@@ -236,7 +249,7 @@ def case_source(kernel, lhs, rhs, tile=None, run_kernel=True):
         size = "kai_get_lhs_packed_size_" + lhs["name"][len("kai_"):]
         L.append("    void* lhs = perf_input(s->m * s->k, %d, %d);" % (lhs_b, lhs_half))
         L.append("    lhs_packed = perf_alloc(%s(%s));" % (size, call_args(prototype(header_of(lhs), size), common, size)))
-        lv = dict(common, lhs="lhs", lhs_stride="s->k * %d" % lhs_b, lhs_packed="lhs_packed")
+        lv = dict(common, lhs="lhs", lhs_stride="s->k * %d" % lhs_b, lhs_stride_row="s->k * %d" % lhs_b, lhs_packed="lhs_packed")
         run = "kai_run_" + lhs["name"][4:]
         L.append("    %s(%s);" % (run, call_args(prototype(header_of(lhs), run), lv, run)))
     if rhs:
@@ -258,10 +271,13 @@ def case_source(kernel, lhs, rhs, tile=None, run_kernel=True):
                   scale_stride="s->k / (s->bl ? s->bl : 1) * 2", rhs_packed="rhs_packed")
         run = "kai_run_" + rhs["name"][4:]
         L.append("    %s(%s);" % (run, call_args(prototype(header_of(rhs), run), rv, run)))
+    if kernel and run_kernel and not lhs:
+        # A kernel that reads its LHS unpacked (kai_matmul_clamp_<dst>_f32_...: the SME2 GEMVs).
+        L.append("    void* lhs = perf_input(s->m * s->k, 4, 0);")
     if kernel and run_kernel:
         dst_bytes = 4 if suffix.startswith("matmul_clamp_f32_") else 2
         L.append("    void* dst = perf_alloc(s->m * s->n * %d);" % dst_bytes)
-        kv = dict(common, lhs_packed="lhs_packed", rhs_packed="rhs_packed", dst="dst",
+        kv = dict(common, lhs_packed="lhs_packed", rhs_packed="rhs_packed", dst="dst", lhs="lhs", lhs_stride="s->k * 4",
                   dst_stride_row="s->n * %d" % dst_bytes, dst_stride_col="%d" % dst_bytes,
                   scalar_min="-FLT_MAX", scalar_max="FLT_MAX", clamp_min="-FLT_MAX", clamp_max="FLT_MAX")
         run = "kai_run_" + suffix
@@ -277,6 +293,8 @@ def choose_packers(lst, kernel, lhs_name=None, rhs_name=None):
     feeds = lst.packers_for(kernel)
     lhs = lst.entry(lhs_name) if lhs_name else next((p for p in feeds if p["kind"] == "lhs_packer"), None)
     rhs = lst.entry(rhs_name) if rhs_name else next((p for p in feeds if p["kind"] == "rhs_packer"), None)
+    if lhs is None and "lhs_packer" not in lst.packer_kinds_needed(kernel):
+        return None, rhs
     if lhs is None or rhs is None:
         raise RuntimeError("%s: no LHS or RHS packer (kai/kernels.bzl KAI_PACKER_FEEDS)" % kernel["name"])
     return lhs, rhs
@@ -332,6 +350,111 @@ def profile(exe, args, funcs, out_json):
     return regions
 
 
+# Classes from llvm-objdump's mnemonic and operands: for code the plugin cannot see (the SME2 qemu
+# is a static binary that loads no plugin). The same ten classes as the plugin's, with the MOPA and
+# the DOT/MLA into ZA also counted apart (mac_insns).
+BRANCH_MNEMONICS = re.compile(r"^(b|bl|br|blr|ret|b\.\w+|cbn?z|tbn?z|svc|hint|nop|msr|mrs|isb|dsb|dmb|yield|bti|"
+                              r"paci\w*|auti\w*|retaa|retab|blraa\w*|braa\w*|hlt|brk|udf|smstart|smstop)$")
+FP_OPERAND = re.compile(r"^\{?\s*([bhsdqvz]\d+|za|zt0|pn?\d+)")
+# SVE and SME instructions with only general-purpose operands (the SVE encoding space: simd).
+SVE_SCALAR = re.compile(r"^(addvl|addpl|addsvl|addspl|rdvl|rdsvl|cnt[bhwdp]|[su]?q?(inc|dec)[bhwdp])$")
+SME_MAC = re.compile(r"^(f|bf|s|u|su|us)mopa$")
+
+
+def mnemonic_class(mnemonic, operands):
+    """The plugin's class of an instruction, from its disassembly."""
+    if mnemonic == "bfmmla":
+        return "bfmmla"
+    if mnemonic in ("smmla", "ummla", "usmmla"):
+        return "i8mmla"
+    if mnemonic in ("sdot", "udot", "usdot", "sudot", "bfdot") and not operands.startswith("za"):
+        return "dot"  # (into ZA it is SME-space data processing: simd, as the plugin classes it)
+    if BRANCH_MNEMONICS.match(mnemonic):
+        return "branch"
+    first = operands.split(",")[0].strip()
+    if re.match(r"^(ld|st|prfm)", mnemonic):
+        vector = FP_OPERAND.match(first) is not None
+        store = mnemonic.startswith("st")
+        return ("vst" if store else "vld") if vector else ("st" if store else "ld")
+    if mnemonic.startswith("f") or SVE_SCALAR.match(mnemonic) or any(FP_OPERAND.match(o.strip()) for o in operands.split(",")):
+        return "simd"
+    return "other"
+
+
+def is_mac_insn(mnemonic, operands):
+    """MOPA, DOT and MLA into ZA, and SVE/Advanced SIMD MMLA/DOT: the instructions doing the MACs."""
+    if SME_MAC.match(mnemonic):
+        return True
+    if mnemonic in ("sdot", "udot", "usdot", "sudot", "bfdot", "fdot", "fmla", "bfmla", "smmla", "ummla", "usmmla", "bfmmla"):
+        return operands.startswith("za") or mnemonic not in ("fmla", "bfmla")
+    return False
+
+
+def trace_profile(exe, args, funcs):
+    """Instruction counts of each call of `funcs` (callees included) from the SME2 qemu's execution
+    log: qemu runs one instruction per translation block, without chaining, logging only the
+    address ranges of the functions and of every function they branch to directly (transitively).
+    A call starts at the function's entry and ends at the RET its depth returns with; a BL/BLR to
+    code that is not traced comes back at the instruction after it."""
+    code = Code(exe)
+    syms = {name: (addr, size) for addr, size, name in code.syms}
+    ranges, todo, seen = [], [syms[f][0] for f in funcs], set()
+    while todo:
+        start, end = code.load(todo.pop())
+        if start in seen:
+            continue
+        seen.add(start)
+        ranges.append((start, end))
+        for a in range(start, end, 4):
+            t = code.branch_target(a)
+            if t is not None and not (start <= t < end) and t not in seen:
+                todo.append(t)
+    ranges.sort()
+    merged = []
+    for lo, hi in ranges:
+        if merged and lo <= merged[-1][1] + 64:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    dfilter = ",".join("0x%x+0x%x" % (lo, hi - lo) for lo, hi in merged)
+    cmd = [SME_QEMU, "-cpu", SME_CPU, "-one-insn-per-tb", "-d", "nochain,exec", "-dfilter", dfilter, exe, *map(str, args)]
+    entries = {syms[f][0]: f for f in funcs}
+    regions = {f: {"label": f, "calls": 0, "total": 0, "mac_insns": 0, "classes": dict.fromkeys(CLASSES, 0)} for f in funcs}
+    counts = {}
+    active, stack = None, []
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
+    trace = re.compile(r"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
+    for line in proc.stderr:
+        m = trace.match(line)
+        if not m:
+            continue
+        pc = int(m.group(1), 16)
+        if active is None:
+            if pc not in entries:
+                continue
+            active, stack = entries[pc], []
+            regions[active]["calls"] += 1
+        if stack and pc == stack[-1]:
+            stack.pop()
+        key = (active, pc)
+        counts[key] = counts.get(key, 0) + 1
+        mn = code.insn(pc)[0]
+        if mn in ("bl", "blr"):
+            stack.append(pc + 4)
+        elif mn == "ret" and not stack:
+            active = None
+    if proc.wait() != 0:
+        raise RuntimeError("%s failed under the SME2 qemu (%d)" % (exe, proc.returncode))
+    for (f, pc), n in counts.items():
+        mn, ops = code.insn(pc)
+        g = regions[f]
+        g["classes"][mnemonic_class(mn, ops)] += n
+        g["total"] += n
+        if is_mac_insn(mn, ops):
+            g["mac_insns"] += n
+    return regions
+
+
 # ---------------------------------------------------------------------------------------------- model
 class Code:
     """The disassembly of the functions a profile's blocks lie in."""
@@ -361,7 +484,7 @@ class Code:
         if start in self.funcs:
             return self.funcs[start]
         self.funcs[start] = (start, end)
-        text = sh([OBJDUMP, "-d", "--no-show-raw-insn", "--mattr=" + MATTR + ",+sve,+sve2,+sme",
+        text = sh([OBJDUMP, "-d", "--no-show-raw-insn", "--mattr=" + MATTR + ",+sve,+sve2,+sme2,+sme-i16i64,+sme-f64f64",
                    "--start-address=0x%x" % start, "--stop-address=0x%x" % end, self.exe])
         for line in text.splitlines():
             m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
@@ -611,16 +734,25 @@ def measure(kernel_name, shape, lhs_name=None, rhs_name=None, cpus=CPUS, model=T
     m, n, k = shape[:3]
     bl = shape[3] if len(shape) > 3 else 32
     run = "kai_run_" + kernel_name[4:]
-    fl, fr = "kai_run_" + lhs["name"][4:], "kai_run_" + rhs["name"][4:]
+    fl, fr = "kai_run_" + (lhs or rhs)["name"][4:], "kai_run_" + rhs["name"][4:]
     prof = os.path.join(os.path.dirname(exe), "prof-%dx%dx%dx%d.json" % (m, n, k, bl))
-    regions = profile(exe, [m, n, k, bl], [run, fl, fr], prof)
+    sme = "_sme" in kernel_name
+    if sme:
+        # No plugin in the SME2 qemu and no llvm-mca model of SME: counts only, from the trace.
+        regions = trace_profile(exe, [m, n, k, bl], [run])
+        regions[fl] = regions[fr] = {"total": float("nan")}
+        model = False
+    else:
+        regions = profile(exe, [m, n, k, bl], [run, fl, fr], prof)
     g = regions[run]
     calls = max(1, g["calls"])
-    res = {"kernel": kernel_name, "shape": list(shape), "lhs_packer": lhs["name"], "rhs_packer": rhs["name"],
+    res = {"kernel": kernel_name, "shape": list(shape), "lhs_packer": lhs["name"] if lhs else "-", "rhs_packer": rhs["name"],
            "calls": g["calls"], "total": g["total"] // calls, "classes": {c: g["classes"][c] // calls for c in CLASSES},
            "ipm": g["total"] / calls / float(m * n * k),
            "lhs_ipe": regions[fl]["total"] / float(m * k), "rhs_ipw": regions[fr]["total"] / float(n * k)}
     res["mmla_dot"] = sum(res["classes"][c] for c in ("bfmmla", "i8mmla", "dot"))
+    if sme:
+        res["mac_insns"] = g["mac_insns"] // calls
     if model:
         mca = Mca()
         try:
@@ -691,8 +823,11 @@ def main():
     print("%s %s: %d instructions (%s), %.4f per MAC; MMLA/DOT %d" % (
         r["kernel"], "x".join(map(str, a.dims)), r["total"],
         " ".join("%s %d" % (c, r["classes"][c]) for c in CLASSES if r["classes"][c]), r["ipm"], r["mmla_dot"]))
-    print("packers: %s %.2f / element, %s %.2f / weight" % (r["lhs_packer"], r["lhs_ipe"], r["rhs_packer"], r["rhs_ipw"]))
-    if not a.no_model:
+    if "mac_insns" in r:
+        print("MAC instructions (MOPA, DOT/MLA into ZA, SVE/NEON DOT and MMLA): %d" % r["mac_insns"])
+    else:
+        print("packers: %s %.2f / element, %s %.2f / weight" % (r["lhs_packer"], r["lhs_ipe"], r["rhs_packer"], r["rhs_ipw"]))
+    if "loop" in r:
         print("hot loop %% of peak N2/V1/V2: %s (range %s)   whole call: %s   kinds: %s" % (
             fmt3(r["loop"], digits=1), r.get("loop_range", "-"), fmt3(r["call"], digits=1), ",".join(r["kinds"])))
     if a.loops:

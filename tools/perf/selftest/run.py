@@ -12,7 +12,6 @@ counts (from the encodings) equal those of every executed instruction classed by
 and operands in llvm-objdump's disassembly. Under a minute; needs what tools/perf/kai_perf.py needs. Prints 'N passed, M failed'.
 """
 import os
-import re
 import sys
 import tempfile
 
@@ -25,32 +24,6 @@ MIX_ITER = {"i8mmla": 3, "bfmmla": 1, "dot": 6, "simd": 3, "vld": 4, "vst": 3, "
 MIX_ONCE = {"ld": 1, "st": 1, "other": 1, "branch": 1}
 PEAK_ITER = {"i8mmla": 24, "other": 1, "branch": 1}
 PEAK_ONCE = {"branch": 1}
-
-
-# An oracle independent of the plugin's decoder: the class of an instruction from llvm-objdump's
-# mnemonic and operands (the plugin classifies raw encodings).
-BRANCH_MNEMONICS = re.compile(r"^(b|bl|br|blr|ret|b\.\w+|cbn?z|tbn?z|svc|hint|nop|msr|mrs|isb|dsb|dmb|yield|bti|"
-                              r"paci\w*|auti\w*|retaa|retab|blraa\w*|braa\w*|hlt|brk|udf|smstart|smstop)$")
-FP_OPERAND = re.compile(r"^\{?\s*[bhsdqvz]\d+")
-
-
-def mnemonic_class(mnemonic, operands):
-    if mnemonic == "bfmmla":
-        return "bfmmla"
-    if mnemonic in ("smmla", "ummla", "usmmla"):
-        return "i8mmla"
-    if mnemonic in ("sdot", "udot", "usdot", "sudot", "bfdot"):
-        return "dot"
-    if BRANCH_MNEMONICS.match(mnemonic):
-        return "branch"
-    first = operands.split(",")[0].strip()
-    if re.match(r"^(ld|st|prfm)", mnemonic):
-        vector = FP_OPERAND.match(first) is not None
-        store = mnemonic.startswith("st")
-        return ("vst" if store else "vld") if vector else ("st" if store else "ld")
-    if mnemonic.startswith("f") or any(FP_OPERAND.match(o.strip()) for o in operands.split(",")):
-        return "simd"
-    return "other"
 
 
 def expected(per_iter, once, iterations, calls):
@@ -76,6 +49,16 @@ def main():
             check("%s classes" % name, g["classes"] == want, "%s != %s" % (g["classes"], want))
             check("%s total" % name, g["total"] == sum(want.values()), "%d" % g["total"])
             check("%s blocks add up" % name, sum(n * e for _, n, e in g["blocks"]) == g["total"])
+        # The SME2 path (qemu's execution log, classes from the disassembly) on the same calls.
+        if os.path.exists(kai_perf.SME_QEMU):
+            traced = kai_perf.trace_profile(exe, [], ["selftest_mix", "selftest_peak"])
+            for name, g in (("selftest_mix", mix), ("selftest_peak", peak)):
+                t = traced[name]
+                check("%s traced = plugin" % name, (t["calls"], t["total"], t["classes"]) == (g["calls"], g["total"], g["classes"]),
+                      "%s != %s" % ((t["calls"], t["total"], t["classes"]), (g["calls"], g["total"], g["classes"])))
+            check("peak traced MAC instructions", traced["selftest_peak"]["mac_insns"] == 2400, str(traced["selftest_peak"]["mac_insns"]))
+        else:
+            print("skip the SME2 trace checks: no %s" % kai_perf.SME_QEMU)
         mca = kai_perf.Mca()
         try:
             code = kai_perf.Code(exe)
@@ -93,7 +76,8 @@ def main():
             check("mix modelled on %s" % cpu, 0.0 < fm["call"][cpu] <= 100.0 and 0.0 < fm["loop"][cpu] <= 100.0,
                   "%s %s" % (fm["call"][cpu], fm["loop"][cpu]))
     # Real compiler output: a kernel and its packers at a small shape, every executed instruction's
-    # class by mnemonic against the plugin's counts, class by class.
+    # class from its disassembly (kai_perf.mnemonic_class, which the SME2 path uses) against the
+    # plugin's counts from the encodings, class by class: two independent classifiers agree.
     for kernel, shape in (("f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm", [16, 64, 128]),
                           ("f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla", [16, 24, 40]),
                           ("f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", [1, 64, 256, 32])):
@@ -109,7 +93,7 @@ def main():
             want = dict.fromkeys(kai_perf.CLASSES, 0)
             for addr, n, e in regions[f]["blocks"]:
                 for i in range(n):
-                    want[mnemonic_class(*code.insn(addr + 4 * i))] += e
+                    want[kai_perf.mnemonic_class(*code.insn(addr + 4 * i))] += e
             check("%s: classes by encoding = by mnemonic" % f, regions[f]["classes"] == want,
                   "%s != %s" % (regions[f]["classes"], want))
     print("%d passed, %d failed" % (len(passed), len(failed)))
