@@ -592,11 +592,14 @@ class Call:
         for addr, n, e in self.blocks:
             for i in range(n):
                 self.execs[addr + 4 * i] = self.execs.get(addr + 4 * i, 0) + e
+        # Loops: backward branches inside a function that were taken. A branch falls through to the
+        # next instruction as often as it is not taken, so one that ran no more often than its
+        # successor never jumped back (a second latch of a loop that other code closes, say).
         self.loops = []  # (top, back-branch address)
         for addr in sorted(self.execs):
             t = code.branch_target(addr)
             start, _ = code.function_of(addr)
-            if t is not None and start <= t <= addr:
+            if t is not None and start <= t <= addr and self.execs[addr] > self.execs.get(addr + 4, 0):
                 self.loops.append((t, addr))
         self.loops.sort(key=lambda lp: (lp[0], -lp[1]))
 
