@@ -244,6 +244,7 @@ def case_source(kernel, lhs, rhs, tile=None, run_kernel=True):
     L.append("    const size_t blocks = s->k / (s->bl ? s->bl : 1) + 1;")
     L.append("    void* lhs_packed = NULL;")
     L.append("    void* rhs_packed = NULL;")
+    L.append("    (void)mr, (void)nr, (void)kr, (void)sr, (void)blocks;")
     if lhs:
         lhs_b, lhs_half = source_elem(lhs)
         size = "kai_get_lhs_packed_size_" + lhs["name"][len("kai_"):]
@@ -263,6 +264,7 @@ def case_source(kernel, lhs, rhs, tile=None, run_kernel=True):
         L.append("    void* bias = perf_input(s->n, %d, %d);" % ((2, 1) if "biasf16" in rhs["name"] else (4, 0)))
         L.append("    void* scale = perf_scales((s->n + 2) * blocks * 4);")
         L.append("    void* zero = perf_scales((s->n + 2) * blocks * 4);")
+        L.append("    (void)bias, (void)scale, (void)zero;")
         decl, params = packer_params(rhs)
         L.extend(decl)
         size = "kai_get_rhs_packed_size_" + rhs["name"][len("kai_"):]
@@ -314,7 +316,7 @@ def build_driver(kernel, lhs, rhs, tile=None, run_kernel=True):
     objs = [compile_object(os.path.join(ROOT, e["dir"], e["name"] + ".c")) for e in parts]
     drv = os.path.join(d, "perf_driver.o")
     if not newer(drv, case, os.path.join(HERE, "perf_driver.c")):
-        sh([CC, "-O1", "-std=gnu11", "-w", "-march=armv8.6-a+bf16+i8mm+dotprod+fp16", "-I", ROOT,
+        sh([CC, "-O1", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-march=armv8.6-a+bf16+i8mm+dotprod+fp16", "-I", ROOT,
             "-DKAI_PERF_CASE=\"%s\"" % case, "-c", "-o", drv, os.path.join(HERE, "perf_driver.c")])
     if not newer(exe, drv, *objs):
         sh([CC, "-static", "-o", exe, drv, *objs, "-lm"])

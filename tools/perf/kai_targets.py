@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Measures the rows of a targets file (tools/perf/targets/*.json) and says whether every bound holds.
 
-    python3 tools/perf/kai_targets.py tools/perf/targets/int4cx.json [...]
+    python3 tools/perf/kai_targets.py [--tag TAG] tools/perf/targets/int4cx.json [...]
 
 A targets file is a JSON list of rows. Each row names what it measures and the shape [M, N, K(, BL)]:
   "variants": "FAMILY:GLOB"   every NEON kernel of the family whose name, less kai_matmul_clamp_<dst>_,
@@ -63,9 +63,10 @@ def expand(row, family_dirs):
     return sorted(out)
 
 
-def check(path, family_dirs, log=None):
-    """Measures every row of targets file `path`; returns (report text, number of misses)."""
-    rows = json.load(open(path))
+def check(path, family_dirs, log=None, tag=None):
+    """Measures every row of targets file `path` (with `tag`, only the rows carrying it); returns
+    (report text, number of misses)."""
+    rows = [r for r in json.load(open(path)) if tag is None or r.get("tag") == tag]
     lines, misses = [], []
     measured = []  # (label, shape, ipm, peak, call, extras)
     for row in rows:
@@ -132,12 +133,15 @@ def family_dirs():
 
 
 def main():
-    if len(sys.argv) < 2:
+    args, tag = sys.argv[1:], None
+    if len(args) >= 2 and args[0] == "--tag":
+        tag, args = args[1], args[2:]
+    if not args:
         print(__doc__)
         return 2
     total = 0
-    for path in sys.argv[1:]:
-        text, misses = check(path, family_dirs(), log=lambda s: print(s, file=sys.stderr, flush=True))
+    for path in args:
+        text, misses = check(path, family_dirs(), log=lambda s: print(s, file=sys.stderr, flush=True), tag=tag)
         print("### %s\n%s" % (os.path.basename(path), text))
         total += misses
     return 1 if total else 0
