@@ -127,6 +127,8 @@ def compile_object(src, extra=()):
     flags = list(CFLAGS) + list(extra)
     if re.search(r"(^|_)f16(_|$|\.)", os.path.basename(src)):
         flags = [f + "+fp16" if f.startswith("-march=") else f for f in flags]
+    if "_sve_" in os.path.basename(src):
+        flags = [f + "+sve" if f.startswith("-march=") else f for f in flags]
     sme = re.search(r"_sme2?(_|\.)", os.path.basename(src)) is not None
     if sme:
         flags = list(SME_CFLAGS) + list(extra)
@@ -244,7 +246,7 @@ def case_source(kernel, lhs, rhs, tile=None, run_kernel=True):
     L.append("    const size_t blocks = s->k / (s->bl ? s->bl : 1) + 1;")
     L.append("    void* lhs_packed = NULL;")
     L.append("    void* rhs_packed = NULL;")
-    L.append("    (void)mr, (void)nr, (void)kr, (void)sr, (void)blocks;")
+    L.append("    (void)mr, (void)nr, (void)kr, (void)sr, (void)blocks, (void)lhs_packed, (void)rhs_packed;")
     if lhs:
         lhs_b, lhs_half = source_elem(lhs)
         size = "kai_get_lhs_packed_size_" + lhs["name"][len("kai_"):]
