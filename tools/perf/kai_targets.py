@@ -18,6 +18,8 @@ and its bounds: "max_ipm" (instructions per MAC of the kernel call), "min_peak" 
 "max_lhs_ipe" / "max_rhs_ipw" (the packers' instructions per element / weight), and optionally
 "cpus" (the llvm-mca models the peak bounds are for; default Neoverse N2, V1, V2). Other keys
 ("tag", "note", "ref_*": the reference library's figures on the same tools) are carried, not checked.
+Percent figures are compared with their bounds in whole percents, as they are printed (the model's
+rounding); instruction ratios as measured.
 It prints one line per measured kernel or packer, then one line per row that falls short and a
 verdict; the exit status is 0 when every row holds.
 """
@@ -98,7 +100,7 @@ def check(path, family_dirs, log=None, tag=None):
                 for key, what, fig in (("min_peak", "peak", r.get("loop")), ("min_call_peak", "call peak", r.get("call"))):
                     for cpu, b in zip(cpus, row.get(key, [])):
                         v = (fig or {}).get(cpu, 0.0)
-                        if v < 100.0 * b - 1e-9:
+                        if round(v) < round(100.0 * b):  # whole percents, as printed
                             fails.append("%s %s %s %.0f%% < %.0f%%" % (vlabel, cpu, what, v, 100.0 * b))
                 if "max_lhs_ipe" in row:
                     extras += " lhs %.2f/el" % r["lhs_ipe"]
