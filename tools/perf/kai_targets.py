@@ -72,48 +72,52 @@ def check(path, family_dirs, log=None, tag=None):
     lines, misses = [], []
     measured = []  # (label, shape, ipm, peak, call, extras)
     for row in rows:
-        shape = row["shape"]
-        cpus = row.get("cpus", kai_perf.CPUS)
-        failures_by_variant = []
-        if "packer" in row:
-            r = kai_perf.measure_packer(row["packer"], shape, row.get("tile"), row.get("consumer"))
-            unit = "lhs %.2f/el" % r["per"] if r["unit"] == "element" else "rhs %.2f/w" % r["per"]
-            measured.append(("pack:" + row["packer"], shape, None, None, None, " " + unit, cpus))
-            bound = row.get("max_lhs_ipe", row.get("max_rhs_ipw"))
-            fails = [] if bound is None or r["per"] <= bound else ["%s %s > %.2f" % (row["packer"], unit, bound)]
-            failures_by_variant.append(fails)
-            label = "pack:" + row["packer"]
-        else:
-            variants = expand(row, family_dirs)
-            label = row.get("case") or row["variants"]
-            if not variants:
-                misses.append("no kernel matches %s" % label)
-                continue
-            for vlabel, kernel in variants:
-                if log:
-                    log("  %s %s" % (vlabel, "x".join(map(str, shape))))
-                r = measure(kernel, shape, _packer_name(row.get("lhs")), _packer_name(row.get("rhs")), cpus)
-                extras = ""
-                fails = []
-                if "max_ipm" in row and r["ipm"] > row["max_ipm"]:
-                    fails.append("%s ipm %.4f > %.4f" % (vlabel, r["ipm"], row["max_ipm"]))
-                for key, what, fig in (("min_peak", "peak", r.get("loop")), ("min_call_peak", "call peak", r.get("call"))):
-                    for cpu, b in zip(cpus, row.get(key, [])):
-                        v = (fig or {}).get(cpu, 0.0)
-                        if round(v) < round(100.0 * b):  # whole percents, as printed
-                            fails.append("%s %s %s %.0f%% < %.0f%%" % (vlabel, cpu, what, v, 100.0 * b))
-                if "max_lhs_ipe" in row:
-                    extras += " lhs %.2f/el" % r["lhs_ipe"]
-                    if r["lhs_ipe"] > row["max_lhs_ipe"]:
-                        fails.append("%s lhs %.2f/el > %.2f" % (vlabel, r["lhs_ipe"], row["max_lhs_ipe"]))
-                if "max_rhs_ipw" in row:
-                    extras += " rhs %.2f/w" % r["rhs_ipw"]
-                    if r["rhs_ipw"] > row["max_rhs_ipw"]:
-                        fails.append("%s rhs %.2f/w > %.2f" % (vlabel, r["rhs_ipw"], row["max_rhs_ipw"]))
-                measured.append((vlabel, shape, r["ipm"], r.get("loop") if "min_peak" in row else None, r.get("call"), extras, cpus))
+        try:
+            shape = row["shape"]
+            cpus = row.get("cpus", kai_perf.CPUS)
+            failures_by_variant = []
+            if "packer" in row:
+                r = kai_perf.measure_packer(row["packer"], shape, row.get("tile"), row.get("consumer"))
+                unit = "lhs %.2f/el" % r["per"] if r["unit"] == "element" else "rhs %.2f/w" % r["per"]
+                measured.append(("pack:" + row["packer"], shape, None, None, None, " " + unit, cpus))
+                bound = row.get("max_lhs_ipe", row.get("max_rhs_ipw"))
+                fails = [] if bound is None or r["per"] <= bound else ["%s %s > %.2f" % (row["packer"], unit, bound)]
                 failures_by_variant.append(fails)
-        if failures_by_variant and all(failures_by_variant):
-            misses.append("no variant of %s meets its bounds: %s" % (label, "; ".join(f for fs in failures_by_variant for f in fs)))
+                label = "pack:" + row["packer"]
+            else:
+                variants = expand(row, family_dirs)
+                label = row.get("case") or row["variants"]
+                if not variants:
+                    misses.append("no kernel matches %s" % label)
+                    continue
+                for vlabel, kernel in variants:
+                    if log:
+                        log("  %s %s" % (vlabel, "x".join(map(str, shape))))
+                    r = measure(kernel, shape, _packer_name(row.get("lhs")), _packer_name(row.get("rhs")), cpus)
+                    extras = ""
+                    fails = []
+                    if "max_ipm" in row and r["ipm"] > row["max_ipm"]:
+                        fails.append("%s ipm %.4f > %.4f" % (vlabel, r["ipm"], row["max_ipm"]))
+                    for key, what, fig in (("min_peak", "peak", r.get("loop")), ("min_call_peak", "call peak", r.get("call"))):
+                        for cpu, b in zip(cpus, row.get(key, [])):
+                            v = (fig or {}).get(cpu, 0.0)
+                            if round(v) < round(100.0 * b):  # whole percents, as printed
+                                fails.append("%s %s %s %.0f%% < %.0f%%" % (vlabel, cpu, what, v, 100.0 * b))
+                    if "max_lhs_ipe" in row:
+                        extras += " lhs %.2f/el" % r["lhs_ipe"]
+                        if r["lhs_ipe"] > row["max_lhs_ipe"]:
+                            fails.append("%s lhs %.2f/el > %.2f" % (vlabel, r["lhs_ipe"], row["max_lhs_ipe"]))
+                    if "max_rhs_ipw" in row:
+                        extras += " rhs %.2f/w" % r["rhs_ipw"]
+                        if r["rhs_ipw"] > row["max_rhs_ipw"]:
+                            fails.append("%s rhs %.2f/w > %.2f" % (vlabel, r["rhs_ipw"], row["max_rhs_ipw"]))
+                    measured.append((vlabel, shape, r["ipm"], r.get("loop") if "min_peak" in row else None, r.get("call"), extras, cpus))
+                    failures_by_variant.append(fails)
+            if failures_by_variant and all(failures_by_variant):
+                misses.append("no variant of %s meets its bounds: %s" % (label, "; ".join(f for fs in failures_by_variant for f in fs)))
+        except RuntimeError as e:  # a row that cannot be built or run is a miss, not the end of the report
+            misses.append("%s %s could not be measured: %s" % (
+                row.get("case") or row.get("variants") or row.get("packer"), row["shape"], str(e).splitlines()[0]))
     width = max([len(kai_perf.fmt3(p, c)) for _, _, _, p, _, _, c in measured if p] + [1])
     for label, shape, ipm, peak, call, extras, cpus in measured:
         lines.append("%-52s %-18s ipm %-7s %%peak %-*s call %s%s" % (

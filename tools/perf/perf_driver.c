@@ -47,7 +47,7 @@ static void* perf_alloc(size_t bytes) {
 
 // Values in [-1, 1] in the given element size: 4 = f32, 2 = the upper half of an f32 (a bf16), or
 // an IEEE half when `half` is set; 1 = random bytes (int8, or two int4 nibbles).
-static void* perf_input(size_t count, size_t elem_bytes, int half) {
+static __attribute__((unused)) void* perf_input(size_t count, size_t elem_bytes, int half) {
     uint8_t* p = perf_alloc(count * elem_bytes);
     for (size_t i = 0; i < count; ++i) {
         const float v = (float)((int)(perf_rand() % 2001u) - 1000) / 1000.0f;
@@ -75,13 +75,13 @@ static void* perf_input(size_t count, size_t elem_bytes, int half) {
 
 // Block scales and other per-channel factors: every byte 0x3C, a small positive number as f32
 // (0.0115), bf16 (0.0115) or f16 (1.06), so no scale is NaN or infinite.
-static void* perf_scales(size_t bytes) {
+static __attribute__((unused)) void* perf_scales(size_t bytes) {
     void* p = perf_alloc(bytes);
     memset(p, 0x3C, bytes);
     return p;
 }
 
-static double perf_checksum(const void* dst, size_t bytes) {
+static __attribute__((unused)) double perf_checksum(const void* dst, size_t bytes) {
     const uint8_t* p = dst;
     double s = 0.0;
     for (size_t i = 0; i < bytes; ++i) s += p[i] * (double)(i % 7 + 1);
