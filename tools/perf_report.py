@@ -2,28 +2,29 @@
 # SPDX-License-Identifier: Apache-2.0
 """Regenerates docs/performance.md (and docs/performance.svg) from modelled measurements.
 
-For every matmul kernel in kai/kernels.bzl it runs ../shared/tools/perfbar.py (which drives
-../shared/perf/iprof.py, mca_loop.py and mca_call.py) at the shapes the issues name, reads the
-instruction profile it leaves behind for the MMLA/DOT counts, and writes one table per family with
-the reference library's published figures beside ours. It then runs the targets files of
-../shared/tools/targets/ and records whether every bound holds.
+For every NEON matmul kernel in kai/kernels.bzl it measures one call at the shapes the issues name
+with tools/perf/kai_perf.py (instruction counts by class under qemu with the in-tree TCG plugin,
+llvm-mca-19 models of the hot loop and of the whole call on Neoverse N2, V1 and V2), and writes one
+table per family with the reference library's published figures beside ours. It then checks the
+targets files of tools/perf/targets/ (tools/perf/kai_targets.py) and records whether every bound
+holds. Nothing outside the repository is needed.
 
-Usage: python3 tools/perf_report.py [--shared DIR] [--family FAMILY]... [--no-targets]
-(FAMILY: a family of kai/kernels.bzl with a "perf" key, e.g. qsi4c32p; perfbar's prefix, c32, works too)
-Needs what tools/setup.sh installs (cross compiler, qemu, llvm-19); the chart needs
+Usage: python3 tools/perf_report.py [--family FAMILY]... [--no-targets]
+(FAMILY: a family of kai/kernels.bzl with a "perf" key, e.g. qsi4c32p; its targets prefix, c32, works too)
+Needs what tools/setup.sh installs (cross compiler, qemu 7.2, host gcc, llvm-19); the chart needs
 python3-matplotlib, which this script installs with apt-get when it is missing (or skips the chart
 when it cannot).
 """
 import argparse
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools", "perf"))
+import kai_targets  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kai_list  # noqa: E402
@@ -145,7 +146,7 @@ REFERENCE_PACKERS = [
     ("kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "1024x1024", "12.6 / weight"),
     ("kai_lhs_quant_pack_qsi8d32p_f32", "128x1024", "17.9 / element"),
     ("kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0", "1024x1024", "1.98 / weight"),
-    # the packers of the remaining NEON int4 variants and of the SME-side layouts (nr / kr as the consumers use them, see run_pack in ../shared/tools/kaiperf.c)
+    # the packers of the remaining NEON int4 variants and of the SME-side layouts (mr / nr, kr, sr as the consumers use them: each row's "tile" in tools/perf/targets)
     ("kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", "1024x1024", "15.52 / weight"),
     ("kai_rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon", "1024x1024, bl 32", "2.54 / weight"),
     ("kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon", "1024x1024, bl 32", "2.19 / weight"),
@@ -170,8 +171,7 @@ REFERENCE_PACKERS = [
 ]
 TARGETS = ["bf16", "int4cx", "int4c32", "q4_0", "int8cx", "bf16f16", "out16", "asym4"]
 
-ROW = re.compile(r"^(?P<case>\S+)\s+(?P<shape>\S+)\s+ipm (?P<ipm>[0-9.]+)\s+%peak (?P<peak>\S+)\s+call (?P<call>\S+)"
-                 r"(?: lhs (?P<lhs>[0-9.]+)/el)?(?: rhs (?P<rhs>[0-9.]+)/w)?")
+CPUS = ["neoverse-n2", "neoverse-v1", "neoverse-v2"]
 
 
 def kernels():
@@ -182,33 +182,6 @@ def is_gemv(variant):
     # The tile in the name: <m_step>x<n_step>[x<k>]; GEMV kernels have m_step 1.
     m = re.search(r"_(\d+)x(\d+)(?:x\d+)?_neon", variant)
     return m is not None and m.group(1) == "1"
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, **kw)
-
-
-def perfbar(shared, cases):
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump(cases, f)
-        path = f.name
-    r = run([sys.executable, os.path.join(shared, "tools", "perfbar.py"), path])
-    os.unlink(path)
-    return r.stdout + r.stderr
-
-
-def mmla_dot_count(case, shape, run_name):
-    """MMLA/DOT instructions the call executed, from the profile perfbar leaves in /tmp."""
-    pj = "/tmp/kai-perfbar-prof-%s-%s.json" % (case, "x".join(map(str, shape)))
-    try:
-        prof = json.load(open(pj))
-    except (OSError, ValueError):
-        return None
-    for r in prof.get("regions", []):
-        if r.get("label") == run_name:
-            counts = r.get("counts") or r.get("classes") or r
-            return sum(int(counts.get(c, 0)) for c in ("bfmmla", "i8mmla", "dot"))
-    return None
 
 
 def packed_rhs_bytes(fam, stem, shape):
@@ -248,9 +221,9 @@ def fmt3(xs):
     return "/".join("%.0f" % x for x in xs) if xs else "-"
 
 
-def measure_family(shared, fam, spec, entries):
-    # NEON kernels only: perfbar has no driver for the SVE ones (their figures are in the
-    # hand-written analysis block).
+def measure_family(fam, spec, entries):
+    # NEON kernels only: tools/perf has no driver for the SVE and SME ones (their figures are in
+    # the hand-written analysis block).
     variants = [e["name"][len("kai_matmul_clamp_"):] for e in entries
                 if e["kind"] == "matmul" and e["dir"].endswith(spec["dir"]) and "_neon" in e["name"]]
     rows = []
@@ -261,24 +234,20 @@ def measure_family(shared, fam, spec, entries):
         else:
             shapes = [spec["gemm"]] + ([spec["extra_gemm"]] if "extra_gemm" in spec else [])
         for shape in shapes:
-            if fam in ("bf16", "bf16o"):
-                case = "%s_%s" % (fam, "gemv" if is_gemv(v) else "gemm")
-            else:
-                case = "%s:%s" % (fam, stem)
-            run_name = "kai_run_matmul_clamp_" + v
-            out = perfbar(shared, [{"case": case, "shape": shape, "run": run_name, "min_peak": [0, 0, 0]}])
-            row = {"variant": v, "stem": stem, "shape": "x".join(map(str, shape)), "raw": out.strip()}
-            for line in out.splitlines():
-                mo = ROW.match(line)
-                if mo:
-                    row["ipm"] = float(mo.group("ipm"))
-                    row["peak"] = [float(x) for x in mo.group("peak").split("/")] if mo.group("peak") != "-" else []
-                    row["call"] = [float(x) for x in mo.group("call").split("/")] if mo.group("call") != "-" else []
-            row["rhs_bytes"] = packed_rhs_bytes(fam, stem, shape)
-            cnt = mmla_dot_count(case, shape, run_name)
-            if cnt is not None:
-                row["mm"] = cnt
+            row = {"variant": v, "stem": stem, "shape": "x".join(map(str, shape))}
+            try:
+                r = kai_targets.measure("kai_matmul_clamp_" + v, shape)
+            except RuntimeError as e:
+                print("  %s %s: %s" % (v, row["shape"], e), flush=True)
+                r = None
+            if r is not None:
+                row["ipm"] = r["ipm"]
+                # Whole percents, as the tables print them (the GEMV bandwidth table computes with them).
+                row["peak"] = [round(r["loop"][c]) for c in CPUS] if r.get("loop") else []
+                row["call"] = [round(r["call"][c]) for c in CPUS] if r.get("call") else []
+                row["mm"] = r["mmla_dot"]
                 row["mm_min"] = min_mmla_dot(v, shape)
+            row["rhs_bytes"] = packed_rhs_bytes(fam, stem, shape)
             rows.append(row)
             print("  %-60s %-18s %s" % (v, row["shape"], "ipm %.4f" % row["ipm"] if "ipm" in row else "FAILED"), flush=True)
     return rows
@@ -328,6 +297,42 @@ def chart(results, path):
     return True
 
 
+# The method section of the generated document.
+METHOD = """## Method
+
+Everything here is measured by the tools in `tools/perf/`, from a clone of the repository with what
+`tools/setup.sh` installs (the AArch64 cross compiler, Debian's qemu-aarch64 7.2, host gcc, llvm-19):
+
+* `tools/perf/kai_perf.py KERNEL M N K [BL]` builds `tools/perf/perf_driver.c` with a case file it
+  writes for the kernel (its first LHS and RHS packers in `kai/kernels.bzl`'s `KAI_PACKER_FEEDS`,
+  every argument chosen by its parameter name in the prototypes), statically, every file at `-O3`
+  with `-march=armv8.6-a+bf16+i8mm+dotprod` (`+fp16` for f16 files). The program packs random
+  inputs and calls the kernel once over the whole M x N output.
+* It runs the program under `qemu-aarch64 -cpu max` with `tools/perf/insn_classes_plugin.c`, a TCG
+  plugin (API version 1, built with the host gcc into `tools/perf/.build/` on first use). The plugin
+  follows each call of the kernel and of the packers from entry to return, callees included, counts
+  the executed instructions by class from their encodings (MMLA, DOT, SIMD&FP loads and stores,
+  other SIMD, scalar loads and stores, branches, other) and records every translation block the call
+  executed with its execution count. **insn/MAC** and **MMLA/DOT** come from these exact counts.
+* **hot loop %**: the loops of the call are its backward branches that ran; the hot loop is the
+  innermost loop that executed the most instructions, or its parent when it runs fewer than 4 times
+  per iteration of the parent (the inner body then repeated as often as it ran). llvm-mca-19 runs
+  the loop as one straight block (every branch and PC-relative operand pointing at one label) at
+  200 and 400 iterations; the difference over 200 is the steady-state cycles per iteration. The
+  figure is the time the MMLA/DOT pipes are busy, the sum over the loop's MMLA/DOT instructions of
+  1 / peak(kind), over those cycles; peak(kind) is the model's throughput on 24 independent
+  instructions of that kind (FMLA, SMLAL, UMLAL, SMULL and UMULL stand in for code without MMLA/DOT).
+* **call %**: the same over everything the call executed: each loop whose instructions all run once
+  per iteration (inner loops included when they run a whole number of times, fewer than 4, per
+  iteration) is one item per iteration, every other translation block (or its part outside such a
+  loop) is an item of its own, each costed as above and weighted by its execution count.
+* Packers alone: `tools/perf/kai_perf.py PACKER M N K [BL] [--tile mr=..,kr=..,sr=.. | --consumer KERNEL]`.
+  `tools/perf/kai_targets.py FILE` measures a targets file (`tools/perf/targets/*.json`: kai's bounds,
+  and the reference library's figures on the same tools) and says whether each row holds.
+* `python3 tools/perf/selftest/run.py` (CI) checks the plugin's counts on hand-counted loops, the loop
+  finder and the model's SMMLA peak.
+"""
+
 NOTES_BEGIN = "<!-- analysis: begin (hand-written; tools/perf_report.py keeps this block) -->"
 NOTES_END = "<!-- analysis: end -->"
 
@@ -343,16 +348,15 @@ def kept_notes(path):
     return text[text.index(NOTES_BEGIN): text.index(NOTES_END) + len(NOTES_END)]
 
 
-def write_doc(results, targets_out, has_chart, shared_rel):
+def write_doc(results, targets_out, has_chart):
     notes = kept_notes(os.path.join(ROOT, "docs", "performance.md"))
     L = []
     L.append("# Performance\n")
     L.append("Generated by `python3 tools/perf_report.py` (do not edit by hand). Every figure is deterministic:")
-    L.append("executed instruction counts from QEMU (`../shared/perf/iprof.py`) and llvm-mca-19's models of")
-    L.append("Neoverse N2, V1 and V2 (`mca_loop.py` for the hot loop, `mca_call.py` for the whole call). Wall")
-    L.append("time under qemu says nothing about hardware speed and is never quoted here.\n")
-    L.append("Per kernel (the command for one row is `python3 %s/tools/perfbar.py CASES.json` with the row's case," % shared_rel)
-    L.append("shape and run function; `tools/perf_report.py` writes those files):\n")
+    L.append("executed instruction counts from QEMU and llvm-mca-19's models of Neoverse N2, V1 and V2, made by")
+    L.append("the tools in `tools/perf/` (method below). Wall time under qemu says nothing about hardware speed")
+    L.append("and is never quoted here.\n")
+    L.append("Per kernel (the command for one row is `python3 tools/perf/kai_perf.py KERNEL M N K [BL]`):\n")
     L.append("* **insn/MAC**: instructions executed by `kai_run_matmul_*` divided by M·N·K;")
     L.append("* **MMLA/DOT vs min**: MMLA/DOT instructions executed against M·N·K / MACs per instruction;")
     L.append("* **hot loop %**: the hottest loop's modelled fraction of MMLA/DOT peak, N2/V1/V2;")
@@ -379,12 +383,13 @@ def write_doc(results, targets_out, has_chart, shared_rel):
     for name, shape, fig in REFERENCE_PACKERS:
         L.append("| `%s` | %s | %s |" % (name, shape, fig))
     L.append("\nkai's packer figures are the `lhs`/`rhs` columns of the targets runs below.\n")
-    L.append("## Targets (`python3 %s/tools/perfbar.py %s/tools/targets/<family>.json`)\n" % (shared_rel, shared_rel))
+    L.append("## Targets (`python3 tools/perf/kai_targets.py tools/perf/targets/<family>.json`)\n")
     for t, out in targets_out.items():
         L.append("### %s\n" % t)
         L.append("```")
         L.append(out.strip())
         L.append("```\n")
+    L.append(METHOD)
     L.append("## What the model does and does not capture\n")
     L.append("llvm-mca models a core's pipes, latencies and issue width for code running from the L1 cache with")
     L.append("perfect branch prediction and an idealised front end. It does not model cache misses, memory")
@@ -423,8 +428,7 @@ def write_doc(results, targets_out, has_chart, shared_rel):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shared", default=os.path.join(os.path.dirname(ROOT), "shared"))
-    # A family by its name in kai/kernels.bzl (qsi4c32p); perfbar's prefix (c32) is accepted too.
+    # A family by its name in kai/kernels.bzl (qsi4c32p); the targets files' prefix (c32) is accepted too.
     by_name = {spec["family"]: key for key, spec in FAMILIES.items()}
     ap.add_argument("--family", action="append", choices=sorted(by_name) + sorted(FAMILIES))
     ap.add_argument("--no-targets", action="store_true")
@@ -433,17 +437,16 @@ def main():
     results = {}
     for fam in [by_name.get(f, f) for f in args.family] if args.family else list(FAMILIES):
         print("measuring %s" % fam, flush=True)
-        results[fam] = measure_family(args.shared, fam, FAMILIES[fam], entries)
+        results[fam] = measure_family(fam, FAMILIES[fam], entries)
     targets_out = {}
     if not args.no_targets:
         for t in TARGETS:
             print("targets %s" % t, flush=True)
-            r = run([sys.executable, os.path.join(args.shared, "tools", "perfbar.py"),
-                     os.path.join(args.shared, "tools", "targets", t + ".json")])
-            targets_out[t] = r.stdout + r.stderr
+            text, _ = kai_targets.check(os.path.join(ROOT, "tools", "perf", "targets", t + ".json"),
+                                        {k: v["dir"] for k, v in FAMILIES.items()})
+            targets_out[t] = text
     has_chart = chart(results, os.path.join(ROOT, "docs", "performance.svg"))
-    shared_rel = os.path.relpath(args.shared, ROOT)
-    write_doc(results, targets_out, has_chart, shared_rel)
+    write_doc(results, targets_out, has_chart)
     print("wrote docs/performance.md")
 
 

@@ -3,7 +3,8 @@
 # Idempotent: installs only what is missing, and says what it installs.
 #
 #   x86-64 host:  bazel-bootstrap, googletest, the AArch64 cross compiler, qemu-user,
-#                 clang-19 and llvm-19 (llvm-mca-19 for ../shared/perf), python3, and the
+#                 clang-19 and llvm-19 (llvm-mca-19 for tools/perf), gcc (tools/perf builds its
+#                 qemu plugin with the host compiler), python3, and the
 #                 AArch64 AddressSanitizer/UBSan runtimes (bazel test --config=asan / ubsan)
 #   AArch64 host: the same without the cross compiler and the emulator
 #
@@ -24,7 +25,7 @@ command -v apt-get >/dev/null 2>&1 || die "apt-get not found"
 arch=$(uname -m)
 packages="bazel-bootstrap bazel-rules-java googletest python3 file"
 case "$arch" in
-  x86_64) packages="$packages g++-aarch64-linux-gnu qemu-user clang-19 llvm-19 libasan8-arm64-cross libubsan1-arm64-cross" ;;
+  x86_64) packages="$packages gcc g++-aarch64-linux-gnu qemu-user clang-19 llvm-19 libasan8-arm64-cross libubsan1-arm64-cross" ;;
   aarch64) packages="$packages g++ clang-19 llvm-19 libasan8 libubsan1" ;;
   *) die "unsupported host architecture '$arch': kai builds from x86-64 or AArch64 hosts" ;;
 esac
