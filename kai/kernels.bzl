@@ -90,6 +90,8 @@ KAI_PACKER_FEEDS = [
     {"family": "f16p_qsi4c32p", "match": "", "packers": ["kai_lhs_pack_f16pmrx2_f32_neon", "kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon"]},
     {"family": "qai4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
     {"family": "f16_qai4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
+    {"family": "q4k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q4kp_q4k_neon"]},
+    {"family": "q6k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q6kp_q6k_neon"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -288,4 +290,15 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["dotprod", "fp16"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_dotprod_gemm.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f16"},
     {"name": "kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["fp16", "i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_i8mm.c.in", "qai4c32p.h.in"], "isa": "i8mm", "out": "f16"},
     # --- end qai4c32p / f16_qai4c32p ---
+    # --- family q4k / q6k (GGUF K-quants Q4_K and Q6_K; one LHS packer): docs/matmul_gguf_kquants.md ---
+    {"name": "kai_lhs_quant_pack_qsi8d256p_f32_neon", "family": "q4k", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_rhs_pack_nxk_q4kp_q4k_neon", "family": "q4k", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_rhs_pack_nxk_q6kp_q6k_neon", "family": "q6k", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod", "family": "q4k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "dotprod", "fmt": "q4k", "engine": "gemv"},
+    {"name": "kai_matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod", "family": "q4k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp", "features": ["dotprod"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "dotprod", "fmt": "q4k", "engine": "sdot"},
+    {"name": "kai_matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm", "family": "q4k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp", "features": ["i8mm"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "i8mm", "fmt": "q4k", "engine": "mmla"},
+    {"name": "kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod", "family": "q6k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "dotprod", "fmt": "q6k", "engine": "gemv"},
+    {"name": "kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod", "family": "q6k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp", "features": ["dotprod"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "dotprod", "fmt": "q6k", "engine": "sdot"},
+    {"name": "kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm", "family": "q6k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp", "features": ["i8mm"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "i8mm", "fmt": "q6k", "engine": "mmla"},
+    # --- end q4k / q6k ---
 ]

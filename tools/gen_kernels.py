@@ -47,6 +47,7 @@ DOCS = {
     "f32p_f32p": "matmul_sme.md", "f32_f32p": "matmul_sme.md", "bf16p_sme": "matmul_sme.md", "f32_bf16p": "matmul_sme.md",
     "f16p_qsi4c32p": "matmul_q4_0.md",
     "qai4c32p": "matmul_int4_asymmetric.md", "f16_qai4c32p": "matmul_int4_asymmetric.md",
+    "q4k": "matmul_gguf_kquants.md", "q6k": "matmul_gguf_kquants.md",
 }
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
 CONDITION = re.compile(r"@([a-z][a-z0-9_]*)=([^@\s]+)@")
