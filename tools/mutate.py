@@ -71,6 +71,8 @@ FAMILY_TESTS = {
     "f16p_qsi4c32p": "//test/tests:sme_q4_0_test",
     "qai4c32p": "//test/tests:qai4c32p_test",
     "f16_qai4c32p": "//test/tests:qai4c32p_test",
+    "q4k": "//test/tests:kquant_test",
+    "q6k": "//test/tests:kquant_test",
 }
 SME2_TESTS = {"//test/tests:sme_float_test", "//test/tests:sme_q4_0_test", "//test/tests:qsi8cxp_test"}
 DEFAULT_FILTER = "-*Death*:*Precondition*:*BadParameters*"
