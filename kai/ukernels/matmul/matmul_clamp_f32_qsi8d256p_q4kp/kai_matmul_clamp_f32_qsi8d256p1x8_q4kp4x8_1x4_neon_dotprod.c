@@ -94,6 +94,13 @@ size_t kai_get_dst_size_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(s
     return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(float));
 }
 
+// The 8 bytes at p in both halves of a register (LD1R .2D; p need not be 8-byte aligned).
+static inline int8x16_t kai_dup8(const int8_t* p) {
+    int64_t v;
+    memcpy(&v, p, sizeof(v));
+    return vreinterpretq_s8_s64(vdupq_n_s64(v));
+}
+
 // One super-block of one row and 4 columns: returns t (see the top of the file) for the 4 columns.
 static inline float32x4_t kai_super_block(const uint8_t* l, const uint8_t* r) {
     const int8_t* a = (const int8_t*)(l + 20);
@@ -111,16 +118,18 @@ static inline float32x4_t kai_super_block(const uint8_t* l, const uint8_t* r) {
     msum = vmlal_laneq_s16(msum, vld1_s16(mn + 28), bs, 7);
     const uint8x16_t low4 = vdupq_n_u8(0x0F);
     const uint8_t* q = r + 160;
+    #pragma GCC unroll 16
     for (size_t h = 0; h < 4; ++h) {
         int32x4_t lo_c01 = vdupq_n_s32(0);
         int32x4_t lo_c23 = vdupq_n_s32(0);
         int32x4_t hi_c01 = vdupq_n_s32(0);
         int32x4_t hi_c23 = vdupq_n_s32(0);
+        #pragma GCC unroll 16
         for (size_t s = 0; s < 4; ++s) {
             const uint8x16_t w_c01 = vld1q_u8(q + 128 * h + 32 * s);
             const uint8x16_t w_c23 = vld1q_u8(q + 128 * h + 32 * s + 16);
-            const int8x16_t a_lo = vreinterpretq_s8_s64(vld1q_dup_s64((const int64_t*)(a + 64 * h + 8 * s)));
-            const int8x16_t a_hi = vreinterpretq_s8_s64(vld1q_dup_s64((const int64_t*)(a + 64 * h + 32 + 8 * s)));
+            const int8x16_t a_lo = kai_dup8(a + 64 * h + 8 * s);
+            const int8x16_t a_hi = kai_dup8(a + 64 * h + 32 + 8 * s);
             lo_c01 = vdotq_s32(lo_c01, vreinterpretq_s8_u8(vandq_u8(w_c01, low4)), a_lo);
             lo_c23 = vdotq_s32(lo_c23, vreinterpretq_s8_u8(vandq_u8(w_c23, low4)), a_lo);
             hi_c01 = vdotq_s32(hi_c01, vreinterpretq_s8_u8(vshrq_n_u8(w_c01, 4)), a_hi);

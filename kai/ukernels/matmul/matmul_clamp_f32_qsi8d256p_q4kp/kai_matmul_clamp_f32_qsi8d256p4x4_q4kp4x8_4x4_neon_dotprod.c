@@ -108,6 +108,7 @@ static inline void kai_super_block(const uint8_t* l, const uint8_t* r, float32x4
     int32x4_t ms_c1 = vdupq_n_s32(0);
     int32x4_t ms_c2 = vdupq_n_s32(0);
     int32x4_t ms_c3 = vdupq_n_s32(0);
+    #pragma GCC unroll 16
     for (size_t j = 0; j < 8; ++j) {
         const int16x4_t b_j = vld1_s16(bs + 4 * j);
         const int16x4_t m_j = vld1_s16(mn + 4 * j);
@@ -118,35 +119,31 @@ static inline void kai_super_block(const uint8_t* l, const uint8_t* r, float32x4
     }
     const uint8x16_t low4 = vdupq_n_u8(0x0F);
     const uint8_t* q = r + 160;
-    for (size_t h = 0; h < 4; ++h) {
-        int32x4_t lo_c0 = vdupq_n_s32(0), lo_c1 = vdupq_n_s32(0), lo_c2 = vdupq_n_s32(0), lo_c3 = vdupq_n_s32(0);
-        int32x4_t hi_c0 = vdupq_n_s32(0), hi_c1 = vdupq_n_s32(0), hi_c2 = vdupq_n_s32(0), hi_c3 = vdupq_n_s32(0);
-        for (size_t s = 0; s < 4; ++s) {
-            const uint8x16_t w_c01 = vld1q_u8(q + 128 * h + 32 * s);
-            const uint8x16_t w_c23 = vld1q_u8(q + 128 * h + 32 * s + 16);
-            const int8x16_t l_c01 = vreinterpretq_s8_u8(vandq_u8(w_c01, low4));
-            const int8x16_t l_c23 = vreinterpretq_s8_u8(vandq_u8(w_c23, low4));
-            const int8x16_t h_c01 = vreinterpretq_s8_u8(vshrq_n_u8(w_c01, 4));
-            const int8x16_t h_c23 = vreinterpretq_s8_u8(vshrq_n_u8(w_c23, 4));
-            const int8_t* al = a + 16 * (16 * h + 2 * s);
-            const int8_t* ah = a + 16 * (16 * h + 8 + 2 * s);
-            const int8x16_t a0 = vld1q_s8(al), a1 = vld1q_s8(al + 16);
-            const int8x16_t b0 = vld1q_s8(ah), b1 = vld1q_s8(ah + 16);
-            lo_c0 = vdotq_laneq_s32(vdotq_laneq_s32(lo_c0, a0, l_c01, 0), a1, l_c01, 1);
-            lo_c1 = vdotq_laneq_s32(vdotq_laneq_s32(lo_c1, a0, l_c01, 2), a1, l_c01, 3);
-            lo_c2 = vdotq_laneq_s32(vdotq_laneq_s32(lo_c2, a0, l_c23, 0), a1, l_c23, 1);
-            lo_c3 = vdotq_laneq_s32(vdotq_laneq_s32(lo_c3, a0, l_c23, 2), a1, l_c23, 3);
-            hi_c0 = vdotq_laneq_s32(vdotq_laneq_s32(hi_c0, b0, h_c01, 0), b1, h_c01, 1);
-            hi_c1 = vdotq_laneq_s32(vdotq_laneq_s32(hi_c1, b0, h_c01, 2), b1, h_c01, 3);
-            hi_c2 = vdotq_laneq_s32(vdotq_laneq_s32(hi_c2, b0, h_c23, 0), b1, h_c23, 1);
-            hi_c3 = vdotq_laneq_s32(vdotq_laneq_s32(hi_c3, b0, h_c23, 2), b1, h_c23, 3);
+        for (size_t h = 0; h < 4; ++h) {
+        // Two passes over the chunk's 8 registers (low nibbles: sub-block 2h, high: 2h + 1), so that
+        // only 4 accumulators are live with the sums.
+#pragma GCC unroll 2
+        for (size_t half = 0; half < 2; ++half) {
+            int32x4_t d_c0 = vdupq_n_s32(0), d_c1 = vdupq_n_s32(0), d_c2 = vdupq_n_s32(0), d_c3 = vdupq_n_s32(0);
+#pragma GCC unroll 16
+            for (size_t s = 0; s < 4; ++s) {
+                const uint8x16_t w_c01 = vld1q_u8(q + 128 * h + 32 * s);
+                const uint8x16_t w_c23 = vld1q_u8(q + 128 * h + 32 * s + 16);
+                const int8x16_t v_c01 = vreinterpretq_s8_u8(half ? vshrq_n_u8(w_c01, 4) : vandq_u8(w_c01, low4));
+                const int8x16_t v_c23 = vreinterpretq_s8_u8(half ? vshrq_n_u8(w_c23, 4) : vandq_u8(w_c23, low4));
+                const int8_t* al = a + 16 * (16 * h + 8 * half + 2 * s);
+                const int8x16_t a0 = vld1q_s8(al), a1 = vld1q_s8(al + 16);
+                d_c0 = vdotq_laneq_s32(vdotq_laneq_s32(d_c0, a0, v_c01, 0), a1, v_c01, 1);
+                d_c1 = vdotq_laneq_s32(vdotq_laneq_s32(d_c1, a0, v_c01, 2), a1, v_c01, 3);
+                d_c2 = vdotq_laneq_s32(vdotq_laneq_s32(d_c2, a0, v_c23, 0), a1, v_c23, 1);
+                d_c3 = vdotq_laneq_s32(vdotq_laneq_s32(d_c3, a0, v_c23, 2), a1, v_c23, 3);
+            }
+            const int32x4_t s_j = vmovl_s16(vld1_s16(sc + 8 * h + 4 * half));
+            is_c0 = vmlaq_laneq_s32(is_c0, d_c0, s_j, 0);
+            is_c1 = vmlaq_laneq_s32(is_c1, d_c1, s_j, 1);
+            is_c2 = vmlaq_laneq_s32(is_c2, d_c2, s_j, 2);
+            is_c3 = vmlaq_laneq_s32(is_c3, d_c3, s_j, 3);
         }
-        const int32x4_t s_lo = vmovl_s16(vld1_s16(sc + 8 * h));
-        const int32x4_t s_hi = vmovl_s16(vld1_s16(sc + 8 * h + 4));
-        is_c0 = vmlaq_laneq_s32(vmlaq_laneq_s32(is_c0, lo_c0, s_lo, 0), hi_c0, s_hi, 0);
-        is_c1 = vmlaq_laneq_s32(vmlaq_laneq_s32(is_c1, lo_c1, s_lo, 1), hi_c1, s_hi, 1);
-        is_c2 = vmlaq_laneq_s32(vmlaq_laneq_s32(is_c2, lo_c2, s_lo, 2), hi_c2, s_hi, 2);
-        is_c3 = vmlaq_laneq_s32(vmlaq_laneq_s32(is_c3, lo_c3, s_lo, 3), hi_c3, s_hi, 3);
     }
     const float32x4_t d = vld1q_f32((const float*)r);
     const float32x4_t dm = vld1q_f32((const float*)(r + 16));

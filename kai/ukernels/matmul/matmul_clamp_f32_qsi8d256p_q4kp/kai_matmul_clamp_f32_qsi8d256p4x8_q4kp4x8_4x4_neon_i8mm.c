@@ -119,6 +119,7 @@ static inline void kai_super_block(const uint8_t* l, const uint8_t* r, float32x4
     const int16_t* mn = (const int16_t*)(r + 96);
     int32x4_t ms_r01_c01 = vdupq_n_s32(0), ms_r01_c23 = vdupq_n_s32(0);
     int32x4_t ms_r23_c01 = vdupq_n_s32(0), ms_r23_c23 = vdupq_n_s32(0);
+    #pragma GCC unroll 16
     for (size_t j = 0; j < 8; ++j) {
         const int16x4_t b_j = vld1_s16(bs + 4 * j);
         const int32x2_t m_j = vreinterpret_s32_s16(vld1_s16(mn + 4 * j));
@@ -133,37 +134,33 @@ static inline void kai_super_block(const uint8_t* l, const uint8_t* r, float32x4
     }
     const uint8x16_t low4 = vdupq_n_u8(0x0F);
     const uint8_t* q = r + 160;
-    for (size_t h = 0; h < 4; ++h) {
-        int32x4_t lo_r01_c01 = vdupq_n_s32(0), lo_r01_c23 = vdupq_n_s32(0);
-        int32x4_t lo_r23_c01 = vdupq_n_s32(0), lo_r23_c23 = vdupq_n_s32(0);
-        int32x4_t hi_r01_c01 = vdupq_n_s32(0), hi_r01_c23 = vdupq_n_s32(0);
-        int32x4_t hi_r23_c01 = vdupq_n_s32(0), hi_r23_c23 = vdupq_n_s32(0);
-        for (size_t s = 0; s < 4; ++s) {
-            const uint8x16_t w_c01 = vld1q_u8(q + 128 * h + 32 * s);
-            const uint8x16_t w_c23 = vld1q_u8(q + 128 * h + 32 * s + 16);
-            const int8x16_t l_c01 = vreinterpretq_s8_u8(vandq_u8(w_c01, low4));
-            const int8x16_t l_c23 = vreinterpretq_s8_u8(vandq_u8(w_c23, low4));
-            const int8x16_t h_c01 = vreinterpretq_s8_u8(vshrq_n_u8(w_c01, 4));
-            const int8x16_t h_c23 = vreinterpretq_s8_u8(vshrq_n_u8(w_c23, 4));
-            const int8_t* al = a + 32 * (8 * h + s);
-            const int8_t* ah = a + 32 * (8 * h + 4 + s);
-            const int8x16_t a_r01 = vld1q_s8(al), a_r23 = vld1q_s8(al + 16);
-            const int8x16_t b_r01 = vld1q_s8(ah), b_r23 = vld1q_s8(ah + 16);
-            lo_r01_c01 = vmmlaq_s32(lo_r01_c01, a_r01, l_c01);
-            lo_r01_c23 = vmmlaq_s32(lo_r01_c23, a_r01, l_c23);
-            lo_r23_c01 = vmmlaq_s32(lo_r23_c01, a_r23, l_c01);
-            lo_r23_c23 = vmmlaq_s32(lo_r23_c23, a_r23, l_c23);
-            hi_r01_c01 = vmmlaq_s32(hi_r01_c01, b_r01, h_c01);
-            hi_r01_c23 = vmmlaq_s32(hi_r01_c23, b_r01, h_c23);
-            hi_r23_c01 = vmmlaq_s32(hi_r23_c01, b_r23, h_c01);
-            hi_r23_c23 = vmmlaq_s32(hi_r23_c23, b_r23, h_c23);
+        for (size_t h = 0; h < 4; ++h) {
+        // Two passes over the chunk's 8 registers (low nibbles: sub-block 2h, high: 2h + 1), so that
+        // only 4 accumulators are live with the sums.
+#pragma GCC unroll 2
+        for (size_t half = 0; half < 2; ++half) {
+            int32x4_t d_r01_c01 = vdupq_n_s32(0), d_r01_c23 = vdupq_n_s32(0);
+            int32x4_t d_r23_c01 = vdupq_n_s32(0), d_r23_c23 = vdupq_n_s32(0);
+#pragma GCC unroll 16
+            for (size_t s = 0; s < 4; ++s) {
+                const uint8x16_t w_c01 = vld1q_u8(q + 128 * h + 32 * s);
+                const uint8x16_t w_c23 = vld1q_u8(q + 128 * h + 32 * s + 16);
+                const int8x16_t v_c01 = vreinterpretq_s8_u8(half ? vshrq_n_u8(w_c01, 4) : vandq_u8(w_c01, low4));
+                const int8x16_t v_c23 = vreinterpretq_s8_u8(half ? vshrq_n_u8(w_c23, 4) : vandq_u8(w_c23, low4));
+                const int8_t* al = a + 32 * (8 * h + 4 * half + s);
+                const int8x16_t a_r01 = vld1q_s8(al), a_r23 = vld1q_s8(al + 16);
+                d_r01_c01 = vmmlaq_s32(d_r01_c01, a_r01, v_c01);
+                d_r01_c23 = vmmlaq_s32(d_r01_c23, a_r01, v_c23);
+                d_r23_c01 = vmmlaq_s32(d_r23_c01, a_r23, v_c01);
+                d_r23_c23 = vmmlaq_s32(d_r23_c23, a_r23, v_c23);
+            }
+            const int32x4_t s_j = vmovl_s16(vld1_s16(sc + 8 * h + 4 * half));
+            const int32x4_t s_c01 = kai_dup_lo_s32(s_j), s_c23 = kai_dup_hi_s32(s_j);
+            is_r01_c01 = vmlaq_s32(is_r01_c01, d_r01_c01, s_c01);
+            is_r01_c23 = vmlaq_s32(is_r01_c23, d_r01_c23, s_c23);
+            is_r23_c01 = vmlaq_s32(is_r23_c01, d_r23_c01, s_c01);
+            is_r23_c23 = vmlaq_s32(is_r23_c23, d_r23_c23, s_c23);
         }
-        const int32x4_t s_lo = vmovl_s16(vld1_s16(sc + 8 * h));
-        const int32x4_t s_hi = vmovl_s16(vld1_s16(sc + 8 * h + 4));
-        is_r01_c01 = vmlaq_s32(vmlaq_s32(is_r01_c01, lo_r01_c01, kai_dup_lo_s32(s_lo)), hi_r01_c01, kai_dup_lo_s32(s_hi));
-        is_r01_c23 = vmlaq_s32(vmlaq_s32(is_r01_c23, lo_r01_c23, kai_dup_hi_s32(s_lo)), hi_r01_c23, kai_dup_hi_s32(s_hi));
-        is_r23_c01 = vmlaq_s32(vmlaq_s32(is_r23_c01, lo_r23_c01, kai_dup_lo_s32(s_lo)), hi_r23_c01, kai_dup_lo_s32(s_hi));
-        is_r23_c23 = vmlaq_s32(vmlaq_s32(is_r23_c23, lo_r23_c23, kai_dup_hi_s32(s_lo)), hi_r23_c23, kai_dup_hi_s32(s_hi));
     }
     const float32x4_t d = vld1q_f32((const float*)r);
     const float32x4_t dm = vld1q_f32((const float*)(r + 16));

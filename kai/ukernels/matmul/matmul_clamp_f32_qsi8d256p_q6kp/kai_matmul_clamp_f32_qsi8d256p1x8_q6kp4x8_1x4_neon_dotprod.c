@@ -92,17 +92,26 @@ size_t kai_get_dst_size_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(s
     return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(float));
 }
 
+// The 8 bytes at p in both halves of a register (LD1R .2D; p need not be 8-byte aligned).
+static inline int8x16_t kai_dup8(const int8_t* p) {
+    int64_t v;
+    memcpy(&v, p, sizeof(v));
+    return vreinterpretq_s8_s64(vdupq_n_s64(v));
+}
+
 // One super-block of one row and 4 columns: returns t (see the top of the file) for the 4 columns.
 static inline float32x4_t kai_super_block(const uint8_t* l, const uint8_t* r) {
     const int8_t* a = (const int8_t*)(l + 20);
     int32x4_t isum = vdupq_n_s32(0);
     const int16_t* sc = (const int16_t*)(r + 16);
     const int8_t* q = (const int8_t*)(r + 144);
+    #pragma GCC unroll 16
     for (size_t j = 0; j < 16; ++j) {
         int32x4_t d_c01 = vdupq_n_s32(0);
         int32x4_t d_c23 = vdupq_n_s32(0);
+        #pragma GCC unroll 16
         for (size_t g = 2 * j; g < 2 * j + 2; ++g) {
-            const int8x16_t av = vreinterpretq_s8_s64(vld1q_dup_s64((const int64_t*)(a + 8 * g)));
+            const int8x16_t av = kai_dup8(a + 8 * g);
             d_c01 = vdotq_s32(d_c01, vld1q_s8(q + 32 * g), av);
             d_c23 = vdotq_s32(d_c23, vld1q_s8(q + 32 * g + 16), av);
         }

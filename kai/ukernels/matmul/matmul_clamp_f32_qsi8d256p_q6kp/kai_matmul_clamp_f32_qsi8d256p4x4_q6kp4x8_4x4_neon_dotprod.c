@@ -101,8 +101,10 @@ static inline void kai_super_block(const uint8_t* l, const uint8_t* r, float32x4
     int32x4_t is_c3 = vdupq_n_s32(0);
     const int16_t* sc = (const int16_t*)(r + 16);
     const int8_t* q = (const int8_t*)(r + 144);
+    #pragma GCC unroll 16
     for (size_t j = 0; j < 16; ++j) {
         int32x4_t d_c0 = vdupq_n_s32(0), d_c1 = vdupq_n_s32(0), d_c2 = vdupq_n_s32(0), d_c3 = vdupq_n_s32(0);
+        #pragma GCC unroll 16
         for (size_t g = 2 * j; g < 2 * j + 2; ++g) {
             const int8x16_t w_c01 = vld1q_s8(q + 32 * g);
             const int8x16_t w_c23 = vld1q_s8(q + 32 * g + 16);

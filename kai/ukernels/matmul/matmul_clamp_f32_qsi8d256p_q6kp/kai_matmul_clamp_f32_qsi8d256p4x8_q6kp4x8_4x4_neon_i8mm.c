@@ -114,9 +114,11 @@ static inline void kai_super_block(const uint8_t* l, const uint8_t* r, float32x4
     int32x4_t is_r23_c01 = vdupq_n_s32(0), is_r23_c23 = vdupq_n_s32(0);
     const int16_t* sc = (const int16_t*)(r + 16);
     const int8_t* q = (const int8_t*)(r + 144);
+    #pragma GCC unroll 16
     for (size_t j = 0; j < 16; ++j) {
         int32x4_t d_r01_c01 = vdupq_n_s32(0), d_r01_c23 = vdupq_n_s32(0);
         int32x4_t d_r23_c01 = vdupq_n_s32(0), d_r23_c23 = vdupq_n_s32(0);
+        #pragma GCC unroll 16
         for (size_t g = 2 * j; g < 2 * j + 2; ++g) {
             const int8x16_t w_c01 = vld1q_s8(q + 32 * g);
             const int8x16_t w_c23 = vld1q_s8(q + 32 * g + 16);
