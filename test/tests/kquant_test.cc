@@ -429,8 +429,8 @@ TEST(KquantPreconditionsDeathTest, PackersAndKernels) {
             cases.push_back({std::string(v.name) + " m_idx", file, "m_idx must be a multiple of m_step (" + std::to_string(ms) + ")",
                              [&u, ms](bool bad) { u.get_lhs_packed_offset(bad ? 1 : ms, 256); }});
         }
-        cases.push_back({std::string(v.name) + " n_idx", file, "n_idx must be a multiple of n_step (4)",
-                         [&u](bool bad) { u.get_rhs_packed_offset(bad ? 2 : 4, 256); }});
+        cases.push_back({std::string(v.name) + " n_idx", file, "n_idx must be a multiple of n_step (" + std::to_string(u.get_n_step()) + ")",
+                         [&u](bool bad) { u.get_rhs_packed_offset(bad ? 2 : u.get_n_step(), 256); }});
         if ((v.features & ~kai_test::cpu_features()) == 0) {
             cases.push_back({std::string(v.name) + " dst_stride_col", file, "dst_stride_col must be sizeof(float)",
                              [&u, &buf](bool bad) {

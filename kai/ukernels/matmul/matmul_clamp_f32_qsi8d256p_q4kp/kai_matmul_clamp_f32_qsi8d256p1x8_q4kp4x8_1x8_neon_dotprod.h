@@ -5,8 +5,8 @@
 //
 
 /// @file
-/// kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod: dst = clamp(lhs x rhs + bias) in f32, with GGUF Q4_K weights
-/// (docs/matmul_gguf_kquants.md), computed in 1 x 4 tiles with
+/// kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod: dst = clamp(lhs x rhs + bias) in f32, with GGUF Q4_K weights
+/// (docs/matmul_gguf_kquants.md), computed in 1 x 8 tiles with
 /// SDOT (FEAT_DotProd).
 /// LHS packed by kai_lhs_quant_pack_qsi8d256p_f32_neon (mr = 1, kr = 8, sr = 1): int8 per
 /// 256 values with an f32 scale sa (and 32-value sums S_j);
@@ -16,8 +16,8 @@
 /// Then y = acc + bias, max(y, scalar_min), min(., scalar_max).
 /// Any m is accepted (rows are independent).
 
-#ifndef KAI_MATMUL_CLAMP_F32_QSI8D256P1X8_Q4KP4X8_1X4_NEON_DOTPROD_H
-#define KAI_MATMUL_CLAMP_F32_QSI8D256P1X8_Q4KP4X8_1X4_NEON_DOTPROD_H
+#ifndef KAI_MATMUL_CLAMP_F32_QSI8D256P1X8_Q4KP4X8_1X8_NEON_DOTPROD_H
+#define KAI_MATMUL_CLAMP_F32_QSI8D256P1X8_Q4KP4X8_1X8_NEON_DOTPROD_H
 
 #include <stddef.h>
 
@@ -26,44 +26,44 @@ extern "C" {
 #endif
 
 /// Returns the granularity of the row origin of a tile: 1.
-size_t kai_get_m_step_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(void);
+size_t kai_get_m_step_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(void);
 
-/// Returns the granularity of the column origin of a tile: 4.
-size_t kai_get_n_step_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(void);
+/// Returns the granularity of the column origin of a tile: 8.
+size_t kai_get_n_step_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(void);
 
 /// Returns the mr to pass to the LHS packer: 1.
-size_t kai_get_mr_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(void);
+size_t kai_get_mr_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(void);
 
 /// Returns the nr to pass to the RHS packer: 4.
-size_t kai_get_nr_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(void);
+size_t kai_get_nr_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(void);
 
 /// Returns the kr to pass to the LHS packer: 8.
-size_t kai_get_kr_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(void);
+size_t kai_get_kr_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(void);
 
 /// Returns the sr to pass to the packers: 1.
-size_t kai_get_sr_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(void);
+size_t kai_get_sr_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(void);
 
 /// Returns the byte offset in the packed LHS of row m_idx: m_idx * (k / 256) * 276.
 /// @param[in] m_idx Row index; must be a multiple of m_step (1).
 /// @param[in] k     Depth; must be a non-zero multiple of 256.
-size_t kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(size_t m_idx, size_t k);
+size_t kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(size_t m_idx, size_t k);
 
 /// Returns the byte offset in the packed RHS of the block holding column n_idx:
 /// (n_idx / 4) * ((k / 256) * 672 + 16).
-/// @param[in] n_idx Column (output channel) index; must be a multiple of n_step (4).
+/// @param[in] n_idx Column (output channel) index; must be a multiple of n_step (8).
 /// @param[in] k     Depth; must be a non-zero multiple of 256.
-size_t kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(size_t n_idx, size_t k);
+size_t kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(size_t n_idx, size_t k);
 
 /// Returns the byte offset of dst element (m_idx, n_idx): m_idx * dst_stride + n_idx * sizeof(float).
 /// @param[in] m_idx      Row index; must be a multiple of m_step (1).
-/// @param[in] n_idx      Column index; must be a multiple of n_step (4).
+/// @param[in] n_idx      Column index; must be a multiple of n_step (8).
 /// @param[in] dst_stride Row stride of dst in bytes.
-size_t kai_get_dst_offset_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(size_t m_idx, size_t n_idx, size_t dst_stride);
+size_t kai_get_dst_offset_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(size_t m_idx, size_t n_idx, size_t dst_stride);
 
 /// Returns the size in bytes of an m x n f32 dst: m * n * sizeof(float).
 /// @param[in] m Rows.
 /// @param[in] n Columns.
-size_t kai_get_dst_size_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(size_t m, size_t n);
+size_t kai_get_dst_size_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(size_t m, size_t n);
 
 /// Computes the m x n tile dst = clamp(lhs x rhs + bias). Writes exactly m x n floats; returns at
 /// once when m == 0 or n == 0. For a sub-tile, pass the packed pointers advanced by the offset getters.
@@ -77,7 +77,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(s
 /// @param[in]  dst_stride_col Column stride of dst in bytes; must be sizeof(float).
 /// @param[in]  scalar_min     Lower clamp bound, applied in f32 (-FLT_MAX for none).
 /// @param[in]  scalar_max     Upper clamp bound, applied in f32 (FLT_MAX for none).
-void kai_run_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(
+void kai_run_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
     size_t dst_stride_col, float scalar_min, float scalar_max);
 
@@ -85,4 +85,4 @@ void kai_run_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x4_neon_dotprod(
 }
 #endif
 
-#endif  // KAI_MATMUL_CLAMP_F32_QSI8D256P1X8_Q4KP4X8_1X4_NEON_DOTPROD_H
+#endif  // KAI_MATMUL_CLAMP_F32_QSI8D256P1X8_Q4KP4X8_1X8_NEON_DOTPROD_H

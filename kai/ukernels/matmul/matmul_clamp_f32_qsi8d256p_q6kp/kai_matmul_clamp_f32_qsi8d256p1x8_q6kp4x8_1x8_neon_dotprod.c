@@ -5,7 +5,7 @@
 //
 
 #if !defined(__aarch64__) || !defined(__ARM_FEATURE_DOTPROD)
-#error "kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod needs AArch64 with FEAT_DotProd"
+#error "kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod needs AArch64 with FEAT_DotProd"
 #endif
 
 // dst[i][c] = clamp(acc + bias[c]) with, for each super-block b of 256 values (acc = +0 first):
@@ -15,12 +15,13 @@
 // d the block's f16 scale (as f32) and qa/sa the int8 LHS and its scale
 // (kai_lhs_quant_pack_qsi8d256p_f32_neon). Packed RHS: kai_rhs_pack_nxk_q6kp_q6k_neon (per 4
 // columns and super-block: d[4], sc[16][4], then 32 steps of 2 registers of int8 w; bias[4] at the end).
-// Engine: one LHS row at a time (any m), 4 columns. RHS register p of a step holds 8 values of
+// Engine: one LHS row at a time (any m), 8 columns (two RHS blocks of 4 sharing the LHS loads).
+// RHS register p of a step holds 8 values of
 // columns 2p and 2p + 1; the row's 8 LHS values are loaded twice into one register (LD1R .2D), so
 // SDOT leaves [c0 lo, c0 hi, c1 lo, c1 hi]; ADDP folds each sub-block to [c0..c3] before the
 // scale's MLA.
 
-#include "kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod.h"
+#include "kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod.h"
 
 #include <arm_neon.h>
 #include <stddef.h>
@@ -31,7 +32,7 @@
 #include "kai_matmul_clamp_f32_qsi8d256p_q6kp_interface.h"
 
 static const size_t kai_m_step = 1;
-static const size_t kai_n_step = 4;
+static const size_t kai_n_step = 8;
 static const size_t kai_mr = 1;
 static const size_t kai_nr = 4;
 static const size_t kai_kr = 8;
@@ -45,50 +46,50 @@ static void kai_check_k(size_t k) {
     KAI_UNUSED(k);
 }
 
-size_t kai_get_m_step_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(void) {
+size_t kai_get_m_step_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(void) {
     return kai_m_step;
 }
 
-size_t kai_get_n_step_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(void) {
+size_t kai_get_n_step_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(void) {
     return kai_n_step;
 }
 
-size_t kai_get_mr_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(void) {
+size_t kai_get_mr_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(void) {
     return kai_mr;
 }
 
-size_t kai_get_nr_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(void) {
+size_t kai_get_nr_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(void) {
     return kai_nr;
 }
 
-size_t kai_get_kr_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(void) {
+size_t kai_get_kr_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(void) {
     return kai_kr;
 }
 
-size_t kai_get_sr_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(void) {
+size_t kai_get_sr_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(void) {
     return kai_sr;
 }
 
-size_t kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(size_t m_idx, size_t k) {
+size_t kai_get_lhs_packed_offset_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(size_t m_idx, size_t k) {
     kai_check_k(k);
     KAI_ASSUME_MSG(m_idx % kai_m_step == 0, "m_idx must be a multiple of m_step (1)");
     return kai_mul_size_checked(m_idx, kai_mul_size_checked(k / kai_qk, kai_lhs_block));
 }
 
-size_t kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(size_t n_idx, size_t k) {
+size_t kai_get_rhs_packed_offset_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(size_t n_idx, size_t k) {
     kai_check_k(k);
-    KAI_ASSUME_MSG(n_idx % kai_n_step == 0, "n_idx must be a multiple of n_step (4)");
+    KAI_ASSUME_MSG(n_idx % kai_n_step == 0, "n_idx must be a multiple of n_step (8)");
     const size_t group = kai_add_size_checked(kai_mul_size_checked(k / kai_qk, kai_rhs_block), kai_nr * sizeof(float));
     return kai_mul_size_checked(n_idx / kai_nr, group);
 }
 
-size_t kai_get_dst_offset_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(size_t m_idx, size_t n_idx, size_t dst_stride) {
+size_t kai_get_dst_offset_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(size_t m_idx, size_t n_idx, size_t dst_stride) {
     KAI_ASSUME_MSG(m_idx % kai_m_step == 0, "m_idx must be a multiple of m_step (1)");
-    KAI_ASSUME_MSG(n_idx % kai_n_step == 0, "n_idx must be a multiple of n_step (4)");
+    KAI_ASSUME_MSG(n_idx % kai_n_step == 0, "n_idx must be a multiple of n_step (8)");
     return kai_add_size_checked(kai_mul_size_checked(m_idx, dst_stride), kai_mul_size_checked(n_idx, sizeof(float)));
 }
 
-size_t kai_get_dst_size_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(size_t m, size_t n) {
+size_t kai_get_dst_size_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(size_t m, size_t n) {
     return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(float));
 }
 
@@ -99,28 +100,37 @@ static inline int8x16_t kai_dup8(const int8_t* p) {
     return vreinterpretq_s8_s64(vdupq_n_s64(v));
 }
 
-// One super-block of one row and 4 columns: returns t (see the top of the file) for the 4 columns.
-static inline float32x4_t kai_super_block(const uint8_t* l, const uint8_t* r) {
+// One super-block of one row and 8 columns (two blocks of 4, RHS at r[0] and r[1], which may be the
+// same block for a last lone block): t (see the top of the file) of each block into t[0], t[1]. The
+// LHS broadcasts are shared by the two blocks.
+static inline void kai_super_block(const uint8_t* l, const uint8_t* const r[2], float32x4_t t[2]) {
     const int8_t* a = (const int8_t*)(l + 20);
-    int32x4_t isum = vdupq_n_s32(0);
-    const int16_t* sc = (const int16_t*)(r + 16);
-    const int8_t* q = (const int8_t*)(r + 144);
+    int32x4_t isum[2] = {vdupq_n_s32(0), vdupq_n_s32(0)};
     #pragma GCC unroll 16
     for (size_t j = 0; j < 16; ++j) {
-        int32x4_t d_c01 = vdupq_n_s32(0);
-        int32x4_t d_c23 = vdupq_n_s32(0);
-        #pragma GCC unroll 16
-        for (size_t g = 2 * j; g < 2 * j + 2; ++g) {
+        int32x4_t d_c01[2] = {vdupq_n_s32(0), vdupq_n_s32(0)}, d_c23[2] = {vdupq_n_s32(0), vdupq_n_s32(0)};
+        #pragma GCC unroll 2
+        for (size_t e = 0; e < 2; ++e) {
+            const size_t g = 2 * j + e;
             const int8x16_t av = kai_dup8(a + 8 * g);
-            d_c01 = vdotq_s32(d_c01, vld1q_s8(q + 32 * g), av);
-            d_c23 = vdotq_s32(d_c23, vld1q_s8(q + 32 * g + 16), av);
+            #pragma GCC unroll 2
+            for (size_t u = 0; u < 2; ++u) {
+                const int8_t* q = (const int8_t*)(r[u] + 144);
+                d_c01[u] = vdotq_s32(d_c01[u], vld1q_s8(q + 32 * g), av);
+                d_c23[u] = vdotq_s32(d_c23[u], vld1q_s8(q + 32 * g + 16), av);
+            }
         }
-        isum = vmlaq_s32(isum, vpaddq_s32(d_c01, d_c23), vmovl_s16(vld1_s16(sc + 4 * j)));
+        #pragma GCC unroll 2
+        for (size_t u = 0; u < 2; ++u) {
+            const int16_t* sc = (const int16_t*)(r[u] + 16);
+            isum[u] = vmlaq_s32(isum[u], vpaddq_s32(d_c01[u], d_c23[u]), vmovl_s16(vld1_s16(sc + 4 * j)));
+        }
     }
-    return vmulq_f32(vcvtq_f32_s32(isum), vld1q_f32((const float*)r));
+    t[0] = vmulq_f32(vcvtq_f32_s32(isum[0]), vld1q_f32((const float*)r[0]));
+    t[1] = vmulq_f32(vcvtq_f32_s32(isum[1]), vld1q_f32((const float*)r[1]));
 }
 
-void kai_run_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(
+void kai_run_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
     size_t dst_stride_col, float scalar_min, float scalar_max) {
     kai_check_k(k);
@@ -140,26 +150,28 @@ void kai_run_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x4_neon_dotprod(
     const float32x4_t vmax = vdupq_n_f32(scalar_max);
     for (size_t i = 0; i < m; ++i) {
         float* out = (float*)((uint8_t*)dst + i * dst_stride_row);
-        for (size_t j = 0; j < n; j += kai_nr) {
+        for (size_t j = 0; j < n; j += 2 * kai_nr) {
             const uint8_t* l = (const uint8_t*)lhs_packed + i * lhs_group;
-            const uint8_t* r = (const uint8_t*)rhs_packed + (j / kai_nr) * rhs_group;
-            float32x4_t acc = vdupq_n_f32(0.0F);
+            // The second block of 4 columns, or the first again when only one is left.
+            const uint8_t* r[2];
+            r[0] = (const uint8_t*)rhs_packed + (j / kai_nr) * rhs_group;
+            r[1] = n - j > kai_nr ? r[0] + rhs_group : r[0];
+            float32x4_t acc[2] = {vdupq_n_f32(0.0F), vdupq_n_f32(0.0F)};
             for (size_t b = 0; b < nb; ++b) {
                 float sa;
                 memcpy(&sa, l, sizeof(sa));
-                acc = vfmaq_n_f32(acc, kai_super_block(l, r), sa);
+                float32x4_t t[2];
+                kai_super_block(l, r, t);
+                acc[0] = vfmaq_n_f32(acc[0], t[0], sa);
+                acc[1] = vfmaq_n_f32(acc[1], t[1], sa);
                 l += kai_lhs_block;
-                r += kai_rhs_block;
+                r[0] += kai_rhs_block;
+                r[1] += kai_rhs_block;
             }
-            float32x4_t y = vaddq_f32(acc, vld1q_f32((const float*)r));
-            y = vminq_f32(vmaxq_f32(y, vmin), vmax);
-            if (n - j >= kai_nr) {
-                vst1q_f32(out + j, y);
-            } else {
-                float tmp[4];
-                vst1q_f32(tmp, y);
-                memcpy(out + j, tmp, (n - j) * sizeof(float));
-            }
+            float tmp[8];
+            vst1q_f32(tmp, vminq_f32(vmaxq_f32(vaddq_f32(acc[0], vld1q_f32((const float*)r[0])), vmin), vmax));
+            vst1q_f32(tmp + 4, vminq_f32(vmaxq_f32(vaddq_f32(acc[1], vld1q_f32((const float*)r[1])), vmin), vmax));
+            memcpy(out + j, tmp, KAI_MIN(n - j, 2 * kai_nr) * sizeof(float));
         }
     }
 }
