@@ -292,8 +292,8 @@ KAI_KERNELS = [
     # --- end qai4c32p / f16_qai4c32p ---
     # --- family q4k / q6k (GGUF K-quants Q4_K and Q6_K; one LHS packer): docs/matmul_gguf_kquants.md ---
     {"name": "kai_lhs_quant_pack_qsi8d256p_f32_neon", "family": "q4k", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
-    {"name": "kai_rhs_pack_nxk_q4kp_q4k_neon", "family": "q4k", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
-    {"name": "kai_rhs_pack_nxk_q6kp_q6k_neon", "family": "q6k", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_rhs_pack_nxk_q4kp_q4k_neon", "family": "q4k", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": [], "template": ["kquant_rhs_pack.c.in", "kquant_rhs_pack.h.in"], "fmt": "q4k"},
+    {"name": "kai_rhs_pack_nxk_q6kp_q6k_neon", "family": "q6k", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": [], "template": ["kquant_rhs_pack.c.in", "kquant_rhs_pack.h.in"], "fmt": "q6k"},
     {"name": "kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod", "family": "q4k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "dotprod", "fmt": "q4k", "engine": "gemv"},
     {"name": "kai_matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod", "family": "q4k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp", "features": ["dotprod"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "dotprod", "fmt": "q4k", "engine": "sdot"},
     {"name": "kai_matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm", "family": "q4k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp", "features": ["i8mm"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "i8mm", "fmt": "q4k", "engine": "mmla"},

@@ -196,12 +196,31 @@ std::vector<uint8_t> kquant_pack_rhs(Kquant f, size_t n, size_t k, const uint8_t
     return out;
 }
 
+// The exact integer sums of one GGUF block against 256 int8 activations q: I = sum_j sc_j * sum q w
+// and M = sum_j m_j * sum q (0 for Q6_K), over the format's sub-blocks (32 values for Q4_K, 16 for Q6_K).
+static void block_int_sums(Kquant f, const uint8_t* block, const int8_t* q, int64_t* isum, int64_t* msum) {
+    const size_t sub = f == Kquant::q4k ? 32 : 16;
+    *isum = 0;
+    *msum = 0;
+    for (size_t j = 0; j < kQK / sub; ++j) {
+        int64_t dot = 0, qsum = 0;
+        int sc = 0, mn = 0;
+        for (size_t e = j * sub; e < j * sub + sub; ++e) {
+            int w;
+            kquant_weight(f, block, e, &w, &sc, &mn);
+            dot += static_cast<int64_t>(q[e]) * w;
+            qsum += q[e];
+        }
+        *isum += sc * dot;
+        *msum += mn * qsum;
+    }
+}
+
 std::vector<float> kquant_matmul(Kquant f, size_t m, size_t n, size_t k, const float* lhs, size_t lhs_stride,
                                  const uint8_t* rhs, size_t rhs_stride, const float* bias, float clamp_min,
                                  float clamp_max) {
     const size_t nb = k / kQK;
     const size_t bb = kquant_block_bytes(f);
-    const size_t sub = f == Kquant::q4k ? 32 : 16;
     std::vector<float> dst(m * n);
     std::vector<int8_t> q(k);
     std::vector<int16_t> sums(nb * 8);
@@ -213,19 +232,8 @@ std::vector<float> kquant_matmul(Kquant f, size_t m, size_t n, size_t k, const f
             float acc = 0.0f;
             for (size_t b = 0; b < nb; ++b) {
                 const uint8_t* block = rhs + col * rhs_stride + b * bb;
-                int64_t isum = 0, msum = 0;
-                for (size_t j = 0; j < kQK / sub; ++j) {
-                    int64_t dot = 0, qsum = 0;
-                    int sc = 0, mn = 0;
-                    for (size_t e = j * sub; e < j * sub + sub; ++e) {
-                        int w;
-                        kquant_weight(f, block, e, &w, &sc, &mn);
-                        dot += static_cast<int64_t>(q[b * kQK + e]) * w;
-                        qsum += q[b * kQK + e];
-                    }
-                    isum += sc * dot;
-                    msum += mn * qsum;
-                }
+                int64_t isum, msum;
+                block_int_sums(f, block, q.data() + b * kQK, &isum, &msum);
                 float d, dmin;
                 block_scales(f, block, &d, &dmin);
                 float t = static_cast<float>(static_cast<int32_t>(isum)) * d;
@@ -294,20 +302,8 @@ std::vector<double> kquant_matmul_q8k(Kquant f, size_t m, size_t n, size_t k, co
                 const uint8_t* block = rhs + col * rhs_stride + b * bb;
                 float d, dmin;
                 block_scales(f, block, &d, &dmin);
-                int32_t isum = 0, msum = 0;
-                const size_t sub = f == Kquant::q4k ? 32 : 16;
-                for (size_t j = 0; j < kQK / sub; ++j) {
-                    int32_t dot = 0, qs = 0;
-                    int sc = 0, mn = 0;
-                    for (size_t e = j * sub; e < j * sub + sub; ++e) {
-                        int w;
-                        kquant_weight(f, block, e, &w, &sc, &mn);
-                        dot += q[b * kQK + e] * w;
-                        qs += q[b * kQK + e];
-                    }
-                    isum += sc * dot;
-                    msum += mn * qs;
-                }
+                int64_t isum, msum;
+                block_int_sums(f, block, q.data() + b * kQK, &isum, &msum);
                 sumf += d * q8d[b] * static_cast<float>(isum) - dmin * q8d[b] * static_cast<float>(msum);
             }
             dst[i * n + col] = static_cast<double>(sumf) + (bias != nullptr ? bias[col] : 0.0);
