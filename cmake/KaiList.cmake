@@ -2,7 +2,7 @@
 # kai's list for CMake (included by CMakeLists.txt, read by cmake/KaiKernels.cmake):
 #   KAI_KERNEL_NAMES, KAI_FAMILIES, KAI_KERNEL_<name>_FAMILY/_KIND/_DIR/_FEATURES/_MARCH,
 #   KAI_MARCH_<features joined by +> (the -march flag of each feature set, tools/kai_list.py).
-set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p)
+set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k)
 set(KAI_KERNEL_NAMES
   kai_lhs_quant_pack_bf16p8x4_f32_neon
   kai_lhs_quant_pack_bf16p1x4_f32_neon
@@ -117,6 +117,15 @@ set(KAI_KERNEL_NAMES
   kai_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod
   kai_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod
   kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm
+  kai_lhs_quant_pack_qsi8d256p_f32_neon
+  kai_rhs_pack_nxk_q4kp_q4k_neon
+  kai_rhs_pack_nxk_q6kp_q6k_neon
+  kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod
+  kai_matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod
+  kai_matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm
+  kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod
+  kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod
+  kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm
 )
 set("KAI_MARCH_" "-march=armv8-a")
 set("KAI_MARCH_bf16" "-march=armv8.6-a+bf16")
@@ -697,3 +706,48 @@ set(KAI_KERNEL_kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm_KIND "
 set(KAI_KERNEL_kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm_DIR "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p")
 set(KAI_KERNEL_kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm_FEATURES "fp16;i8mm")
 set(KAI_KERNEL_kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm_MARCH "-march=armv8.6-a+fp16+i8mm")
+set(KAI_KERNEL_kai_lhs_quant_pack_qsi8d256p_f32_neon_FAMILY "q4k")
+set(KAI_KERNEL_kai_lhs_quant_pack_qsi8d256p_f32_neon_KIND "lhs_packer")
+set(KAI_KERNEL_kai_lhs_quant_pack_qsi8d256p_f32_neon_DIR "kai/ukernels/pack")
+set(KAI_KERNEL_kai_lhs_quant_pack_qsi8d256p_f32_neon_FEATURES "")
+set(KAI_KERNEL_kai_lhs_quant_pack_qsi8d256p_f32_neon_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_rhs_pack_nxk_q4kp_q4k_neon_FAMILY "q4k")
+set(KAI_KERNEL_kai_rhs_pack_nxk_q4kp_q4k_neon_KIND "rhs_packer")
+set(KAI_KERNEL_kai_rhs_pack_nxk_q4kp_q4k_neon_DIR "kai/ukernels/pack")
+set(KAI_KERNEL_kai_rhs_pack_nxk_q4kp_q4k_neon_FEATURES "")
+set(KAI_KERNEL_kai_rhs_pack_nxk_q4kp_q4k_neon_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_rhs_pack_nxk_q6kp_q6k_neon_FAMILY "q6k")
+set(KAI_KERNEL_kai_rhs_pack_nxk_q6kp_q6k_neon_KIND "rhs_packer")
+set(KAI_KERNEL_kai_rhs_pack_nxk_q6kp_q6k_neon_DIR "kai/ukernels/pack")
+set(KAI_KERNEL_kai_rhs_pack_nxk_q6kp_q6k_neon_FEATURES "")
+set(KAI_KERNEL_kai_rhs_pack_nxk_q6kp_q6k_neon_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod_FAMILY "q4k")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod_DIR "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod_FEATURES "dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod_MARCH "-march=armv8.2-a+dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod_FAMILY "q4k")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod_DIR "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod_FEATURES "dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod_MARCH "-march=armv8.2-a+dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm_FAMILY "q4k")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm_DIR "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm_FEATURES "i8mm")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm_MARCH "-march=armv8.6-a+i8mm")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod_FAMILY "q6k")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod_DIR "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod_FEATURES "dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod_MARCH "-march=armv8.2-a+dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod_FAMILY "q6k")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod_DIR "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod_FEATURES "dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod_MARCH "-march=armv8.2-a+dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_FAMILY "q6k")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_DIR "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_FEATURES "i8mm")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_MARCH "-march=armv8.6-a+i8mm")

@@ -86,8 +86,9 @@ uint64_t to_cpu_bits(uint32_t f) {
 // Families of kernels.bzl that kai_select does not cover yet. A family listed in kernels.bzl and
 // neither selected nor named here fails the test. Not selected yet: the 16-bit-output families
 // and the asymmetric int4 families (their interface structs differ from the f32 ones kai_select.h
-// returns; docs/integration.md).
-const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", "bf16f16", "f16_qai4c32p", "f16p_qsi4c32p", "qai4c32p", "qsi4cxpf16", "qsi8cxpf16"};
+// returns; docs/integration.md), and the GGUF K-quant families q4k / q6k (their interface structs
+// take no bl; an engine picks them with docs/matmul_gguf_kquants.md's table until kai_select.h has them).
+const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", "bf16f16", "f16_qai4c32p", "f16p_qsi4c32p", "q4k", "q6k", "qai4c32p", "qsi4cxpf16", "qsi8cxpf16"};
 // Kernels of a selected family that its table leaves out: the SME / SME2 Q4_0 GEMVs read other packed layouts than
 // the rest of qsi8d32p (kai_lhs_quant_pack_qsi8d32p_f32_neon, kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon
 // or ..._ps4s0sf16_..., docs/formats.md, "Q4_0 layouts of the SME kernels" / docs/formats.md, "Q4_0 layouts of the SME kernels"), so kai_select_qsi8d32p() returning it would hand a caller that packs with the family's

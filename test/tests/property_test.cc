@@ -8,7 +8,8 @@
 // outside the sub-rectangle must keep its sentinel.
 // Families: qsi4cxp, qsi4cxpf16, bf16_qsi4cxp, qsi8cxp (NEON and SME / SME2 at SVL 128, 512, 2048), qsi8cxpf16,
 // qsi4c32p, bf16_qsi4c32p, qsi8d32p (NEON and SVE at VL 256, 512, 2048; not the SME Q4_0 kernels), qai4c32p
-// (f32 and f16 output), bf16, bf16o, bf16f16 (f16 data and output, within the f16 interval of the bf16 bound) and
+// (f32 and f16 output), bf16, bf16o, bf16f16 (f16 data and output, within the f16 interval of the bf16 bound), q4k
+// and q6k (GGUF K-quants, bit-exact against test/reference/kquant_ref) and
 // qsi8d32p_sme (the SME and SME2 Q4_0 GEMVs at SVL 128, 512, 2048). Not yet drawn: the SME float families and the
 // f16 x Q4_0 MOPA (their own suites cover them).
 //
@@ -46,6 +47,9 @@
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d256p_f32_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_q4kp_q4k_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_q6kp_q6k_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0.h"
@@ -63,6 +67,7 @@
 #include "test/common/environment.h"
 #include "test/common/rng.h"
 #include "test/reference/bf16_ref.h"
+#include "test/reference/kquant_ref.h"
 #include "test/reference/qai4c32p_ref.h"
 #include "test/reference/qai8dxp_ref.h"
 #include "test/reference/qsi4c32p_ref.h"
@@ -73,6 +78,7 @@
 #include "test/registry/bf16_qai8dxp_registry.h"
 #include "test/registry/bf16_registry.h"
 #include "test/registry/bf16f16_registry.h"
+#include "test/registry/kquant_registry.h"
 #include "test/registry/qai4c32p_registry.h"
 #include "test/registry/qsi4c32p_registry.h"
 #include "test/registry/qsi4cxp_registry.h"
@@ -333,6 +339,8 @@ std::vector<Instance> all_instances() {
     for (size_t i = 0; i < a4.size(); ++i) out.push_back({"qai4c32p", a4[i].name, a4[i].features, i, 0, 0});
     const auto& hb = kai_registry::bf16f16_variants();
     for (size_t i = 0; i < hb.size(); ++i) out.push_back({"bf16f16", hb[i].name, hb[i].features, i, 0, 0});
+    const auto& kq = kai_registry::kquant_variants();
+    for (size_t i = 0; i < kq.size(); ++i) out.push_back({kq[i].q4k ? "q4k" : "q6k", kq[i].name, kq[i].features, i, 0, 0});
     return out;
 }
 
@@ -1014,6 +1022,66 @@ AssertionResult run_qai4c32p(Rng& rng, const kai_registry::Qai4c32pVariant& v, D
 }
 
 // ------------------------------------------------------------------------------------------
+// Families q4k and q6k (GGUF K-quants; RHS packed from random GGUF blocks, k a multiple of 256).
+// ------------------------------------------------------------------------------------------
+
+AssertionResult run_kquant(Rng& rng, const kai_registry::KquantVariant& v, Desc& d) {
+    const auto& u = v.ukernel;
+    const kai_ref::Kquant f = v.q4k ? kai_ref::Kquant::q4k : kai_ref::Kquant::q6k;
+    const size_t mr = u.get_mr(), nr = u.get_nr(), kr = u.get_kr(), sr = u.get_sr(), ms = u.get_m_step(), ns = u.get_n_step();
+    Draw w = draw_common(rng, ms, ns, 3 * ms + 2, 3 * ns + 2, ms == 1);
+    w.kxn = false;
+    w.k = 256 * static_cast<size_t>(rng.integer(1, 6));
+    describe(d, w);
+    const size_t m = w.m, n = w.n, k = w.k;
+    const size_t lhs_stride = k + pick(rng, {0, 3});
+    // No tiny rows: 127 / amax overflows there, and the rounding of an infinite product is not specified.
+    const std::vector<float> x = make_lhs(rng, w.data, m, k, lhs_stride, false);
+    const size_t rhs_stride = k / 256 * kai_ref::kquant_block_bytes(f) + pick(rng, {0, 5});
+    const std::vector<uint8_t> rows =
+        kai_ref::kquant_random_rows(f, n, k, rhs_stride, rng.uniform(0.001f, 0.01f), static_cast<uint32_t>(rng.next_u64()));
+    std::vector<float> bias(n);
+    for (auto& b : bias) b = rng.uniform(-1.0f, 1.0f);
+    const float* b = w.bias ? bias.data() : nullptr;
+
+    GuardedBuffer lp(KAI_ABI(kai_get_lhs_packed_size_lhs_quant_pack_qsi8d256p_f32_neon)(m, k, mr, kr, sr));
+    KAI_ABI(kai_run_lhs_quant_pack_qsi8d256p_f32_neon)(m, k, mr, kr, sr, 0, x.data(), lhs_stride * 4, lp.data());
+    size_t rp_size, ro_want;
+    if (v.q4k) {
+        rp_size = KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_q4kp_q4k_neon)(n, k, nr, kr, sr);
+        ro_want = KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_q4kp_q4k_neon)(w.n0, k, nr, kr, sr);
+    } else {
+        rp_size = KAI_ABI(kai_get_rhs_packed_size_rhs_pack_nxk_q6kp_q6k_neon)(n, k, nr, kr, sr);
+        ro_want = KAI_ABI(kai_get_rhs_packed_offset_rhs_pack_nxk_q6kp_q6k_neon)(w.n0, k, nr, kr, sr);
+    }
+    GuardedBuffer rp(rp_size);
+    if (v.q4k) {
+        KAI_ABI(kai_run_rhs_pack_nxk_q4kp_q4k_neon)(n, k, nr, kr, sr, rows.data(), rhs_stride, b, rp.data());
+    } else {
+        KAI_ABI(kai_run_rhs_pack_nxk_q6kp_q6k_neon)(n, k, nr, kr, sr, rows.data(), rhs_stride, b, rp.data());
+    }
+    float lo, hi;
+    clamp_bounds(w.clamp,
+                 to_double(kai_ref::kquant_matmul(f, m, n, k, x.data(), lhs_stride * 4, rows.data(), rhs_stride, b,
+                                                  -FLT_MAX, FLT_MAX)),
+                 &lo, &hi);
+    const std::vector<float> ref =
+        kai_ref::kquant_matmul(f, m, n, k, x.data(), lhs_stride * 4, rows.data(), rhs_stride, b, lo, hi);
+
+    DstBuffer dst(m, n, 4, w.stride_elems * 4);
+    const size_t lo_off = KAI_ABI(u.get_lhs_packed_offset)(w.m0, k);
+    const size_t ro_off = KAI_ABI(u.get_rhs_packed_offset)(w.n0, k);
+    const size_t dst_off = KAI_ABI(u.get_dst_offset)(w.m0, w.n0, dst.stride());
+    if (lo_off != KAI_ABI(kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d256p_f32_neon)(w.m0, k, mr, kr, sr))
+        return AssertionFailure() << "lhs packed offset differs from the packer's";
+    if (ro_off != ro_want) return AssertionFailure() << "rhs packed offset differs from the packer's";
+    if (dst.at(0, 0) + dst_off != dst.at(w.m0, w.n0)) return AssertionFailure() << "dst offset " << dst_off;
+    KAI_ABI(u.run_matmul)(w.mh, w.nw, k, lp.data() + lo_off, rp.data() + ro_off,
+                          reinterpret_cast<float*>(dst.at(w.m0, w.n0)), dst.stride(), 4, lo, hi);
+    return check_f32_tile(dst, w.m0, w.mh, w.n0, w.nw, ref, n);
+}
+
+// ------------------------------------------------------------------------------------------
 // The driver.
 // ------------------------------------------------------------------------------------------
 
@@ -1038,6 +1106,7 @@ AssertionResult run_instance(Rng& rng, const Instance& in, Desc& d) {
     if (in.family == "bf16" || in.family == "bf16o") return run_bf16(rng, kai_registry::bf16_variants()[in.index], d);
     if (in.family == "qai4c32p") return run_qai4c32p(rng, kai_registry::qai4c32p_variants()[in.index], d);
     if (in.family == "bf16f16") return run_bf16f16(rng, kai_registry::bf16f16_variants()[in.index], d);
+    if (in.family == "q4k" || in.family == "q6k") return run_kquant(rng, kai_registry::kquant_variants()[in.index], d);
     return AssertionFailure() << "unknown family " << in.family;
 }
 

@@ -28,3 +28,7 @@ echo "built: $build/ggml_kai_check ($march, $compiler); warnings in kai files: $
 qemu=qemu-aarch64
 [ -x /opt/kai/qemu/bin/qemu-aarch64 ] && qemu=/opt/kai/qemu/bin/qemu-aarch64
 "$qemu" -cpu "$cpu" -L /usr/aarch64-linux-gnu "$build/ggml_kai_check"
+# GGUF K-quants: ggml's own Q4_K / Q6_K mul_mat against kai's K-quant kernels.
+cmake --build "$build" -j2 --target ggml_kquant_check >>"$build.build.log" 2>&1 ||
+  { grep -E 'error|Error' "$build.build.log" | head -30; exit 1; }
+"$qemu" -cpu "$cpu" -L /usr/aarch64-linux-gnu "$build/ggml_kquant_check"
