@@ -44,6 +44,24 @@ def load():
     return ast.literal_eval(body[: body.rindex("]") + 1])
 
 
+LIMITS = os.path.join("test", "common", "limits.cc")
+
+
+def check_limits(entries):
+    """Every kernel or packer whose source states an internal limit ("Internal limit:", a buffer or
+    pass boundary) has its cases declared in test/common/limits.cc, and every name there is listed."""
+    problems = []
+    declared = set(re.findall(r'"(kai_[a-z0-9_]+)"', open(os.path.join(ROOT, LIMITS)).read()))
+    names = {e["name"] for e in entries}
+    for e in entries:
+        c = os.path.join(ROOT, e["dir"], e["name"] + ".c")
+        if os.path.exists(c) and "Internal limit:" in open(c).read() and e["name"] not in declared:
+            problems.append("%s: states an internal limit but %s declares no case for it" % (e["name"], LIMITS))
+    for name in sorted(declared - names):
+        problems.append("%s: declares limits of %s, which is not in kai/kernels.bzl" % (LIMITS, name))
+    return problems
+
+
 def main():
     problems = []
     entries = load()
@@ -96,6 +114,7 @@ def main():
         for kind in lst.packer_kinds_needed(k):
             if kind not in kinds:
                 problems.append("%s: no %s feeds it in KAI_PACKER_FEEDS" % (k["name"], kind))
+    problems += check_limits(entries)
     for p in problems:
         print(p)
     print("check_tree: %d entries, %d problem(s)" % (len(entries), len(problems)))

@@ -32,6 +32,7 @@
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
 #include "test/common/environment.h"
+#include "test/common/limits.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qai8dxp_ref.h"
@@ -635,6 +636,20 @@ std::string kernel_param_name(const ::testing::TestParamInfo<KParam>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, Bf16KernelTest, ::testing::ValuesIn(kernel_params()), kernel_param_name);
+
+// Each kernel at its internal limits (test/common/limits.cc: unpacked or duplicated operands on the stack, K and
+// column passes) at limit - 1, limit and limit + 1, in both sweeps: bias, no clamp, the whole matrix and sub-tiles.
+std::vector<KParam> limit_kernel_params() {
+    std::vector<KParam> out;
+    for (size_t i = 0; i < kernels().size(); ++i) {
+        for (const kai_test::LimitCase& l : kai_test::limit_cases(kernels()[i].name.c_str())) {
+            out.emplace_back(i, KCase{l.m, l.n, l.k, l.bl, true, Clamp::kNone});
+        }
+    }
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Limits, Bf16KernelTest, ::testing::ValuesIn(limit_kernel_params()), kernel_param_name);
 
 class Bf16KernelVariantTest : public ::testing::TestWithParam<size_t> {
 protected:

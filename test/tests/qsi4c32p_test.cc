@@ -31,6 +31,7 @@
 #include "test/common/cpu_features.h"
 #include "test/common/preconditions.h"
 #include "test/common/environment.h"
+#include "test/common/limits.h"
 #include "test/common/rng.h"
 #include "test/reference/qai8dxp_ref.h"
 #include "test/reference/qsi4c32p_ref.h"
@@ -494,6 +495,22 @@ std::vector<KernelParam> all_kernel_params() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, KernelTest, ::testing::ValuesIn(all_kernel_params()), kernel_param_name);
+
+// Each variant at its internal limits (test/common/limits.cc: the I8MM GEMMs' unpacked RHS, the GEMVs'
+// duplicated LHS, the SDOT GEMMs' buffered path) at limit - 1, limit and limit + 1, in both sweeps: bias, no
+// clamp, the whole matrix and sub-tiles.
+std::vector<KernelParam> limit_kernel_params() {
+    std::vector<KernelParam> out;
+    const auto& vs = kai_registry::qsi4c32p_variants();
+    for (size_t vi = 0; vi < vs.size(); ++vi) {
+        for (const kai_test::LimitCase& l : kai_test::limit_cases(vs[vi].name)) {
+            out.emplace_back(vi, KernelCase{l.m, l.n, l.k / l.bl, l.bl, true, Clamp::kNone, false});
+        }
+    }
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Limits, KernelTest, ::testing::ValuesIn(limit_kernel_params()), kernel_param_name);
 
 void check_error_bound(const Qsi4c32pVariant& v, const KernelCase& c) {
     // End to end against an f64 matmul of the f32 LHS and the dequantised weights w * d (bias
