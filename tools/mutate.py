@@ -19,7 +19,10 @@ The table (tools/mutants.json) is a list of objects:
               script fails (the table cannot go stale silently)
   occurrence  optional: the fragment occurs several times; mutate the n-th (1-based), which must exist
   replace     what the fragment becomes
-  kind        bounds | clamp | rounding | bias | tail | stride | offset | zero_point | scale
+  kind        bounds | clamp | rounding | bias | tail | stride | offset | zero_point | scale |
+              buffer (a stack buffer's fit test off by its per-block extra bytes) | flush (a narrow
+              accumulator flushed too late) | threshold (an internal limit off by one step); the last
+              three are killed by the limit cases of test/common/limits.cc
   test        the Bazel test target (default: the family's suite, FAMILY_TESTS below)
   filter      gtest filter (default: every test but the death tests, which are slow under qemu)
   equivalent  optional: why the mutant cannot change any result (it is then listed, not run)
@@ -74,7 +77,8 @@ FAMILY_TESTS = {
 }
 SME2_TESTS = {"//test/tests:sme_float_test", "//test/tests:sme_q4_0_test", "//test/tests:qsi8cxp_test"}
 DEFAULT_FILTER = "-*Death*:*Precondition*:*BadParameters*"
-KINDS = {"bounds", "clamp", "rounding", "bias", "tail", "stride", "offset", "zero_point", "scale"}
+KINDS = {"bounds", "clamp", "rounding", "bias", "tail", "stride", "offset", "zero_point", "scale", "buffer", "flush",
+         "threshold"}
 KEYS = {"id", "family", "file", "find", "occurrence", "replace", "kind", "test", "filter", "equivalent"}
 TEST_TIMEOUT = 900
 # Restoring a file after its mutant makes Bazel rebuild the original; the disk cache makes that a hit.

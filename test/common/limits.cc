@@ -51,7 +51,7 @@ constexpr LimitData kF = LimitData::kFullScale;
 // 17 tiles).
 #define KAI_QAI4_GEMM_UBUF(name, kblk)                                                                               \
     {name, "decoded-RHS path from two 8-row tiles (m 13)", D::kM, 13, 1, 0, 5, 256, 32, kR, 0},                     \
-        {name, "decoded-RHS path only for bl <= 256 (the FSUB bound)", D::kBl, 256, 32, 17, 5, 512, 256, kR, 0},      \
+        {name, "decoded-RHS path only for bl <= 256 (the FSUB bound)", D::kBl, 256, 32, 17, 5, 512, 256, kF, 0},      \
         {name, "decoded-RHS K range: KAI_UBUF_BYTES / (4 * bl + extra) blocks", D::kK, 32 * (kblk), 32, 17, 5, 0, 32, \
          kR, 0},                                                                                                      \
         {name, "KAI_ROW_TILES 16 row tiles per pass (m 132: 16 tiles + 4 rows)", D::kM, 132, 1, 0, 5, 96, 32, kR, 0}

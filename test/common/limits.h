@@ -24,8 +24,9 @@ enum class LimitDim { kM, kN, kK, kBl };
 // What the inputs of a limit case hold.
 enum class LimitData {
     kRandom,     // the suite's usual inputs
-    kFullScale,  // the LHS rows constant 1.0: every quantised value at full scale (127), so that a
-                 // narrow accumulator flushed too late wraps
+    kFullScale,  // an LHS row constant 1.0 (every quantised value at full scale, 127) and, where the
+                 // suite has them, the weights of one column at their extreme: a narrow accumulator flushed
+                 // too late wraps, a conversion exact only below a bound is past it
 };
 
 struct InternalLimit {

@@ -305,10 +305,13 @@ std::string matmul_case_name(const testing::TestParamInfo<MatmulCase>& info) {
            (c.tiling == Tiling::kTiles ? "_tiles" : c.tiling == Tiling::kOneTile ? "_onetile" : "");
 }
 
-// Row 0 constant 1.0: every quantised value of the row 127, so each block's int16 sums in the LHS
-// packer are at their widest (the internal limits' full-scale data).
-void make_full_scale(std::vector<float>* x, size_t k) {
+// The internal limits' full-scale data: LHS row 0 constant 1.0 (every quantised value 127, so each
+// block's int16 sums in the LHS packer are at their widest) and, when given, weight row 0 all nibbles 0
+// (w = -8, the operand 16 w = -128): output (0, 0) has |I| = 127 * 128 * bl per block, the widest
+// integer block sum (past 2^22 for bl > 258, the decoded-RHS path's FSUB bound).
+void make_full_scale(std::vector<float>* x, size_t k, Weights* w) {
     std::fill(x->begin(), x->begin() + static_cast<std::ptrdiff_t>(k), 1.0f);
+    if (w != nullptr) std::fill(w->rows.begin(), w->rows.begin() + static_cast<std::ptrdiff_t>(k / 2), uint8_t{0});
 }
 
 // One case (the caller checked the CPU's features): pack, run, compare every output's bits.
@@ -320,9 +323,9 @@ void check_matmul(const MatmulCase& c, bool full_scale, uint64_t seed) {
     const size_t m = c.m, n = c.n, k = c.k, bl = c.bl;
     const size_t lhs_stride = k + 3;  // elements; wider than the row
     std::vector<float> x = make_lhs(m, k, bl, lhs_stride, seed);
-    if (full_scale) make_full_scale(&x, k);
+    Weights w = make_weights(n, k, bl, seed + 1);
+    if (full_scale) make_full_scale(&x, k, &w);
     const std::vector<uint16_t> xh = to_f16(x);
-    const Weights w = make_weights(n, k, bl, seed + 1);
     const float* bias = c.bias ? w.bias.data() : nullptr;
 
     const kai_ref::Qsi8d32s q = quantize_ref(packer, m, k, bl, x, xh, lhs_stride);
@@ -514,7 +517,7 @@ void check_lhs_pack(const LhsPackCase& c, bool full_scale, uint64_t seed) {
     SCOPED_TRACE(kai_test::seed_trace(seed));
     const size_t stride = c.k + 5;
     std::vector<float> x = make_lhs(c.m, c.k, c.bl, stride, seed);
-    if (full_scale) make_full_scale(&x, c.k);
+    if (full_scale) make_full_scale(&x, c.k, nullptr);
     const std::vector<uint16_t> xh = to_f16(x);
     const kai_ref::Qsi8d32s q = quantize_ref(p, c.m, c.k, c.bl, x, xh, stride);
     std::vector<uint8_t> mask;
