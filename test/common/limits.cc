@@ -79,6 +79,13 @@ constexpr LimitData kF = LimitData::kFullScale;
     {name, "bf16 output: n in passes of KAI_BF16_COLS = 2048 / m_step columns", D::kN, 2048 / (ms), nr, (ms) + 1, 0, \
      64, 32, kR, 0}
 
+// Block lengths: every block-wise kernel takes any multiple of 32 up to k. Its int32 block sums reach
+// 127 * 128 * bl at full scale (f32-exact up to bl 1031, then rounded as the reference rounds them):
+// bl 1024 +- 32 and bl = k = 4096, full-scale data.
+#define KAI_LONG_BLOCK(name, m)                                                                                 \
+    {name, "long blocks: bl up to k (bl 1024 +- 32, bl = k = 4096), full-scale data", D::kBl, 1024, 32, m, 5, 1024, \
+     1024, kF, 4096}
+
 // qsi4c32p I8MM GEMMs (asm form): the RHS column group unpacked into KAI_C32_UNPACKED_BYTES (8 KiB)
 // when m > m_step and nb <= 8192 / ((bl / 32) * 128 + 32): bl 32: nb <= 51 (k 1632); bl 128: nb <= 15
 // (k 1920).
@@ -149,6 +156,18 @@ const InternalLimit kLimits[] = {
     KAI_QSI4C32_DUP("kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod"),
     KAI_QSI4C32_C32D("kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod"),
     KAI_QSI4C32_C32D("kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod"),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", 1),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", 1),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod", 1),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", 1),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod", 1),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod", 5),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod", 5),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm", 5),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm", 5),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm", 5),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm", 5),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm", 5),
     KAI_QSI4C32_UNPACKED("kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", 16),
     KAI_QSI4C32_BF16_COLS("kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", 16, 4),
     KAI_QSI4C32_DUP("kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod"),
