@@ -172,6 +172,21 @@ const InternalLimit kLimits[] = {
     KAI_QSI4C32_BF16_COLS("kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", 16, 4),
     KAI_QSI4C32_DUP("kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod"),
     KAI_QSI4C32_BF16_COLS("kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", 1, 4),
+
+    // --- qsi8d32p ---
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm", 5),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm", 5),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod", 1),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod", 5),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod", 1),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod", 1),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm", 5),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot", 1),
+    KAI_LONG_BLOCK("kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot", 1),
+    {"kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm", "LHS scale vectors precomputed for nb <= KAI_SCALE_VECTOR_BLOCKS = 256", D::kK,
+     8192, 32, 17, 5, 0, 32, kR, 0},
+    {"kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm", "LHS scale vectors precomputed for nb <= KAI_SCALE_VECTOR_BLOCKS = 256", D::kK,
+     8192, 32, 9, 5, 0, 32, kR, 0},
 };
 
 constexpr size_t kHeavyMacs = size_t{1} << 20;
