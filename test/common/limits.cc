@@ -172,6 +172,8 @@ const InternalLimit kLimits[] = {
     KAI_QSI4C32_BF16_COLS("kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", 16, 4),
     KAI_QSI4C32_DUP("kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod"),
     KAI_QSI4C32_BF16_COLS("kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", 1, 4),
+    KAI_LONG_BLOCK("kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", 1),
+    KAI_LONG_BLOCK("kai_matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm", 5),
 
     // --- qsi8d32p ---
     KAI_LONG_BLOCK("kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm", 5),
