@@ -24,6 +24,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_compat_paths  # noqa: E402
 import kai_list  # noqa: E402
+import mutate  # noqa: E402  (FAMILY_TESTS: the suite of each family)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = r"(?:f32|bf16|qai8dx|qsi8d32|qsi4cx|qsi4c32|qs4cx|qsu4c32)"
@@ -59,6 +60,13 @@ def check_limits(entries):
             problems.append("%s: states an internal limit but %s declares no case for it" % (e["name"], LIMITS))
     for name in sorted(declared - names):
         problems.append("%s: declares limits of %s, which is not in kai/kernels.bzl" % (LIMITS, name))
+    # The suite of each family with declared limits expands them (a table entry nobody runs tests nothing).
+    for fam in sorted({e["family"] for e in entries if e["name"] in declared}):
+        target = mutate.FAMILY_TESTS.get(fam, "")
+        suite = os.path.join(ROOT, target[2:].replace(":", os.sep) + ".cc") if target else ""
+        if not suite or not os.path.exists(suite) or "limit_cases(" not in open(suite).read():
+            problems.append("family %s: has limits in %s but its suite (%s) does not run limit_cases()" %
+                            (fam, LIMITS, target or "none"))
     return problems
 
 
