@@ -486,6 +486,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, Qai4c32pVariantTest,
 
 struct LhsPackCase {
     size_t packer, m, k, bl, mr, kr;
+    bool full;  // full-scale data (the internal limits' cases)
 };
 
 std::vector<LhsPackCase> lhs_pack_cases() {
@@ -498,7 +499,7 @@ std::vector<LhsPackCase> lhs_pack_cases() {
     for (size_t p = 0; p < 2; ++p) {
         for (const auto& s : shapes) {
             for (size_t mr : {size_t{1}, size_t{4}, size_t{8}}) {
-                for (size_t kr : {size_t{8}, size_t{16}}) out.push_back({p, s.m, s.k, s.bl, mr, kr});
+                for (size_t kr : {size_t{8}, size_t{16}}) out.push_back({p, s.m, s.k, s.bl, mr, kr, false});
             }
         }
     }
@@ -508,7 +509,7 @@ std::vector<LhsPackCase> lhs_pack_cases() {
 std::string lhs_pack_case_name(const testing::TestParamInfo<LhsPackCase>& info) {
     const LhsPackCase& c = info.param;
     return std::string(c.packer ? "f16" : "f32") + "__m" + std::to_string(c.m) + "_k" + std::to_string(c.k) + "_bl" +
-           std::to_string(c.bl) + "_mr" + std::to_string(c.mr) + "_kr" + std::to_string(c.kr);
+           std::to_string(c.bl) + "_mr" + std::to_string(c.mr) + "_kr" + std::to_string(c.kr) + (c.full ? "_full" : "");
 }
 
 // The whole matrix at once, then row by row from every m_idx_start (the threading split).
@@ -546,7 +547,7 @@ class Qai4c32pLhsPack : public testing::TestWithParam<LhsPackCase> {};
 TEST_P(Qai4c32pLhsPack, ByteExact) {
     const LhsPackCase& c = GetParam();
     KAI_TEST_SKIP_UNLESS(kai_registry::qai4c32p_lhs_packers()[c.packer].features);
-    check_lhs_pack(c, false, kai_test::seed_from(lhs_pack_case_name(testing::TestParamInfo<LhsPackCase>(c, 0))));
+    check_lhs_pack(c, c.full, kai_test::seed_from(lhs_pack_case_name(testing::TestParamInfo<LhsPackCase>(c, 0))));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, Qai4c32pLhsPack, testing::ValuesIn(lhs_pack_cases()), lhs_pack_case_name);
@@ -557,23 +558,16 @@ std::vector<LhsPackCase> limit_lhs_pack_cases() {
     std::vector<LhsPackCase> out;
     for (size_t p = 0; p < kai_registry::qai4c32p_lhs_packers().size(); ++p) {
         for (const kai_test::LimitCase& l : kai_test::limit_cases(kai_registry::qai4c32p_lhs_packers()[p].name)) {
-            out.push_back({p, l.m, l.k, l.bl, 1, 16});
-            out.push_back({p, l.m, l.k, l.bl, 4, 8});
-            out.push_back({p, l.m, l.k, l.bl, 4, 16});
+            const bool full = l.data == kai_test::LimitData::kFullScale;
+            out.push_back({p, l.m, l.k, l.bl, 1, 16, full});
+            out.push_back({p, l.m, l.k, l.bl, 4, 8, full});
+            out.push_back({p, l.m, l.k, l.bl, 4, 16, full});
         }
     }
     return out;
 }
 
-class Qai4c32pLhsPackLimit : public testing::TestWithParam<LhsPackCase> {};
-
-TEST_P(Qai4c32pLhsPackLimit, ByteExactFullScale) {
-    const LhsPackCase& c = GetParam();
-    KAI_TEST_SKIP_UNLESS(kai_registry::qai4c32p_lhs_packers()[c.packer].features);
-    check_lhs_pack(c, true, kai_test::seed_from(lhs_pack_case_name(testing::TestParamInfo<LhsPackCase>(c, 0))));
-}
-
-INSTANTIATE_TEST_SUITE_P(Limits, Qai4c32pLhsPackLimit, testing::ValuesIn(limit_lhs_pack_cases()), lhs_pack_case_name);
+INSTANTIATE_TEST_SUITE_P(Limits, Qai4c32pLhsPack, testing::ValuesIn(limit_lhs_pack_cases()), lhs_pack_case_name);
 
 // The two tie rules on exact ties (scale 1: a block holding 127 and half-integers).
 TEST(Qai4c32pLhsPackTies, EvenForF32AwayForF16) {
