@@ -28,8 +28,7 @@ The table (tools/mutants.json) is a list of objects:
   equivalent  optional: why the mutant cannot change any result (it is then listed, not run)
   config      optional: a .bazelrc configuration to build and run the mutant with ("asan": a stack
               buffer overflowed by a few bytes corrupts nothing the results show; CI's ASan stage runs
-              the same reduced sweeps, limit cases included, and reports it; "stackprotector": the same
-              overflow written by assembly, which ASan does not see; no CI stage runs this one)
+              the same reduced sweeps, limit cases included, and reports it)
 
 Every exit path restores the mutated file (try/finally, and SIGTERM/SIGINT are turned into an
 exception); templates are restored and re-rendered. The script refuses to run when a file it
@@ -86,8 +85,7 @@ KINDS = {"bounds", "clamp", "rounding", "bias", "tail", "stride", "offset", "zer
 KEYS = {"id", "family", "file", "find", "occurrence", "replace", "kind", "test", "filter", "equivalent", "config"}
 # Bazel configurations a mutant may be built and run with ("config"), and the environment their tests need
 # (.bazelrc's test:<config> lines, which a binary run outside `bazel test` does not get).
-CONFIGS = {"asan": {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1", "UBSAN_OPTIONS": "print_stacktrace=1"},
-           "stackprotector": {}}
+CONFIGS = {"asan": {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1", "UBSAN_OPTIONS": "print_stacktrace=1"}}
 TEST_TIMEOUT = 900
 # Restoring a file after its mutant makes Bazel rebuild the original; the disk cache makes that a hit.
 DISK_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "kai-mutate")
