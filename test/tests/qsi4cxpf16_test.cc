@@ -342,8 +342,8 @@ TEST_P(Qsi4cxpF16Test, LargeK) {
         const Problem d = make_problem(v, md, nd, kd, 79 + kd, kd % 2 == 0, true, false);
         run_and_check(v, d, 0, md, 0, nd, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), 0);
     }
-    // Wide and deep: the SDOT GEMV's K blocks (2048) times its column passes (1024 columns) with a
-    // ragged last tile.
+    // Wide and deep with a ragged last tile (k 2100 is one K block of the SDOT GEMV since KAI_DUP_K became
+    // 4096: its K passes times its 1024-column passes are InternalLimits' cases, n 1020-1028 at k 4097).
     if (v.ukernel.get_m_step() == 1) {
         const Problem w = make_problem(v, 1, 1030, 2100, 78, true, true, false);
         run_and_check(v, w, 0, w.m, 0, w.n, -1.0f, 1.0f, 0);
