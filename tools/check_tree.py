@@ -28,6 +28,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_kernels  # noqa: E402
 import kai_list  # noqa: E402
+import mutate  # noqa: E402  (FAMILY_TESTS: the suite of each family)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = r"(?:f32|bf16|qai8dx|qsi8d32|qsi4cx|qsi4c32|qs4cx|qsu4c32)"
@@ -40,6 +41,31 @@ PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:quant_)?pack_(?:kxn_|nxk_)?[a-z0-9]+_[
 GUARDS = {"i8mm": "__ARM_FEATURE_MATMUL_INT8", "dotprod": "__ARM_FEATURE_DOTPROD",
           "bf16": "__ARM_FEATURE_BF16_VECTOR_ARITHMETIC", "fp16": "__ARM_FEATURE_FP16_VECTOR_ARITHMETIC", "sve": "__ARM_FEATURE_SVE",
           "sme": "__ARM_FEATURE_SME", "sme2": "__ARM_FEATURE_SME2"}
+
+
+LIMITS = os.path.join("test", "common", "limits.cc")
+
+
+def check_limits(entries):
+    """Every kernel or packer whose source states an internal limit ("Internal limit:", a buffer or
+    pass boundary) has its cases declared in test/common/limits.cc, and every name there is listed."""
+    problems = []
+    declared = set(re.findall(r'"(kai_[a-z0-9_]+)"', open(os.path.join(ROOT, LIMITS)).read()))
+    names = {e["name"] for e in entries}
+    for e in entries:
+        c = os.path.join(ROOT, e["dir"], e["name"] + ".c")
+        if os.path.exists(c) and "Internal limit:" in open(c).read() and e["name"] not in declared:
+            problems.append("%s: states an internal limit but %s declares no case for it" % (e["name"], LIMITS))
+    for name in sorted(declared - names):
+        problems.append("%s: declares limits of %s, which is not in kai/kernels.bzl" % (LIMITS, name))
+    # The suite of each family with declared limits expands them (a table entry nobody runs tests nothing).
+    for fam in sorted({e["family"] for e in entries if e["name"] in declared}):
+        target = mutate.FAMILY_TESTS.get(fam, "")
+        suite = os.path.join(ROOT, target[2:].replace(":", os.sep) + ".cc") if target else ""
+        if not suite or not os.path.exists(suite) or "limit_cases(" not in open(suite).read():
+            problems.append("family %s: has limits in %s but its suite (%s) does not run limit_cases()" %
+                            (fam, LIMITS, target or "none"))
+    return problems
 
 
 def main():
@@ -95,6 +121,7 @@ def main():
                 problems.append("%s: no %s feeds it in KAI_PACKER_FEEDS" % (k["name"], kind))
     problems += readme_layout_problems(ROOT)
     problems += formats_citation_problems(ROOT)
+    problems += check_limits(entries)
     for p in problems:
         print(p)
     print("check_tree: %d entries, %d problem(s)" % (len(entries), len(problems)))

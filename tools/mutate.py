@@ -19,10 +19,16 @@ The table (tools/mutants.json) is a list of objects:
               script fails (the table cannot go stale silently)
   occurrence  optional: the fragment occurs several times; mutate the n-th (1-based), which must exist
   replace     what the fragment becomes
-  kind        bounds | clamp | rounding | bias | tail | stride | offset | zero_point | scale
+  kind        bounds | clamp | rounding | bias | tail | stride | offset | zero_point | scale |
+              buffer (a stack buffer's fit test off by its per-block extra bytes) | flush (a narrow
+              accumulator flushed too late) | threshold (an internal limit off by one step); the last
+              three are killed by the limit cases of test/common/limits.cc
   test        the Bazel test target (default: the family's suite in KAI_FAMILIES)
   filter      gtest filter (default: every test but the death tests, which are slow under qemu)
   equivalent  optional: why the mutant cannot change any result (it is then listed, not run)
+  config      optional: a .bazelrc configuration to build and run the mutant with ("asan": a stack
+              buffer overflowed by a few bytes corrupts nothing the results show; CI's ASan stage runs
+              the same reduced sweeps, limit cases included, and reports it)
 
 Every exit path restores the mutated file (try/finally, and SIGTERM/SIGINT are turned into an
 exception); templates are restored and re-rendered. The script refuses to run when a file it
@@ -58,8 +64,12 @@ _LIST = kai_list.load(ROOT)
 FAMILY_TESTS = {f["family"]: f["suite"] for f in _LIST.families}
 SME2_TESTS = set(_LIST.sme2_suites())
 DEFAULT_FILTER = "-*Death*:*Precondition*:*BadParameters*"
-KINDS = {"bounds", "clamp", "rounding", "bias", "tail", "stride", "offset", "zero_point", "scale"}
-KEYS = {"id", "family", "file", "find", "occurrence", "replace", "kind", "test", "filter", "equivalent"}
+KINDS = {"bounds", "clamp", "rounding", "bias", "tail", "stride", "offset", "zero_point", "scale", "buffer", "flush",
+         "threshold"}
+KEYS = {"id", "family", "file", "find", "occurrence", "replace", "kind", "test", "filter", "equivalent", "config"}
+# Bazel configurations a mutant may be built and run with ("config"), and the environment their tests need
+# (.bazelrc's test:<config> lines, which a binary run outside `bazel test` does not get).
+CONFIGS = {"asan": {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1", "UBSAN_OPTIONS": "print_stacktrace=1"}}
 TEST_TIMEOUT = 900
 # Restoring a file after its mutant makes Bazel rebuild the original; the disk cache makes that a hit.
 DISK_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "kai-mutate")
@@ -98,6 +108,8 @@ def load_table():
         ids.add(m["id"])
         if m["kind"] not in KINDS:
             errors.append("%s: kind %r not one of %s" % (where, m["kind"], sorted(KINDS)))
+        if "config" in m and m["config"] not in CONFIGS:
+            errors.append("%s: config %r not one of %s" % (where, m["config"], sorted(CONFIGS)))
         if m["family"] not in FAMILY_TESTS:
             errors.append("%s: family %r is not a family of KAI_FAMILIES" % (where, m["family"]))
         if m["find"] == m["replace"]:
@@ -172,13 +184,15 @@ def run_mutant(m, verbose):
             f.write(mutated)
         if is_template(m):
             regenerate()
-        build = subprocess.run(["bazel", "build", "--jobs=2", "--disk_cache=" + DISK_CACHE, target], cwd=ROOT,
+        config = ["--config=" + m["config"]] if "config" in m else []
+        build = subprocess.run(["bazel", "build", "--jobs=2", "--disk_cache=" + DISK_CACHE] + config + [target], cwd=ROOT,
                                capture_output=True, text=True)
         if build.returncode != 0:
             tail = "\n".join((build.stderr or "").splitlines()[-15:])
             return "ERROR", time.time() - start, "the mutant does not build:\n" + tail
         env = dict(os.environ)
         env["KAI_TEST_REDUCED"] = "1"
+        env.update(CONFIGS.get(m.get("config"), {}))
         if target in SME2_TESTS:
             env["KAI_NEEDS_SME2"] = "1"
         # First the tests named after the mutated kernel (fast), then, if they all pass, the

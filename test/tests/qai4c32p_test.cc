@@ -28,6 +28,7 @@
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
 #include "test/common/environment.h"
+#include "test/common/limits.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qai4c32p_ref.h"
@@ -304,21 +305,27 @@ std::string matmul_case_name(const testing::TestParamInfo<MatmulCase>& info) {
            (c.tiling == Tiling::kTiles ? "_tiles" : c.tiling == Tiling::kOneTile ? "_onetile" : "");
 }
 
-class Qai4c32pMatmul : public testing::TestWithParam<MatmulCase> {};
+// The internal limits' full-scale data: LHS row 0 constant 1.0 (every quantised value 127, so each
+// block's int16 sums in the LHS packer are at their widest) and, when given, weight row 0 all nibbles 0
+// (w = -8, the operand 16 w = -128): output (0, 0) has |I| = 127 * 128 * bl per block, the widest
+// integer block sum (past 2^22 for bl > 258, the decoded-RHS path's FSUB bound).
+void make_full_scale(std::vector<float>* x, size_t k, Weights* w) {
+    std::fill(x->begin(), x->begin() + static_cast<std::ptrdiff_t>(k), 1.0f);
+    if (w != nullptr) std::fill(w->rows.begin(), w->rows.begin() + static_cast<std::ptrdiff_t>(k / 2), uint8_t{0});
+}
 
-TEST_P(Qai4c32pMatmul, BitExact) {
-    const MatmulCase& c = GetParam();
+// One case (the caller checked the CPU's features): pack, run, compare every output's bits.
+void check_matmul(const MatmulCase& c, bool full_scale, uint64_t seed) {
     const Qai4c32pVariant& v = kai_registry::qai4c32p_variants()[c.variant];
     const Qai4c32pLhsPacker& packer = kai_registry::qai4c32p_lhs_packers()[c.packer];
-    KAI_TEST_SKIP_UNLESS(v.features | packer.features);
-    const uint64_t seed = kai_test::seed_from(matmul_case_name(testing::TestParamInfo<MatmulCase>(c, 0)));
     SCOPED_TRACE(kai_test::seed_trace(seed));
 
     const size_t m = c.m, n = c.n, k = c.k, bl = c.bl;
     const size_t lhs_stride = k + 3;  // elements; wider than the row
-    const std::vector<float> x = make_lhs(m, k, bl, lhs_stride, seed);
+    std::vector<float> x = make_lhs(m, k, bl, lhs_stride, seed);
+    Weights w = make_weights(n, k, bl, seed + 1);
+    if (full_scale) make_full_scale(&x, k, &w);
     const std::vector<uint16_t> xh = to_f16(x);
-    const Weights w = make_weights(n, k, bl, seed + 1);
     const float* bias = c.bias ? w.bias.data() : nullptr;
 
     const kai_ref::Qsi8d32s q = quantize_ref(packer, m, k, bl, x, xh, lhs_stride);
@@ -372,7 +379,53 @@ TEST_P(Qai4c32pMatmul, BitExact) {
     }
 }
 
+class Qai4c32pMatmul : public testing::TestWithParam<MatmulCase> {};
+
+TEST_P(Qai4c32pMatmul, BitExact) {
+    const MatmulCase& c = GetParam();
+    KAI_TEST_SKIP_UNLESS(kai_registry::qai4c32p_variants()[c.variant].features |
+                         kai_registry::qai4c32p_lhs_packers()[c.packer].features);
+    check_matmul(c, false, kai_test::seed_from(matmul_case_name(testing::TestParamInfo<MatmulCase>(c, 0))));
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, Qai4c32pMatmul, testing::ValuesIn(matmul_cases()), matmul_case_name);
+
+// Each variant at its internal limits (test/common/limits.cc): limit - 1, limit and limit + 1 in the dimension
+// that crosses it, in both sweeps; the whole call with bias and no clamp (every output compared), the f32 LHS
+// packer (the acceptance cases of the LHS packer's int16 flush go through its mr = 1 path).
+struct LimitMatmulCase {
+    size_t variant;
+    kai_test::LimitCase limit;
+};
+
+std::vector<LimitMatmulCase> limit_matmul_cases() {
+    std::vector<LimitMatmulCase> out;
+    const auto& vs = kai_registry::qai4c32p_variants();
+    for (size_t vi = 0; vi < vs.size(); ++vi) {
+        for (const kai_test::LimitCase& lc : kai_test::limit_cases(vs[vi].name)) out.push_back({vi, lc});
+    }
+    return out;
+}
+
+std::string limit_matmul_case_name(const testing::TestParamInfo<LimitMatmulCase>& info) {
+    const LimitMatmulCase& c = info.param;
+    const kai_test::LimitCase& l = c.limit;
+    return short_name(kai_registry::qai4c32p_variants()[c.variant].name) + "__" + l.label + "__m" + std::to_string(l.m) +
+           "_n" + std::to_string(l.n) + "_k" + std::to_string(l.k) + "_bl" + std::to_string(l.bl);
+}
+
+class Qai4c32pLimit : public testing::TestWithParam<LimitMatmulCase> {};
+
+TEST_P(Qai4c32pLimit, BitExact) {
+    const LimitMatmulCase& lc = GetParam();
+    const kai_test::LimitCase& l = lc.limit;
+    KAI_TEST_SKIP_UNLESS(kai_registry::qai4c32p_variants()[lc.variant].features);
+    const MatmulCase c{lc.variant, 0, l.m, l.n, l.k, l.bl, true, Clamp::kNone, Tiling::kWhole};
+    check_matmul(c, l.data == kai_test::LimitData::kFullScale,
+                 kai_test::seed_from(limit_matmul_case_name(testing::TestParamInfo<LimitMatmulCase>(lc, 0))));
+}
+
+INSTANTIATE_TEST_SUITE_P(Limits, Qai4c32pLimit, testing::ValuesIn(limit_matmul_cases()), limit_matmul_case_name);
 
 class Qai4c32pVariantTest : public testing::TestWithParam<size_t> {};
 
@@ -433,6 +486,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, Qai4c32pVariantTest,
 
 struct LhsPackCase {
     size_t packer, m, k, bl, mr, kr;
+    bool full;  // full-scale data (the internal limits' cases)
 };
 
 std::vector<LhsPackCase> lhs_pack_cases() {
@@ -445,7 +499,7 @@ std::vector<LhsPackCase> lhs_pack_cases() {
     for (size_t p = 0; p < 2; ++p) {
         for (const auto& s : shapes) {
             for (size_t mr : {size_t{1}, size_t{4}, size_t{8}}) {
-                for (size_t kr : {size_t{8}, size_t{16}}) out.push_back({p, s.m, s.k, s.bl, mr, kr});
+                for (size_t kr : {size_t{8}, size_t{16}}) out.push_back({p, s.m, s.k, s.bl, mr, kr, false});
             }
         }
     }
@@ -455,19 +509,16 @@ std::vector<LhsPackCase> lhs_pack_cases() {
 std::string lhs_pack_case_name(const testing::TestParamInfo<LhsPackCase>& info) {
     const LhsPackCase& c = info.param;
     return std::string(c.packer ? "f16" : "f32") + "__m" + std::to_string(c.m) + "_k" + std::to_string(c.k) + "_bl" +
-           std::to_string(c.bl) + "_mr" + std::to_string(c.mr) + "_kr" + std::to_string(c.kr);
+           std::to_string(c.bl) + "_mr" + std::to_string(c.mr) + "_kr" + std::to_string(c.kr) + (c.full ? "_full" : "");
 }
 
-class Qai4c32pLhsPack : public testing::TestWithParam<LhsPackCase> {};
-
 // The whole matrix at once, then row by row from every m_idx_start (the threading split).
-TEST_P(Qai4c32pLhsPack, ByteExact) {
-    const LhsPackCase& c = GetParam();
+void check_lhs_pack(const LhsPackCase& c, bool full_scale, uint64_t seed) {
     const Qai4c32pLhsPacker& p = kai_registry::qai4c32p_lhs_packers()[c.packer];
-    KAI_TEST_SKIP_UNLESS(p.features);
-    const uint64_t seed = kai_test::seed_from(lhs_pack_case_name(testing::TestParamInfo<LhsPackCase>(c, 0)));
+    SCOPED_TRACE(kai_test::seed_trace(seed));
     const size_t stride = c.k + 5;
-    const std::vector<float> x = make_lhs(c.m, c.k, c.bl, stride, seed);
+    std::vector<float> x = make_lhs(c.m, c.k, c.bl, stride, seed);
+    if (full_scale) make_full_scale(&x, c.k, nullptr);
     const std::vector<uint16_t> xh = to_f16(x);
     const kai_ref::Qsi8d32s q = quantize_ref(p, c.m, c.k, c.bl, x, xh, stride);
     std::vector<uint8_t> mask;
@@ -491,7 +542,32 @@ TEST_P(Qai4c32pLhsPack, ByteExact) {
     EXPECT_TRUE(kai_test::bytes_equal(rows.data(), want.data(), want.size(), mask.data()));
 }
 
+class Qai4c32pLhsPack : public testing::TestWithParam<LhsPackCase> {};
+
+TEST_P(Qai4c32pLhsPack, ByteExact) {
+    const LhsPackCase& c = GetParam();
+    KAI_TEST_SKIP_UNLESS(kai_registry::qai4c32p_lhs_packers()[c.packer].features);
+    check_lhs_pack(c, c.full, kai_test::seed_from(lhs_pack_case_name(testing::TestParamInfo<LhsPackCase>(c, 0))));
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, Qai4c32pLhsPack, testing::ValuesIn(lhs_pack_cases()), lhs_pack_case_name);
+
+// Each LHS packer at its internal limits (test/common/limits.cc) through the mr = 1 path (the row contiguous)
+// and both mr = 4 paths (kbl 4 and 8).
+std::vector<LhsPackCase> limit_lhs_pack_cases() {
+    std::vector<LhsPackCase> out;
+    for (size_t p = 0; p < kai_registry::qai4c32p_lhs_packers().size(); ++p) {
+        for (const kai_test::LimitCase& l : kai_test::limit_cases(kai_registry::qai4c32p_lhs_packers()[p].name)) {
+            const bool full = l.data == kai_test::LimitData::kFullScale;
+            out.push_back({p, l.m, l.k, l.bl, 1, 16, full});
+            out.push_back({p, l.m, l.k, l.bl, 4, 8, full});
+            out.push_back({p, l.m, l.k, l.bl, 4, 16, full});
+        }
+    }
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Limits, Qai4c32pLhsPack, testing::ValuesIn(limit_lhs_pack_cases()), lhs_pack_case_name);
 
 // The two tie rules on exact ties (scale 1: a block holding 127 and half-integers).
 TEST(Qai4c32pLhsPackTies, EvenForF32AwayForF16) {

@@ -19,6 +19,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kai/kai_common.h"
@@ -32,6 +33,7 @@
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
 #include "test/common/environment.h"
+#include "test/common/limits.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qai8dxp_ref.h"
@@ -557,17 +559,20 @@ std::vector<KCase> kernel_cases(const Kernel& kn) {
     return c;
 }
 
-class Bf16KernelTest : public ::testing::TestWithParam<KParam> {};
-
-TEST_P(Bf16KernelTest, BitExactOnWholeMatrixAndSubTiles) {
-    const auto& [ki, c] = GetParam();
+// One case of kernel ki (the caller checked its features): the whole matrix, then sub-tiles. full_scale (the
+// internal limits' full-scale data): LHS row 0 constant 1.0 (every quantised value 127) and weight column 0
+// all nibbles 0 (w = -8), so output (0, 0) has the widest block sums.
+void check_kernel(size_t ki, const KCase& c, bool full_scale) {
     const Kernel& kn = kernels()[ki];
-    KAI_TEST_SKIP_UNLESS(kn.features);
     const uint64_t seed = kai_test::seed_from(kn.name + shape_name(c.m, c.n, c.k) + std::to_string(c.bl));
     SCOPED_TRACE(kai_test::seed_trace(seed));
     const size_t stride = c.k + 3;
-    const auto lhs = make_lhs(c.m, c.k, stride, seed, true);
-    const Rhs r = make_rhs(kn, c.n, c.k, c.bl, seed + 10);
+    auto lhs = make_lhs(c.m, c.k, stride, seed, true);
+    Rhs r = make_rhs(kn, c.n, c.k, c.bl, seed + 10);
+    if (full_scale) {
+        std::fill(lhs.begin(), lhs.begin() + static_cast<std::ptrdiff_t>(c.k), bf16(1.0f));
+        std::fill(r.bytes.begin(), r.bytes.begin() + static_cast<std::ptrdiff_t>(c.k / 2), uint8_t{0});
+    }
     const auto ql = reference_lhs(lhs.data(), stride, 0, c.m, c.k, kn.mr, kn.kr, kn.sr);
     float lo = -FLT_MAX, hi = FLT_MAX;
     if (c.clamp == Clamp::kInfinite) {
@@ -614,6 +619,14 @@ TEST_P(Bf16KernelTest, BitExactOnWholeMatrixAndSubTiles) {
     }
 }
 
+class Bf16KernelTest : public ::testing::TestWithParam<KParam> {};
+
+TEST_P(Bf16KernelTest, BitExactOnWholeMatrixAndSubTiles) {
+    const auto& [ki, c] = GetParam();
+    KAI_TEST_SKIP_UNLESS(kernels()[ki].features);
+    check_kernel(ki, c, false);
+}
+
 std::vector<KParam> kernel_params() {
     std::vector<KParam> out;
     for (size_t i = 0; i < kernels().size(); ++i)
@@ -635,6 +648,36 @@ std::string kernel_param_name(const ::testing::TestParamInfo<KParam>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, Bf16KernelTest, ::testing::ValuesIn(kernel_params()), kernel_param_name);
+
+// Each kernel at its internal limits (test/common/limits.cc: unpacked or duplicated operands on the stack, K and
+// column passes, long blocks with full-scale data) at limit - 1, limit and limit + 1, in both sweeps: bias, no
+// clamp, the whole matrix and sub-tiles.
+using LimitParam = std::tuple<size_t, KCase, bool /*full scale*/>;
+
+std::vector<LimitParam> limit_kernel_params() {
+    std::vector<LimitParam> out;
+    for (size_t i = 0; i < kernels().size(); ++i) {
+        for (const kai_test::LimitCase& l : kai_test::limit_cases(kernels()[i].name.c_str())) {
+            out.emplace_back(i, KCase{l.m, l.n, l.k, l.bl, true, Clamp::kNone}, l.data == kai_test::LimitData::kFullScale);
+        }
+    }
+    return out;
+}
+
+std::string limit_param_name(const ::testing::TestParamInfo<LimitParam>& info) {
+    const KParam kp(std::get<0>(info.param), std::get<1>(info.param));
+    return kernel_param_name(::testing::TestParamInfo<KParam>(kp, 0)) + (std::get<2>(info.param) ? "_full" : "");
+}
+
+class Bf16KernelLimitTest : public ::testing::TestWithParam<LimitParam> {};
+
+TEST_P(Bf16KernelLimitTest, BitExactOnWholeMatrixAndSubTiles) {
+    const auto& [ki, c, full] = GetParam();
+    KAI_TEST_SKIP_UNLESS(kernels()[ki].features);
+    check_kernel(ki, c, full);
+}
+
+INSTANTIATE_TEST_SUITE_P(Limits, Bf16KernelLimitTest, ::testing::ValuesIn(limit_kernel_params()), limit_param_name);
 
 class Bf16KernelVariantTest : public ::testing::TestWithParam<size_t> {
 protected:

@@ -31,6 +31,7 @@
 #include "test/common/cpu_features.h"
 #include "test/common/preconditions.h"
 #include "test/common/environment.h"
+#include "test/common/limits.h"
 #include "test/common/rng.h"
 #include "test/reference/qai8dxp_ref.h"
 #include "test/reference/qsi4c32p_ref.h"
@@ -389,52 +390,56 @@ Packed pack_whole(const Qsi4c32pVariant& v, const Prepared& p, bool has_bias) {
     return out;
 }
 
-class KernelTest : public ::testing::TestWithParam<KernelParam> {
-protected:
-    // Runs the kernel on rows [m0, m0 + mh) and columns [n0, n0 + nw) the way a caller tiles the
-    // work: the operands of the whole matrix (packed once) at get_lhs_packed_offset(m0, k) and
-    // get_rhs_packed_offset(n0, k, bl), the DST at get_dst_offset(m0, n0, stride) of a wider
-    // stride, and checks the bits and the sentinel. Each operand is a guarded copy of the whole
-    // packed buffer cut right after the tile's last packed byte, so a read past the tile's rows or
-    // columns faults as it would in an exactly sized buffer.
-    void run_tile(const Qsi4c32pVariant& v, const Prepared& p, const Packed& packed, size_t m0, size_t mh, size_t n0,
-                  size_t nw, const std::vector<float>& want) {
-        const auto& uk = v.ukernel;
-        const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
-        ASSERT_TRUE(kr == 16 || kr == 8) << kr;  // kbl = 8 or 4
-        ASSERT_EQ(sr, kSr);
-        const size_t lhs_end = KAI_ABI(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32)(m0 + mh, p.k, mr, kr, sr);
-        const size_t rhs_end = rhs_packed_size(p.rhs.kxn, n0 + nw, p.k, nr, kr, p.bl);
-        ASSERT_LE(lhs_end, packed.lhs.size());
-        ASSERT_LE(rhs_end, packed.rhs.size());
-        GuardedBuffer lp(lhs_end), rp(rhs_end);
-        std::memcpy(lp.data(), packed.lhs.data(), lhs_end);
-        std::memcpy(rp.data(), packed.rhs.data(), rhs_end);
-        const size_t stride = (p.n + 5) * sizeof(float);
-        DstBuffer dst(p.m, p.n + 5, sizeof(float), stride);
-        KAI_ABI(uk.run_matmul)(mh, nw, p.k, p.bl, lp.data() + KAI_ABI(uk.get_lhs_packed_offset)(m0, p.k),
-                      rp.data() + KAI_ABI(uk.get_rhs_packed_offset)(n0, p.k, p.bl),
-                      reinterpret_cast<float*>(dst.at(0, 0) + KAI_ABI(uk.get_dst_offset)(m0, n0, stride)), stride,
-                      sizeof(float), p.clamp_min, p.clamp_max);
-        for (size_t i = 0; i < mh; ++i)
-            for (size_t j = 0; j < nw; ++j) {
-                ASSERT_EQ(dst.bits(m0 + i, n0 + j), kai_ref::f32_bits(want[i * nw + j]))
-                    << "dst[" << m0 + i << "][" << n0 + j << "] = " << dst.value(m0 + i, n0 + j)
-                    << ", expected " << want[i * nw + j] << " (tile at " << m0 << "," << n0 << ")";
-            }
-        EXPECT_TRUE(dst.untouched_outside(m0, mh, n0, nw));
-    }
-};
+// Runs the kernel on rows [m0, m0 + mh) and columns [n0, n0 + nw) the way a caller tiles the
+// work: the operands of the whole matrix (packed once) at get_lhs_packed_offset(m0, k) and
+// get_rhs_packed_offset(n0, k, bl), the DST at get_dst_offset(m0, n0, stride) of a wider
+// stride, and checks the bits and the sentinel. Each operand is a guarded copy of the whole
+// packed buffer cut right after the tile's last packed byte, so a read past the tile's rows or
+// columns faults as it would in an exactly sized buffer.
+void run_tile(const Qsi4c32pVariant& v, const Prepared& p, const Packed& packed, size_t m0, size_t mh, size_t n0,
+              size_t nw, const std::vector<float>& want) {
+    const auto& uk = v.ukernel;
+    const size_t mr = KAI_ABI(uk.get_mr)(), nr = KAI_ABI(uk.get_nr)(), kr = KAI_ABI(uk.get_kr)(), sr = KAI_ABI(uk.get_sr)();
+    ASSERT_TRUE(kr == 16 || kr == 8) << kr;  // kbl = 8 or 4
+    ASSERT_EQ(sr, kSr);
+    const size_t lhs_end = KAI_ABI(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32)(m0 + mh, p.k, mr, kr, sr);
+    const size_t rhs_end = rhs_packed_size(p.rhs.kxn, n0 + nw, p.k, nr, kr, p.bl);
+    ASSERT_LE(lhs_end, packed.lhs.size());
+    ASSERT_LE(rhs_end, packed.rhs.size());
+    GuardedBuffer lp(lhs_end), rp(rhs_end);
+    std::memcpy(lp.data(), packed.lhs.data(), lhs_end);
+    std::memcpy(rp.data(), packed.rhs.data(), rhs_end);
+    const size_t stride = (p.n + 5) * sizeof(float);
+    DstBuffer dst(p.m, p.n + 5, sizeof(float), stride);
+    KAI_ABI(uk.run_matmul)(mh, nw, p.k, p.bl, lp.data() + KAI_ABI(uk.get_lhs_packed_offset)(m0, p.k),
+                  rp.data() + KAI_ABI(uk.get_rhs_packed_offset)(n0, p.k, p.bl),
+                  reinterpret_cast<float*>(dst.at(0, 0) + KAI_ABI(uk.get_dst_offset)(m0, n0, stride)), stride,
+                  sizeof(float), p.clamp_min, p.clamp_max);
+    for (size_t i = 0; i < mh; ++i)
+        for (size_t j = 0; j < nw; ++j) {
+            ASSERT_EQ(dst.bits(m0 + i, n0 + j), kai_ref::f32_bits(want[i * nw + j]))
+                << "dst[" << m0 + i << "][" << n0 + j << "] = " << dst.value(m0 + i, n0 + j)
+                << ", expected " << want[i * nw + j] << " (tile at " << m0 << "," << n0 << ")";
+        }
+    EXPECT_TRUE(dst.untouched_outside(m0, mh, n0, nw));
+}
 
-TEST_P(KernelTest, BitExactAgainstSpecRecipe) {
-    const auto& [vi, c] = GetParam();
+// The internal limits' full-scale data: LHS row 0 constant 1.0 (every quantised value 127) and weight
+// column 0 all nibbles 0 (w = -8): output (0, 0) has the widest block sums, 127 * -128 * bl (nxk only).
+void make_full_scale(Prepared* p) {
+    std::fill(p->lhs.begin(), p->lhs.begin() + static_cast<std::ptrdiff_t>(p->k), 1.0f);
+    if (!p->rhs.kxn) std::fill(p->rhs.bytes.begin(), p->rhs.bytes.begin() + static_cast<std::ptrdiff_t>(p->k / 2), 0);
+}
+
+// One case of variant vi (the caller checked its features): the whole matrix, then sub-tiles.
+void check_kernel(size_t vi, const KernelCase& c, bool full_scale) {
     const Qsi4c32pVariant& v = kai_registry::qsi4c32p_variants()[vi];
-    KAI_TEST_SKIP_UNLESS(v.features);
     const size_t k = c.blocks * c.bl;
     const uint64_t seed = kai_test::seed_from(std::string(v.name) + shape_name(c.m, c.n, k, c.bl));
     SCOPED_TRACE(kai_test::seed_trace(seed));
     Prepared p{c.m, c.n, k, c.bl, make_lhs(c.m, k, k + 3, seed, true), make_rhs(c.n, k, c.bl, c.kxn, seed + 10, true),
                {}};
+    if (full_scale) make_full_scale(&p);
     const size_t mr = KAI_ABI(v.ukernel.get_mr)(), kbl = KAI_ABI(v.ukernel.get_kr)() / KAI_ABI(v.ukernel.get_sr)();
     if (c.clamp != Clamp::kNone) {
         auto free = reference(p, 0, c.m, 0, c.n, mr, kbl, c.bias, -FLT_MAX, FLT_MAX);
@@ -474,6 +479,14 @@ TEST_P(KernelTest, BitExactAgainstSpecRecipe) {
     }
 }
 
+class KernelTest : public ::testing::TestWithParam<KernelParam> {};
+
+TEST_P(KernelTest, BitExactAgainstSpecRecipe) {
+    const auto& [vi, c] = GetParam();
+    KAI_TEST_SKIP_UNLESS(kai_registry::qsi4c32p_variants()[vi].features);
+    check_kernel(vi, c, false);
+}
+
 std::string kernel_param_name(const ::testing::TestParamInfo<KernelParam>& info) {
     const auto& [vi, c] = info.param;
     std::string name = kai_registry::qsi4c32p_variants()[vi].name + std::strlen("kai_matmul_clamp_f32_");
@@ -494,6 +507,38 @@ std::vector<KernelParam> all_kernel_params() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, KernelTest, ::testing::ValuesIn(all_kernel_params()), kernel_param_name);
+
+// Each variant at its internal limits (test/common/limits.cc: the I8MM GEMMs' unpacked RHS, the GEMVs'
+// duplicated LHS, the SDOT GEMMs' buffered path, long blocks up to bl = k = 4096 with full-scale data) at
+// limit - 1, limit and limit + 1, in both sweeps: bias, no clamp, the whole matrix and sub-tiles.
+using LimitParam = std::tuple<size_t /*variant*/, KernelCase, bool /*full scale*/>;
+
+std::vector<LimitParam> limit_kernel_params() {
+    std::vector<LimitParam> out;
+    const auto& vs = kai_registry::qsi4c32p_variants();
+    for (size_t vi = 0; vi < vs.size(); ++vi) {
+        for (const kai_test::LimitCase& l : kai_test::limit_cases(vs[vi].name)) {
+            out.emplace_back(vi, KernelCase{l.m, l.n, l.k / l.bl, l.bl, true, Clamp::kNone, false},
+                             l.data == kai_test::LimitData::kFullScale);
+        }
+    }
+    return out;
+}
+
+class KernelLimitTest : public ::testing::TestWithParam<LimitParam> {};
+
+TEST_P(KernelLimitTest, BitExactAgainstSpecRecipe) {
+    const auto& [vi, c, full] = GetParam();
+    KAI_TEST_SKIP_UNLESS(kai_registry::qsi4c32p_variants()[vi].features);
+    check_kernel(vi, c, full);
+}
+
+std::string limit_param_name(const ::testing::TestParamInfo<LimitParam>& info) {
+    const KernelParam kp(std::get<0>(info.param), std::get<1>(info.param));
+    return kernel_param_name(::testing::TestParamInfo<KernelParam>(kp, 0)) + (std::get<2>(info.param) ? "_full" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Limits, KernelLimitTest, ::testing::ValuesIn(limit_kernel_params()), limit_param_name);
 
 void check_error_bound(const Qsi4c32pVariant& v, const KernelCase& c) {
     // End to end against an f64 matmul of the f32 LHS and the dequantised weights w * d (bias

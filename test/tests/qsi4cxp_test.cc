@@ -28,6 +28,7 @@
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
 #include "test/common/environment.h"
+#include "test/common/limits.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qai8dxp_ref.h"
@@ -765,6 +766,20 @@ std::string matmul_param_name(const ::testing::TestParamInfo<MatmulParam>& info)
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, MatmulTest, ::testing::ValuesIn(matmul_params()), matmul_param_name);
+
+// Each variant at its internal limits (test/common/limits.cc: the unpacked-RHS buffer of the I8MM GEMMs, the
+// GEMVs' K passes) at limit - 1, limit and limit + 1, in both sweeps: the whole call, bias, no clamp.
+std::vector<MatmulParam> limit_matmul_params() {
+    std::vector<MatmulParam> p;
+    for (size_t vi = 0; vi < kai_registry::qsi4cxp_variants().size(); ++vi) {
+        for (const kai_test::LimitCase& l : kai_test::limit_cases(variant(vi).name)) {
+            p.emplace_back(vi, Shape{l.m, l.n, l.k}, Portion::kFull, Clamp::kNone, true, false, uint8_t{8});
+        }
+    }
+    return p;
+}
+
+INSTANTIATE_TEST_SUITE_P(Limits, MatmulTest, ::testing::ValuesIn(limit_matmul_params()), matmul_param_name);
 
 class MatmulVariantTest : public ::testing::TestWithParam<size_t> {};
 

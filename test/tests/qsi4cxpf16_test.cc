@@ -24,6 +24,7 @@
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
 #include "test/common/environment.h"
+#include "test/common/limits.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qai8dxp_ref.h"
@@ -341,11 +342,26 @@ TEST_P(Qsi4cxpF16Test, LargeK) {
         const Problem d = make_problem(v, md, nd, kd, 79 + kd, kd % 2 == 0, true, false);
         run_and_check(v, d, 0, md, 0, nd, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), 0);
     }
-    // Wide and deep: the SDOT GEMV's K blocks (2048) times its column passes (1024 columns) with a
-    // ragged last tile.
+    // Wide and deep with a ragged last tile (k 2100 is one K block of the SDOT GEMV since KAI_DUP_K became
+    // 4096: its K passes times its 1024-column passes are InternalLimits' cases, n 1020-1028 at k 4097).
     if (v.ukernel.get_m_step() == 1) {
         const Problem w = make_problem(v, 1, 1030, 2100, 78, true, true, false);
         run_and_check(v, w, 0, w.m, 0, w.n, -1.0f, 1.0f, 0);
+    }
+}
+
+// The variant's internal limits (test/common/limits.cc: the I8MM GEMM's unpacked RHS, the SDOT GEMV's K and
+// column passes) at limit - 1, limit and limit + 1, in both sweeps: the whole call, bias, no clamp.
+TEST_P(Qsi4cxpF16Test, InternalLimits) {
+    const Qsi4cxpF16Variant& v = variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    uint64_t seed = 5000;
+    for (const kai_test::LimitCase& l : kai_test::limit_cases(v.name)) {
+        SCOPED_TRACE("limit case " + l.label);
+        ++seed;
+        const Problem p = make_problem(v, l.m, l.n, l.k, seed, true, (seed & 1) == 0, false);
+        run_and_check(v, p, 0, l.m, 0, l.n, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), 0);
+        if (HasFatalFailure()) return;
     }
 }
 

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #if defined(__linux__)
@@ -37,6 +38,7 @@
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
 #include "test/common/environment.h"
+#include "test/common/limits.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qsi8d32p_ref.h"
@@ -334,12 +336,10 @@ std::string matmul_case_name(const testing::TestParamInfo<MatmulCase>& info) {
     return name;
 }
 
-class Qsi8d32pMatmul : public testing::TestWithParam<MatmulCase> {};
-
-TEST_P(Qsi8d32pMatmul, BitExact) {
-    const MatmulCase& c = GetParam();
+// One case (the caller checked the CPU's features); full_scale: LHS row 0 constant 1.0 (every quantised
+// value 127, the widest block sums; the internal limits' full-scale data).
+void check_matmul(const MatmulCase& c, bool full_scale) {
     const Qsi8d32pVariant& v = kai_registry::qsi8d32p_variants()[c.variant];
-    KAI_TEST_SKIP_UNLESS(v.features);
     const auto& uk = v.ukernel;
     const Qsi8d32pLhsPacker& packer = *kai_registry::qsi8d32p_lhs_packers_for(v)[c.packer];
     const uint64_t seed = kai_test::seed_from(matmul_case_name(testing::TestParamInfo<MatmulCase>(c, 0)));
@@ -347,7 +347,8 @@ TEST_P(Qsi8d32pMatmul, BitExact) {
 
     const size_t m = c.m, n = c.n, k = c.k, bl = c.bl;
     const size_t lhs_stride = k + 3;  // floats; wider than the row
-    const std::vector<float> lhs = make_lhs(m, k, bl, lhs_stride, seed);
+    std::vector<float> lhs = make_lhs(m, k, bl, lhs_stride, seed);
+    if (full_scale) std::fill(lhs.begin(), lhs.begin() + static_cast<std::ptrdiff_t>(k), 1.0f);
     const std::vector<uint8_t> rows = make_rows(n, k, bl, seed + 1);
 
     const kai_ref::Qsi8d32 q = kai_ref::quantize_qsi8d32(m, k, bl, lhs.data(), lhs_stride * 4, rounding_of(packer));
@@ -397,7 +398,49 @@ TEST_P(Qsi8d32pMatmul, BitExact) {
     EXPECT_TRUE(kai_test::f32_bits_equal(got.data(), cn * 4, want.data(), cn * 4, rn, cn));
 }
 
+class Qsi8d32pMatmul : public testing::TestWithParam<MatmulCase> {};
+
+TEST_P(Qsi8d32pMatmul, BitExact) {
+    const MatmulCase& c = GetParam();
+    KAI_TEST_SKIP_UNLESS(kai_registry::qsi8d32p_variants()[c.variant].features);
+    check_matmul(c, false);
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, Qsi8d32pMatmul, testing::ValuesIn(matmul_cases()), matmul_case_name);
+
+// Each variant at its internal limits (test/common/limits.cc: the i8mm GEMMs' precomputed scale vectors, long
+// blocks up to bl = k = 4096 with full-scale data) at limit - 1, limit and limit + 1, in both sweeps: the whole
+// call, no clamp, every LHS packer of the variant.
+using LimitParam = std::tuple<MatmulCase, bool /*full scale*/>;
+
+std::vector<LimitParam> limit_matmul_cases() {
+    std::vector<LimitParam> out;
+    const auto& vs = kai_registry::qsi8d32p_variants();
+    for (size_t vi = 0; vi < vs.size(); ++vi) {
+        for (const kai_test::LimitCase& l : kai_test::limit_cases(vs[vi].name)) {
+            for (size_t p = 0; p < kai_registry::qsi8d32p_lhs_packers_for(vs[vi]).size(); ++p) {
+                out.emplace_back(MatmulCase{vi, p, l.m, l.n, l.k, l.bl, Clamp::kNone, Tiling::kWhole},
+                                 l.data == kai_test::LimitData::kFullScale);
+            }
+        }
+    }
+    return out;
+}
+
+std::string limit_case_name(const testing::TestParamInfo<LimitParam>& info) {
+    return matmul_case_name(testing::TestParamInfo<MatmulCase>(std::get<0>(info.param), 0)) +
+           (std::get<1>(info.param) ? "_full" : "");
+}
+
+class Qsi8d32pMatmulLimit : public testing::TestWithParam<LimitParam> {};
+
+TEST_P(Qsi8d32pMatmulLimit, BitExact) {
+    const MatmulCase& c = std::get<0>(GetParam());
+    KAI_TEST_SKIP_UNLESS(kai_registry::qsi8d32p_variants()[c.variant].features);
+    check_matmul(c, std::get<1>(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Limits, Qsi8d32pMatmulLimit, testing::ValuesIn(limit_matmul_cases()), limit_case_name);
 
 // m == 0 and n == 0 write nothing; getters return the spec's values (docs/formats.md, "Interface structs").
 class Qsi8d32pVariantTest : public testing::TestWithParam<size_t> {};

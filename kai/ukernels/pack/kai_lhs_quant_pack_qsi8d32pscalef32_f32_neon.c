@@ -143,6 +143,12 @@ static inline int pack_block32(const float* x, size_t kbl, size_t gs, int8_t* ds
     return 1;
 }
 
+// Internal limit: the block sum is kept in 8 int16 lanes (SADALP adds two int8 values per lane per 16
+// values), flushed to int32 every KAI_SUM16_FLUSH values: a lane then holds 2 * KAI_SUM16_FLUSH / 16 = 256
+// values of magnitude <= 127, |sum| <= 32512 <= INT16_MAX; flushing every 2064 or more values could wrap a
+// lane for a block of more than that many full-scale values (test/common/limits.cc: bl 2048 +- 32, 4096).
+enum { KAI_SUM16_FLUSH = 2048 };
+
 // One row's block: bl values at x to the lane's bytes at dst (group stride gs = mr * kbl), its
 // two parameters at par (sum * recip) and par + mr (recip).
 static inline void pack_block(const float* x, size_t bl, size_t kbl, size_t gs, int8_t* dst, uint8_t* par, size_t mr) {
@@ -167,7 +173,7 @@ static inline void pack_block(const float* x, size_t bl, size_t kbl, size_t gs, 
         for (size_t i = 0; i < bl; i += 16) {
             const int8x16_t q = quant16(x + i, vs, sat);
             sum = vpadalq_s8(sum, q);
-            if ((i + 16) % 2048 == 0) {
+            if ((i + 16) % KAI_SUM16_FLUSH == 0) {
                 total += vaddlvq_s16(sum);
                 sum = vdupq_n_s16(0);
             }
@@ -177,7 +183,7 @@ static inline void pack_block(const float* x, size_t bl, size_t kbl, size_t gs, 
         for (size_t i = 0; i < bl; i += 16) {
             const int8x16_t q = quant16(x + i, vs, sat);
             sum = vpadalq_s8(sum, q);
-            if ((i + 16) % 2048 == 0) {
+            if ((i + 16) % KAI_SUM16_FLUSH == 0) {
                 total += vaddlvq_s16(sum);
                 sum = vdupq_n_s16(0);
             }
@@ -189,7 +195,7 @@ static inline void pack_block(const float* x, size_t bl, size_t kbl, size_t gs, 
         for (size_t i = 0; i < bl; i += 16) {
             const int8x16_t q = quant16(x + i, vs, sat);
             sum = vpadalq_s8(sum, q);
-            if ((i + 16) % 2048 == 0) {
+            if ((i + 16) % KAI_SUM16_FLUSH == 0) {
                 total += vaddlvq_s16(sum);
                 sum = vdupq_n_s16(0);
             }

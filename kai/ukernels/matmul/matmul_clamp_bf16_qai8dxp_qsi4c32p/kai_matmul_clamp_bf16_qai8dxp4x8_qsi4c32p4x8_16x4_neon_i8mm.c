@@ -2019,6 +2019,8 @@ static inline void kai_c32_16x4_tile(
 /// Bytes of unpacked RHS (kai_c32_16x4_unpack) the call keeps on its stack: a column
 /// group's whole K when it fits (k / bl blocks of bl * 4 + 32 bytes: K = 1024 takes 5120 bytes at
 /// bl = 32, 4352 at bl = 128), else the call runs the loops that unpack in registers.
+// Internal limit: this path for m > m_step and nb <= KAI_C32_UNPACKED_BYTES / ((bl / 32) * 128 + 32)
+// (bl 32: k <= 1632; bl 128: k <= 1920; test/common/limits.cc).
 #define KAI_C32_UNPACKED_BYTES 8192
 
 // bf16 output (docs/formats.md, "16-bit outputs"): each output is clamped in f32 (FMAX with scalar_min, then FMIN with

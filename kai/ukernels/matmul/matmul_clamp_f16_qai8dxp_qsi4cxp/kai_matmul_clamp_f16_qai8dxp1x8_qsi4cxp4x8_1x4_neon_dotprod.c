@@ -133,6 +133,8 @@ static inline void kai_store_row4(
 #define KAI_GEMV_ASM 1
 // K block of up to this many values per pass: the duplicated LHS (2 bytes per value) stays on
 // the stack (8 KiB).
+// Internal limit: the row's LHS duplicated in one piece for kp <= KAI_DUP_K, else K in passes of KAI_DUP_K
+// (f16, bf16: and n in passes of KAI_OUT_COLS columns) (test/common/limits.cc).
 #define KAI_DUP_K 4096
 #define KAI_OUT_COLS 1024  // f16: columns per pass over K (a multiple of nr)
 

@@ -1295,6 +1295,8 @@ KAI_NOINLINE static void kai_tiles_b4_pre_asm(
 // KAI_TILE_PRE, columns outer and rows inner; per 32-K chunk the buffer holds nr * 16 bytes of SHL #4
 // (groups 0 and 1) then nr * 16 bytes of AND 0xF0 (groups 2 and 3) of the chunk's nr * 16 packed bytes
 // (assembly: GCC paired only some of the stores).
+// Internal limit: this path for m >= 2 * m_step, n >= nr and kp <= KAI_PRE_BYTES / nr (nr 4: k <= 2048; nr 8:
+// k <= 1024), in stripes of KAI_PRE_ROWS rows (test/common/limits.cc).
 #define KAI_PRE_BYTES 8192
 #define KAI_PRE_ROWS 256
 static void kai_unpack_rhs(const uint8_t* rhs, size_t kp, int8_t* w16) {

@@ -149,7 +149,10 @@ static inline void store_row(uint8_t* d, float32x4_t v, size_t cols) {
 }
 
 #if defined(KAI_QAI4C32P_GEMV_ASM)
-enum { KAI_GEMV_DUP_BYTES = 20480 };  // k up to 8192 at bl = 32
+// Internal limit: the row's LHS is duplicated into KAI_GEMV_DUP_BYTES of stack when n >= 16 and
+// nb * (2 * bl + 8) <= KAI_GEMV_DUP_BYTES (bl 32: k <= 9088; bl 64: k <= 9600); otherwise the K loop reads
+// the packed row (test/common/limits.cc tests both sides).
+enum { KAI_GEMV_DUP_BYTES = 20480 };
 
 // The packed LHS row with every 8-value group written twice (16 bytes: the operand of the 8-byte
 // column segments' SDOT), then S and recip per block: nb * (2 bl + 8) bytes, built once per row.

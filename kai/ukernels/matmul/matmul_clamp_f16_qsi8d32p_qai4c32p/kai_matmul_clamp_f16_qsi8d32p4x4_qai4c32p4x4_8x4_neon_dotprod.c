@@ -346,6 +346,8 @@ static __attribute__((noinline)) void dot_rows4_matmul_clamp_f16_qsi8d32p4x4_qai
 // f32 accumulator still goes through the blocks in order with the same per-block operations (it is kept
 // in a stack array between K ranges): bit-identical to tile().
 // Stack: KAI_UBUF_BYTES (6 KB) of decoded RHS plus KAI_ROW_TILES * 8 * 16 bytes (2 KB) of accumulators.
+// Internal limit: this path from two 8-row tiles (m >= 13) and bl <= 256; K in ranges of
+// KAI_UBUF_BYTES / (4 * bl + 32) blocks (38 at bl 32), KAI_ROW_TILES tiles per pass (test/common/limits.cc).
 #define KAI_UBUF_BYTES 6144
 #define KAI_ROW_TILES 16
 

@@ -130,6 +130,8 @@ static inline void kai_c32_1x4_store_cols(float32x4_t v, float* p, size_t cols) 
 static const int32_t kai_c32_1x4_zeros[8] __attribute__((aligned(16))) = {0, 0, 0, 0, 0, 0, 0, 0};
 
 /// K up to which the row's LHS is duplicated once (2 bytes per value on the stack: 8 KiB).
+// Internal limit: the row's LHS duplicated into 2 * KAI_C32_DUP_K bytes of stack when k <= KAI_C32_DUP_K and
+// n >= 16 (asm form; test/common/limits.cc).
 #define KAI_C32_DUP_K 4096
 
 /// Writes the LHS groups of `chunks` 32-K chunks twice each ([g0 g0 g1 g1 g2 g2 g3 g3], 64 bytes

@@ -641,6 +641,8 @@ static void kai_c32d_stripe(
 // the same results as the tile path. Stack: the operands (KAI_C32D_BUF_K * 4 bytes), the scales
 // (KAI_C32D_BUF_K / 2 bytes) and the accumulators of KAI_C32D_BUF_M + 8 rows (16 bytes each):
 // 6.6 KiB.
+// Internal limit: this path for m > 16 and bl <= KAI_C32D_BUF_K, K in ranges of KAI_C32D_BUF_K values
+// (test/common/limits.cc).
 #define KAI_C32D_BUF_K 1024  // K values per range (whole blocks; bl > KAI_C32D_BUF_K: tile path)
 #define KAI_C32D_BUF_M 128   // rows per unpacking
 

@@ -1270,6 +1270,8 @@ static inline void kai_c32_12x4_tile(
 /// Bytes of unpacked RHS (kai_c32_12x4_unpack) the call keeps on its stack: a column
 /// group's whole K when it fits (k / bl blocks of bl * 4 + 32 bytes: K = 1024 takes 5120 bytes at
 /// bl = 32, 4352 at bl = 128), else the call runs the loops that unpack in registers.
+// Internal limit: this path for m > m_step and nb <= KAI_C32_UNPACKED_BYTES / ((bl / 32) * 128 + 32)
+// (bl 32: k <= 1632; bl 128: k <= 1920; test/common/limits.cc).
 #define KAI_C32_UNPACKED_BYTES 8192
 
 void kai_run_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm(

@@ -131,6 +131,8 @@ static inline void kai_store_row4(
 #define KAI_GEMV_ASM 1
 // K block of up to this many values per pass: the duplicated LHS (2 bytes per value) stays on
 // the stack (8 KiB).
+// Internal limit: the row's LHS duplicated in one piece for kp <= KAI_DUP_K, else K in passes of KAI_DUP_K
+// (test/common/limits.cc).
 #define KAI_DUP_K 4096
 
 // Writes the LHS groups of `chunks` 32-K chunks twice each ([g0 g0 g1 g1 g2 g2 g3 g3], 64 bytes

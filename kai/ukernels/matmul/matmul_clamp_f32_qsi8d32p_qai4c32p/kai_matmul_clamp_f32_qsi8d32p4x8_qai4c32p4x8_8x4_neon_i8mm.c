@@ -417,6 +417,9 @@ static __attribute__((noinline)) void i8mm_rows4_matmul_clamp_f32_qsi8d32p4x8_qa
 // (all its tiles and blocks) are built once per row group in the caller's 32 KiB array, so a row group has
 // at most KAI_PARAM_VECTOR_BLOCKS / nb tiles.
 // Stack: KAI_UBUF_BYTES (6 KB) of decoded RHS plus KAI_ROW_TILES * 8 * 16 bytes (2 KB) of accumulators.
+// Internal limit: this path from two 8-row tiles (m >= 13), bl <= 256 and 2 * nb <= KAI_PARAM_VECTOR_BLOCKS;
+// K in ranges of KAI_UBUF_BYTES / (4 * bl + 64) blocks (32 at bl 32), min(KAI_ROW_TILES, 256 / nb) tiles per
+// pass (test/common/limits.cc).
 #define KAI_UBUF_BYTES 6144
 #define KAI_ROW_TILES 16
 

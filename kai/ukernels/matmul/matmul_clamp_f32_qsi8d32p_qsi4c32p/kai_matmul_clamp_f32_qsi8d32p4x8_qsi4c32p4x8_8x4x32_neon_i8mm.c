@@ -110,7 +110,8 @@ static void store_rows(float* dst, size_t dst_stride, const float32x4_t* r, size
 }
 
 // LHS scale vectors of up to this many blocks are precomputed per 8-row tile (16 KiB of stack);
-// deeper k computes them in the block loop instead.
+// deeper k computes them in the block loop instead. Internal limit: nb <= KAI_SCALE_VECTOR_BLOCKS
+// (bl 32: k <= 8192; test/common/limits.cc).
 enum { KAI_SCALE_VECTOR_BLOCKS = 256 };
 
 // Writes the f32 LHS scale vectors of an 8-row tile, 4 per block: a_r01 = [a0, a1, a0, a1],
