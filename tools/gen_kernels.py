@@ -72,6 +72,8 @@ def params_of(entry):
     p["stem"] = name[len("kai_"):]
     p["name_upper"] = name.upper()
     p["iface"] = "kai_%s_interface" % os.path.basename(entry["dir"])
+    # "plain": "yes" for a kernel that needs no feature beyond Armv8.0 AdvSIMD (features []), else "no".
+    p["plain"] = "no" if entry.get("features") else "yes"
     tile = re.search(r"_(\d+x\d+(?:x\d+)?)_neon", name)
     if tile:
         p["tile"] = tile.group(1)
