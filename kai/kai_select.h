@@ -25,7 +25,7 @@
 /// | qsi4c32p  | 12x4x32, 16x4x32, 8x4x32, 4x8x32, 4x8 i8mm; | 1x8x32, 1x4x32, 1x8, 1x8 (kbl   |
 /// |           |   16x4, 4x8 dotprod                         |   4), 1x4 dotprod               |
 /// | qsi8d32p  | 16x8 sve_i8mm*, 16x4 i8mm, 8x4x32 i8mm,     | 1x8 sve_dotprod*, 1x4 dotprod,  |
-/// |           |   16x4 dotprod                              |   1x4x32 dotprod                |
+/// |           |   16x4 dotprod, 4x4 plain neon              |   1x4x32 dotprod, 1x4 plain neon|
 /// | qsi8cxp   | 1vlx4vl sme2_mopa+, 1vlx4vl sme_mopa+,      | 1x4vl sme2_dot+, 1x4vl sme_dot+,|
 /// |           |   16x4 i8mm, 16x4 dotprod, 4x4 plain neon   |   1x4 dotprod, 1x8 (1x4) dotprod|
 /// |           |                                             |   1x4 plain neon                |
@@ -51,7 +51,7 @@
 /// the first GEMV (m_step 1) in order whose features the CPU has, else the first such GEMM; for
 /// m > 1 the first GEMM, else the first GEMV that accepts m > 1 (the bf16 GEMVs do not). A kernel
 /// is never returned unless every feature it needs is in `features`: on a CPU with none of them the
-/// result is NULL. The plain Armv8.0 NEON kernels (kernels.bzl features [], qsi8cxp so far) need
+/// result is NULL. The plain Armv8.0 NEON kernels (kernels.bzl features []: qsi8cxp and qsi8d32p so far) need
 /// KAI_CPU_FEATURE_NEON, which kai_cpu_get_features() always reports on AArch64. NULL too when the shape breaks a precondition every kernel of the family has
 /// (k == 0; for the block-wise families bl not a non-zero multiple of 32 or k not a multiple of bl).
 /// m == 0 is treated as m == 1; n does not change the choice today (it is in the signature so that
@@ -121,6 +121,8 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_4x4_neon.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm.h"
 
@@ -270,6 +272,10 @@ struct kai_select_entry {
       matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                                \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
       matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0)                              \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
+      matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_4x4_neon, KAI_SEL_NEON, 0, 0)                                            \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel,                                                        \
+      matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon, KAI_SEL_NEON, 0, 0)                                            \
     X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \
       matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa, KAI_SEL_SME2, 0, 0)                                \
     X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel,                                                           \

@@ -177,9 +177,9 @@ const Expect kExpect[] = {
      CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod"), I8("1x4_qsi8cxp4x4_1x4_neon_dotprod")},
     {kNeon | kDot, 64, nullptr, nullptr, CX("4x8_qsi4cxp4x4_16x4x32_neon_dotprod"),
      CX("4x4_qsi4c32p4x4_16x4_neon_dotprod"), Q0("4x4_qsi4c32p4x4_16x4_neon_dotprod"), I8("4x4_qsi8cxp4x4_16x4_neon_dotprod")},
-    // plain Armv8.0 NEON (Cortex-A72, A53): the plain int8 kernels (issue 29); the other families have none yet
-    {kNeon, 1, nullptr, nullptr, nullptr, nullptr, nullptr, I8("1x4_qsi8cxp4x4_1x4_neon")},
-    {kNeon, 64, nullptr, nullptr, nullptr, nullptr, nullptr, I8("4x4_qsi8cxp4x4_4x4_neon")},
+    // plain Armv8.0 NEON (Cortex-A72, A53): the plain int8 and Q4_0 kernels (issue 29); the other families have none yet
+    {kNeon, 1, nullptr, nullptr, nullptr, nullptr, Q0("1x4_qsi4c32p4x4_1x4_neon"), I8("1x4_qsi8cxp4x4_1x4_neon")},
+    {kNeon, 64, nullptr, nullptr, nullptr, nullptr, Q0("4x4_qsi4c32p4x4_4x4_neon"), I8("4x4_qsi8cxp4x4_4x4_neon")},
     {0, 13, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
     // I8MM without DotProd (not a real CPU; checks the GEMM fallback for m == 1)
     {kI8mm, 1, nullptr, nullptr, CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm"), CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"),
@@ -366,17 +366,25 @@ TEST(KaiSelect, PairsReadTheSamePackedBuffer) {
     auto plain = kai_select_pair_qsi8cxp(kNeon, 4, 4, 1);  // every core: the plain pair on the DotProd pair's buffer
     EXPECT_EQ(name_of(plain.gemv), I8("1x4_qsi8cxp4x4_1x4_neon"));
     EXPECT_EQ(name_of(plain.gemm), I8("4x4_qsi8cxp4x4_4x4_neon"));
-    auto q = kai_select_pair_qsi8d32p(kNeon, 4, 8, 2);
-    EXPECT_EQ(q.gemv, nullptr);
-    EXPECT_EQ(q.gemm, nullptr);
+    auto q = kai_select_pair_qsi8d32p(kNeon, 4, 8, 2);  // the plain Q4_0 pair on the DotProd pair's buffer
+    EXPECT_EQ(name_of(q.gemv), Q0("1x4_qsi4c32p4x4_1x4_neon"));
+    EXPECT_EQ(name_of(q.gemm), Q0("4x4_qsi4c32p4x4_4x4_neon"));
+    auto q16 = kai_select_pair_qsi8d32p(kNeon, 4, 16, 2);
+    EXPECT_EQ(q16.gemv, nullptr);
+    EXPECT_EQ(q16.gemm, nullptr);
 }
 
 // ------------------------------------------------------------------ no mask selects a missing feature
 
 // The features a kernel needs, from kernels.bzl (through the registry), not from kai_select.h's table.
 uint64_t needed_by(const std::string& name) {
-    for (const Listed& l : listed_matmuls())
-        if (name == l.name) return needs_bits(l.features);
+    static const std::map<std::string, uint64_t> needs = [] {
+        std::map<std::string, uint64_t> r;
+        for (const Listed& l : listed_matmuls()) r[l.name] = needs_bits(l.features);
+        return r;
+    }();
+    const auto it = needs.find(name);
+    if (it != needs.end()) return it->second;
     ADD_FAILURE() << name << " is not a kernel of kernels.bzl";
     return ~uint64_t{0};
 }
@@ -442,7 +450,7 @@ TEST(KaiSelect, NoMaskSelectsAKernelNeedingAMissingFeature) {
 }
 
 // Real cores and what Linux reports on them (docs/integration.md, "Real cores"): the selection never
-// needs a feature the core lacks, and every core gets an int8 per-channel GEMV and GEMM.
+// needs a feature the core lacks, and every core gets an int8 per-channel and a Q4_0 GEMV and GEMM.
 TEST(KaiSelect, RealCores) {
     const uint64_t v8 = kNeon, v82 = kNeon | kDot | KAI_CPU_FEATURE_FP16;
     const uint64_t v86 = v82 | kI8mm | kBf16;
@@ -468,6 +476,8 @@ TEST(KaiSelect, RealCores) {
         SCOPED_TRACE(c.name);
         EXPECT_EQ(name_of(kai_select_qsi8cxp(c.mask, 64, 64, 256)), c.i8_gemm);
         EXPECT_NE(kai_select_qsi8cxp(c.mask, 1, 64, 256), nullptr);
+        EXPECT_NE(kai_select_qsi8d32p(c.mask, 1, 64, 256, 32), nullptr);  // GGUF Q4_0: every core too
+        EXPECT_NE(kai_select_qsi8d32p(c.mask, 64, 64, 256, 32), nullptr);
         for (size_t m : {1u, 64u}) {
             EXPECT_EQ(violation(name_of(kai_select_qsi4cxp(c.mask, m, 64, 256)), c.mask), "");
             EXPECT_EQ(violation(name_of(kai_select_qsi8d32p(c.mask, m, 64, 256, 32)), c.mask), "");
@@ -711,7 +721,7 @@ TEST(KaiSelect, OnThisCpuTheChoiceMatchesAndComputesCorrectly) {
         EXPECT_EQ(b == nullptr, !(f & kBf16));
         EXPECT_EQ(c == nullptr, !(f & (kDot | kI8mm)));
         EXPECT_EQ(d == nullptr, !(f & (kDot | kI8mm)));
-        EXPECT_EQ(e == nullptr, !(f & (kDot | kI8mm)));
+        EXPECT_EQ(e == nullptr, !(f & (kNeon | kDot | kI8mm)));  // plain NEON kernels (issue 29)
         EXPECT_EQ(g == nullptr, !(f & (kNeon | kDot | kI8mm)));  // plain NEON kernels (issue 29)
         if (e != nullptr && (name_of(e).find("_sve_") != std::string::npos)) {
             EXPECT_TRUE(f & kSve);

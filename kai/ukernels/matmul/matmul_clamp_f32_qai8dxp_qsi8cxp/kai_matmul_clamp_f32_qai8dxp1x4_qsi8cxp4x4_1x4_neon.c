@@ -28,8 +28,8 @@
 // values at k + o and k + 4 + o (o < 4) with one column's weights. A product of two int8 values
 // lies in [-16256, 16384], and reaches 16384 only as (-128) * (-128). When lA or lB is not -128,
 // that product lies in [-16256, 16256], so the lane lies in [-32512, 32640], inside int16. Each
-// row's LHS is checked once, before its tiles (kai_lhs_pairs_fit: no o with lA = lB = -128 in the
-// same 8-value chunk); a row that fails (a constant negative row quantises to all -128) runs the
+// row's LHS is checked once, before its tiles (kai_lhs_rows_unfit: some o with lA = lB = -128 in
+// the same 8-value chunk); a row that has one (a constant negative row quantises to all -128) runs the
 // exact loop, one product per int16 lane (SMULL, SADALP). The weights are unrestricted: -128
 // included, as the DotProd kernels accept them. So A is bit-exact, the same int32 sums (wrapping).
 //
@@ -129,7 +129,7 @@ static inline int8x16_t kai_lhs_dup(const int8_t* p) {
 }
 
 // One pair of groups (A, B) of one 4-column block for one row, fast form: two products per int16
-// lane (the bound in the comment at the top needs kai_lhs_pairs_fit to hold for the row).
+// lane (the bound in the comment at the top needs the row to pass kai_lhs_rows_unfit).
 static inline void kai_pair(
     int32x4_t* acc_c01, int32x4_t* acc_c23, int8x16_t r_a, int8x16_t r_b, int8x16_t l_a, int8x16_t l_b) {
     int16x8_t t_c01 = vmull_s8(vget_low_s8(r_a), vget_low_s8(l_a));
@@ -157,9 +157,9 @@ KAI_NOINLINE static int32x4_t kai_dot_exact(const int8_t* l, size_t lhs_group_st
     return vpaddq_s32(acc_c01, acc_c23);
 }
 
-// 1 when no 8-value chunk (k = 8c .. 8c + 7) of the row at l has lA = lB = -128 at the same offset
-// o (k = 8c + o and 8c + 4 + o): the condition of the fast loop's int16 bound.
-static int kai_lhs_pairs_fit(const int8_t* l, size_t kp) {
+// 1 when some 8-value chunk (k = 8c .. 8c + 7) of the row at l has lA = lB = -128 at the same
+// offset o (k = 8c + o and 8c + 4 + o), else 0: the row breaks the fast loop's int16 bound.
+static unsigned kai_lhs_rows_unfit(const int8_t* l, size_t kp) {
     const int8x16_t min8 = vdupq_n_s8(INT8_MIN);
     uint64x2_t bad = vdupq_n_u64(0);
     for (size_t i = 0; i < kp; i += 16) {
@@ -167,10 +167,10 @@ static int kai_lhs_pairs_fit(const int8_t* l, size_t kp) {
         const uint64x2_t is_min = vreinterpretq_u64_u8(vceqq_s8(vld1q_s8(l + i), min8));
         bad = vorrq_u64(bad, vandq_u64(is_min, vshrq_n_u64(is_min, 32)));
     }
-    return (vgetq_lane_u64(bad, 0) | vgetq_lane_u64(bad, 1)) == 0;
+    return (vgetq_lane_u64(bad, 0) | vgetq_lane_u64(bad, 1)) != 0 ? 1u : 0u;
 }
 
-// Sums A of one row and two adjacent column blocks (r0, r1), fast form (kai_lhs_pairs_fit holds):
+// Sums A of one row and two adjacent column blocks (r0, r1), fast form (rows that pass kai_lhs_rows_unfit):
 // per 16 K, one LD1 of 4 registers per block, 4 LD1R for the LHS, 16 multiplies and 8 SADALP;
 // separate accumulators for the two pairs of a step (acc_bB_pP_cCC) keep the SADALP chains short.
 KAI_NOINLINE static void kai_dot_1x8(
@@ -253,13 +253,13 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon(
     for (size_t m0 = 0; m0 < m; m0 += kai_mr) {
         const int8_t* l = (const int8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
         const size_t rows = KAI_MIN(kai_mr, m - m0);
-        const int fast = kai_lhs_pairs_fit(l, kp);
+        const unsigned unfit = kai_lhs_rows_unfit(l, kp);  // rows that take the exact loop
         float* d = (float*)(void*)((uint8_t*)dst + m0 * dst_stride_row);
         const int8_t* r = (const int8_t*)rhs_packed;
         size_t n0 = 0;
         for (; n0 + 2 * kai_nr <= n; n0 += 2 * kai_nr) {
             int32x4_t acc[8];  // 2 * mr
-            if (fast) {
+            if (unfit == 0) {
                 kai_dot_1x8(l, r, r + rhs_stride, kp, &acc[0], &acc[1]);
             } else {
                 for (size_t i = 0; i < rows; ++i) {

@@ -29,13 +29,14 @@
 // values at k + o and k + 4 + o (o < 4) with one column's weights. A product of two int8 values
 // lies in [-16256, 16384], and reaches 16384 only as (-128) * (-128). When lA or lB is not -128,
 // that product lies in [-16256, 16256], so the lane lies in [-32512, 32640], inside int16. Each
-// row's LHS is checked once, before its tiles (kai_lhs_pairs_fit: no o with lA = lB = -128 in the
-// same 8-value chunk); a row that fails (a constant negative row quantises to all -128) runs the
+// row's LHS is checked once, before its tiles (kai_lhs_rows_unfit: some o with lA = lB = -128 in
+// the same 8-value chunk); a row that has one (a constant negative row quantises to all -128) runs the
 // exact loop, one product per int16 lane (SMULL, SADALP). The weights are unrestricted: -128
 // included, as the DotProd kernels accept them. So A is bit-exact, the same int32 sums (wrapping).
 //
-// Tile 4x4; the loop runs one LHS block (4 rows) against two column blocks (4x8, as two 2x8 K
-// loops), a last odd block row by row through the exact loop.
+// Tile 4x4; the loop runs one LHS block (4 rows) against two column blocks (4x8: in assembly,
+// 16 accumulators; its intrinsics twin, under KAI_QSI8CXP_NO_ASM, as two 2x8 K loops), a last
+// odd block row by row through the exact loop.
 
 #include "kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_4x4_neon.h"
 
@@ -130,7 +131,7 @@ static inline int8x16_t kai_lhs_dup(const int8_t* p) {
 }
 
 // One pair of groups (A, B) of one 4-column block for one row, fast form: two products per int16
-// lane (the bound in the comment at the top needs kai_lhs_pairs_fit to hold for the row).
+// lane (the bound in the comment at the top needs the row to pass kai_lhs_rows_unfit).
 static inline void kai_pair(
     int32x4_t* acc_c01, int32x4_t* acc_c23, int8x16_t r_a, int8x16_t r_b, int8x16_t l_a, int8x16_t l_b) {
     int16x8_t t_c01 = vmull_s8(vget_low_s8(r_a), vget_low_s8(l_a));
@@ -158,9 +159,10 @@ KAI_NOINLINE static int32x4_t kai_dot_exact(const int8_t* l, size_t lhs_group_st
     return vpaddq_s32(acc_c01, acc_c23);
 }
 
-// 1 when no row of the LHS block at l has lA = lB = -128 at the same offset of an 8-value chunk:
-// groups 2c and 2c + 1 are the 16 bytes at 32c and 32c + 16, row by row at the same byte.
-static int kai_lhs_pairs_fit(const int8_t* l, size_t kp) {
+// Bit r set when row r of the LHS block at l has lA = lB = -128 at the same offset of an 8-value
+// chunk (the row breaks the fast loop's int16 bound): groups 2c and 2c + 1 are the 16 bytes at 32c
+// and 32c + 16, row r in bytes 4r .. 4r + 3 of each.
+static unsigned kai_lhs_rows_unfit(const int8_t* l, size_t kp) {
     const int8x16_t min8 = vdupq_n_s8(INT8_MIN);
     uint8x16_t bad = vdupq_n_u8(0);
     for (size_t i = 0; i < kai_mr * kp; i += 32) {
@@ -168,11 +170,101 @@ static int kai_lhs_pairs_fit(const int8_t* l, size_t kp) {
         const uint8x16_t b = vceqq_s8(vld1q_s8(l + i + 16), min8);
         bad = vorrq_u8(bad, vandq_u8(a, b));
     }
-    return vmaxvq_u8(bad) == 0;
+    static const uint32_t row_bit[4] = {1, 2, 4, 8};
+    const uint32x4_t row_bad = vtstq_u32(vreinterpretq_u32_u8(bad), vreinterpretq_u32_u8(bad));
+    return vaddvq_u32(vandq_u32(row_bad, vld1q_u32(row_bit)));
 }
 
+#if defined(__GNUC__) && !defined(KAI_QSI8CXP_NO_ASM)
+#define KAI_I8_ASM 1
+// One row of the 4x8 tile for one pair of groups, in assembly: a, b = the row's broadcast LHS
+// values of groups A and B; v0/v1 = groups A/B of column block 0, v2/v3 of block 1; the int16
+// lanes in t0, t1 (block 0) and t2, t3 (block 1) go into the row's accumulators c0 (block 0,
+// columns 0-1), c1 (block 0, columns 2-3), c2, c3 (block 1) with SADALP. (An assembler macro,
+// defined once for the translation unit.)
+__asm__(
+    ".macro kai_i8_row a, b, t0, t1, t2, t3, c0, c1, c2, c3\n"
+    "smull v\\t0\\().8h, v0.8b, v\\a\\().8b\n"
+    "smull2 v\\t1\\().8h, v0.16b, v\\a\\().16b\n"
+    "smull v\\t2\\().8h, v2.8b, v\\a\\().8b\n"
+    "smull2 v\\t3\\().8h, v2.16b, v\\a\\().16b\n"
+    "smlal v\\t0\\().8h, v1.8b, v\\b\\().8b\n"
+    "smlal2 v\\t1\\().8h, v1.16b, v\\b\\().16b\n"
+    "smlal v\\t2\\().8h, v3.8b, v\\b\\().8b\n"
+    "smlal2 v\\t3\\().8h, v3.16b, v\\b\\().16b\n"
+    "sadalp v\\c0\\().4s, v\\t0\\().8h\n"
+    "sadalp v\\c1\\().4s, v\\t1\\().8h\n"
+    "sadalp v\\c2\\().4s, v\\t2\\().8h\n"
+    "sadalp v\\c3\\().4s, v\\t3\\().8h\n"
+    ".endm\n");
+
+// The 4x8 K loop in assembly (the same sums as two kai_dot_2x8 calls), fast form (rows that pass
+// kai_lhs_rows_unfit): per 8 K, one LD1 of two registers per column block, 8 LD1R with post-increment (the LHS
+// block's 32 bytes in order: group A rows 0-3, group B rows 0-3), 32 multiplies, 16 SADALP and the
+// loop branch: 60 instructions per 256 MACs. Compiled from intrinsics the same loop spilled
+// accumulators and split the LD1R into LDP + DUP.
+// Register map: v0-v3 the RHS (block 0 A, B, block 1 A, B), v4-v7 group A of rows 0-3, v8-v11
+// group B, v12-v15 the int16 lanes (rows 0 and 2: v12/v13 block 0, v14/v15 block 1; rows 1 and 3
+// reuse them), v16-v31 the accumulators (row R: v(16+4R) .. v(19+4R) = block 0 c01, c23, block 1
+// c01, c23). out[2R + B] = row R, column block B.
+KAI_NOINLINE static void kai_dot_4x8_asm(const int8_t* l, const int8_t* r0, const int8_t* r1, size_t kp, int32x4_t out[8]) {
+    size_t steps = kp / 8;
+    __asm__ __volatile__(
+        "movi v16.4s, #0\n"
+        "movi v17.4s, #0\n"
+        "movi v18.4s, #0\n"
+        "movi v19.4s, #0\n"
+        "movi v20.4s, #0\n"
+        "movi v21.4s, #0\n"
+        "movi v22.4s, #0\n"
+        "movi v23.4s, #0\n"
+        "movi v24.4s, #0\n"
+        "movi v25.4s, #0\n"
+        "movi v26.4s, #0\n"
+        "movi v27.4s, #0\n"
+        "movi v28.4s, #0\n"
+        "movi v29.4s, #0\n"
+        "movi v30.4s, #0\n"
+        "movi v31.4s, #0\n"
+        "1:\n"
+        "ld1 {v0.16b, v1.16b}, [%[r0]], #32\n"
+        "ld1 {v2.16b, v3.16b}, [%[r1]], #32\n"
+        "ld1r {v4.4s}, [%[l]], #4\n"
+        "ld1r {v5.4s}, [%[l]], #4\n"
+        "ld1r {v6.4s}, [%[l]], #4\n"
+        "ld1r {v7.4s}, [%[l]], #4\n"
+        "ld1r {v8.4s}, [%[l]], #4\n"
+        "ld1r {v9.4s}, [%[l]], #4\n"
+        "ld1r {v10.4s}, [%[l]], #4\n"
+        "ld1r {v11.4s}, [%[l]], #4\n"
+        "kai_i8_row 4, 8, 12, 13, 14, 15, 16, 17, 18, 19\n"
+        "kai_i8_row 5, 9, 12, 13, 14, 15, 20, 21, 22, 23\n"
+        "kai_i8_row 6, 10, 12, 13, 14, 15, 24, 25, 26, 27\n"
+        "kai_i8_row 7, 11, 12, 13, 14, 15, 28, 29, 30, 31\n"
+        "subs %[steps], %[steps], #1\n"
+        "b.ne 1b\n"
+        "addp v16.4s, v16.4s, v17.4s\n"
+        "addp v18.4s, v18.4s, v19.4s\n"
+        "addp v20.4s, v20.4s, v21.4s\n"
+        "addp v22.4s, v22.4s, v23.4s\n"
+        "addp v24.4s, v24.4s, v25.4s\n"
+        "addp v26.4s, v26.4s, v27.4s\n"
+        "addp v28.4s, v28.4s, v29.4s\n"
+        "addp v30.4s, v30.4s, v31.4s\n"
+        "stp q16, q18, [%[out]]\n"
+        "stp q20, q22, [%[out], #32]\n"
+        "stp q24, q26, [%[out], #64]\n"
+        "stp q28, q30, [%[out], #96]\n"
+        : [l] "+r"(l), [r0] "+r"(r0), [r1] "+r"(r1), [steps] "+r"(steps)
+        : [out] "r"(out)
+        : "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14",
+          "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30",
+          "v31");
+}
+#endif
+
 // Sums A of two rows of one LHS block (l: the first one's share of group 0; the other's is 4 bytes
-// further) and two adjacent column blocks (r0, r1), fast form (kai_lhs_pairs_fit holds): per 16 K,
+// further) and two adjacent column blocks (r0, r1), fast form (rows that pass kai_lhs_rows_unfit): per 16 K,
 // one LD1 of 4 registers per column block, 8 LD1R for the LHS, 32 multiplies and 16 SADALP, into
 // 8 accumulators (acc_rR_bB_cCC). out[2R + B] = row R, column block B. A 4x8 tile is two calls: the
 // second reads the RHS again from L1, which keeps every operand in registers (16 accumulators and
@@ -266,17 +358,26 @@ void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_4x4_neon(
     for (size_t m0 = 0; m0 < m; m0 += kai_mr) {
         const int8_t* l = (const int8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;
         const size_t rows = KAI_MIN(kai_mr, m - m0);
-        const int fast = kai_lhs_pairs_fit(l, kp);
+        const unsigned unfit = kai_lhs_rows_unfit(l, kp);  // rows that take the exact loop
         float* d = (float*)(void*)((uint8_t*)dst + m0 * dst_stride_row);
         const int8_t* r = (const int8_t*)rhs_packed;
         size_t n0 = 0;
         for (; n0 + 2 * kai_nr <= n; n0 += 2 * kai_nr) {
             int32x4_t acc[8];  // 2 * mr
-            if (fast) {
+            if (unfit == 0) {
+#if defined(KAI_I8_ASM)
+                kai_dot_4x8_asm(l, r, r + rhs_stride, kp, acc);
+#else
                 kai_dot_2x8(l, r, r + rhs_stride, kp, acc);
                 kai_dot_2x8(l + 8, r, r + rhs_stride, kp, acc + 4);
+#endif
             } else {
                 for (size_t i = 0; i < rows; ++i) {
+                    if (i % 2 == 0 && ((unfit >> i) & 3u) == 0) {  // a pair of rows that both fit
+                        kai_dot_2x8(l + 4 * i, r, r + rhs_stride, kp, acc + 2 * i);
+                        ++i;
+                        continue;
+                    }
                     acc[2 * i] = kai_dot_exact(l + 4 * i, 4 * kai_mr, r, kp);
                     acc[2 * i + 1] = kai_dot_exact(l + 4 * i, 4 * kai_mr, r + rhs_stride, kp);
                 }
