@@ -19,7 +19,7 @@
 // w[bl/2 + 4t + j] in the high one. A segment decodes to lo = byte << 4 and hi = byte & 0xF0:
 // 16 * w as int8 for K values 4t.. and bl/2 + 4t.. of columns 0..3 ([c0 k0-3, ..., c3 k0-3]).
 //
-// Armv8.0 has no SDOT. Per segment, with the row's 4 LHS values of each half broadcast (LD1R):
+// Armv8.0 has no SDOT. Per segment, with the row's 4 LHS values of each half broadcast (DUP):
 //   t_c01 = SMULL(lo low half, lhs lo) + SMLAL(hi low half, lhs hi)   int16 [c0 k0..3, c1 k0..3]
 //   t_c23 = the same on the high halves                                int16 [c2 .., c3 ..]
 //   acc_c01 += SADALP(t_c01), acc_c23 += SADALP(t_c23); ADDP at the block end gives [c0 .. c3].
@@ -116,11 +116,6 @@ static int kai_lhs_has_no_int8_min(const uint8_t* lhs_packed, size_t m, size_t n
     return 1;
 }
 
-// The 4 LHS values at p (one row's share of a group) in every 32-bit lane (LD1R).
-static inline int8x16_t kai_lhs_dup(const uint8_t* p) {
-    return vreinterpretq_s8_s32(vld1q_dup_s32((const int32_t*)(const void*)p));
-}
-
 // One segment (lo, hi) of one 4-column block for one row: two products per int16 lane (the bound
 // is in the comment at the top).
 static inline void kai_pair(
@@ -131,6 +126,24 @@ static inline void kai_pair(
     t_c23 = vmlal_high_s8(t_c23, hi, l_hi);
     *acc_c01 = vpadalq_s16(*acc_c01, t_c01);
     *acc_c23 = vpadalq_s16(*acc_c23, t_c23);
+}
+
+
+// One segment of the pass's column blocks (raw0, and raw1 when ncb is 2) against its rows' LHS
+// values: decode (lo = byte << 4, hi = byte & 0xF0) and accumulate, two products per int16 lane.
+static inline __attribute__((always_inline)) void kai_segment(
+    int32x4_t acc[kai_pass_rows][2][2], int8x16_t raw0, int8x16_t raw1, size_t ncb, const int8x16_t* l_lo,
+    const int8x16_t* l_hi, uint8x16_t high_mask) {
+    const int8x16_t lo0 = vshlq_n_s8(raw0, 4);
+    const int8x16_t hi0 = vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw0), high_mask));
+    const int8x16_t lo1 = vshlq_n_s8(raw1, 4);
+    const int8x16_t hi1 = vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw1), high_mask));
+    for (size_t r = 0; r < kai_pass_rows; ++r) {
+        kai_pair(&acc[r][0][0], &acc[r][0][1], lo0, hi0, l_lo[r], l_hi[r]);
+        if (ncb > 1) {
+            kai_pair(&acc[r][1][0], &acc[r][1][1], lo1, hi1, l_lo[r], l_hi[r]);
+        }
+    }
 }
 
 // One pass: kai_pass_rows rows (their first group at l, the packed LHS at quantisation block 0 of
@@ -152,7 +165,7 @@ static inline __attribute__((always_inline)) void kai_pass(
     const uint8_t* rb0 = rhs;
     const uint8_t* rb1 = rhs + (ncb > 1 ? rhs_stride : 0);
     for (size_t b = 0; b < nb; ++b) {
-        const uint8_t* lq = lhs + b * lhs_block + 2 * kai_mr + 4 * row0;  // row0's group 0 of this block
+        const uint8_t* lq = lhs + b * lhs_block + 2 * kai_mr;  // group 0 of this block
         int32x4_t acc[kai_pass_rows][2][2];  // [row][column block][c01, c23]
         for (size_t r = 0; r < kai_pass_rows; ++r) {
             acc[r][0][0] = vdupq_n_s32(0);
@@ -160,43 +173,38 @@ static inline __attribute__((always_inline)) void kai_pass(
             acc[r][1][0] = vdupq_n_s32(0);
             acc[r][1][1] = vdupq_n_s32(0);
         }
-        for (size_t t = 0; t < bl / 8; ++t) {
-            const int8x16_t raw0 = vld1q_s8((const int8_t*)(rb0 + 2 * kai_nr + 16 * t));
-            const int8x16_t lo0 = vshlq_n_s8(raw0, 4);
-            const int8x16_t hi0 = vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw0), high_mask));
-            int8x16_t lo1 = lo0;
-            int8x16_t hi1 = hi0;
-            if (ncb > 1) {
-                const int8x16_t raw1 = vld1q_s8((const int8_t*)(rb1 + 2 * kai_nr + 16 * t));
-                lo1 = vshlq_n_s8(raw1, 4);
-                hi1 = vreinterpretq_s8_u8(vandq_u8(vreinterpretq_u8_s8(raw1), high_mask));
-            }
-            for (size_t r = 0; r < kai_pass_rows; ++r) {
-                const uint8_t* p = lq + kai_lhs_group_stride * t + 4 * r;
-                const int8x16_t l_lo = kai_lhs_dup(p);
-                const int8x16_t l_hi = kai_lhs_dup(p + half);
-                kai_pair(&acc[r][0][0], &acc[r][0][1], lo0, hi0, l_lo, l_hi);
-                if (ncb > 1) {
-                    kai_pair(&acc[r][1][0], &acc[r][1][1], lo1, hi1, l_lo, l_hi);
-                }
+        // One segment per iteration, two per step: the pass's two rows of group t are 8 bytes (row0,
+        // row0 + 1), broadcast by lane; the pointers advance instead of being recomputed.
+        const int8_t* p0 = (const int8_t*)(rb0 + 2 * kai_nr);
+        const int8_t* p1 = (const int8_t*)(rb1 + 2 * kai_nr);
+        const uint8_t* pl = lq + 4 * row0;
+        for (size_t t = 0; t < bl / 8; t += 2) {
+            for (size_t u = 0; u < 2; ++u) {
+                const int8x16_t raw0 = vld1q_s8(p0);
+                const int8x16_t raw1 = ncb > 1 ? vld1q_s8(p1) : raw0;
+                const int32x2_t g_lo = vreinterpret_s32_u8(vld1_u8(pl));
+                const int32x2_t g_hi = vreinterpret_s32_u8(vld1_u8(pl + half));
+                int8x16_t l_lo[kai_pass_rows];
+                int8x16_t l_hi[kai_pass_rows];
+                l_lo[0] = vreinterpretq_s8_s32(vdupq_lane_s32(g_lo, 0));
+                l_lo[1] = vreinterpretq_s8_s32(vdupq_lane_s32(g_lo, 1));
+                l_hi[0] = vreinterpretq_s8_s32(vdupq_lane_s32(g_hi, 0));
+                l_hi[1] = vreinterpretq_s8_s32(vdupq_lane_s32(g_hi, 1));
+                kai_segment(acc, raw0, raw1, ncb, l_lo, l_hi, high_mask);
+                p0 += 16;
+                p1 += 16;
+                pl += kai_lhs_group_stride;
             }
         }
         // d * a is exact in f32 (two f16 significands), so the FMLA is the recipe's single rounding.
         const float32x4_t d0 = vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(rb0)));
         const float32x4_t d1 = vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(rb1)));
-        // The block's mr LHS scales (mr = 1: lane 0; the 8 bytes read stay inside the block).
-        const float32x4_t a4 = vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(lhs + b * lhs_block)));
-        if (row0 == 0) {
-            f[0][0] = vfmaq_f32(f[0][0], vcvtq_n_f32_s32(vpaddq_s32(acc[0][0][0], acc[0][0][1]), 4), vmulq_laneq_f32(d0, a4, 0));
-            f[0][1] = vfmaq_f32(f[0][1], vcvtq_n_f32_s32(vpaddq_s32(acc[0][1][0], acc[0][1][1]), 4), vmulq_laneq_f32(d1, a4, 0));
-            f[1][0] = vfmaq_f32(f[1][0], vcvtq_n_f32_s32(vpaddq_s32(acc[1][0][0], acc[1][0][1]), 4), vmulq_laneq_f32(d0, a4, 1));
-            f[1][1] = vfmaq_f32(f[1][1], vcvtq_n_f32_s32(vpaddq_s32(acc[1][1][0], acc[1][1][1]), 4), vmulq_laneq_f32(d1, a4, 1));
-        } else {
-            f[0][0] = vfmaq_f32(f[0][0], vcvtq_n_f32_s32(vpaddq_s32(acc[0][0][0], acc[0][0][1]), 4), vmulq_laneq_f32(d0, a4, 2));
-            f[0][1] = vfmaq_f32(f[0][1], vcvtq_n_f32_s32(vpaddq_s32(acc[0][1][0], acc[0][1][1]), 4), vmulq_laneq_f32(d1, a4, 2));
-            f[1][0] = vfmaq_f32(f[1][0], vcvtq_n_f32_s32(vpaddq_s32(acc[1][0][0], acc[1][0][1]), 4), vmulq_laneq_f32(d0, a4, 3));
-            f[1][1] = vfmaq_f32(f[1][1], vcvtq_n_f32_s32(vpaddq_s32(acc[1][1][0], acc[1][1][1]), 4), vmulq_laneq_f32(d1, a4, 3));
-        }
+        // The pass's LHS scales in lanes 0 (and 1): 8 bytes from row0's scale, inside the block.
+        const float32x4_t a4 = vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(lhs + b * lhs_block + 2 * row0)));
+        f[0][0] = vfmaq_f32(f[0][0], vcvtq_n_f32_s32(vpaddq_s32(acc[0][0][0], acc[0][0][1]), 4), vmulq_laneq_f32(d0, a4, 0));
+        f[0][1] = vfmaq_f32(f[0][1], vcvtq_n_f32_s32(vpaddq_s32(acc[0][1][0], acc[0][1][1]), 4), vmulq_laneq_f32(d1, a4, 0));
+        f[1][0] = vfmaq_f32(f[1][0], vcvtq_n_f32_s32(vpaddq_s32(acc[1][0][0], acc[1][0][1]), 4), vmulq_laneq_f32(d0, a4, 1));
+        f[1][1] = vfmaq_f32(f[1][1], vcvtq_n_f32_s32(vpaddq_s32(acc[1][1][0], acc[1][1][1]), 4), vmulq_laneq_f32(d1, a4, 1));
         rb0 += rhs_block;
         rb1 += rhs_block;
     }
