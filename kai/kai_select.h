@@ -23,8 +23,8 @@
 /// | bf16o | 8x12 mmla | 1x36 dot |
 /// | qsi4cxp | 16x4x32 i8mm, 8x8x32 i8mm, 8x4x32 i8mm, 4x8x32 i8mm, 4x4x32 i8mm, 16x4x32 dotprod, 8x8x32 dotprod | 1x8x32 dotprod, 1x4x32 dotprod, 1x4 dotprod |
 /// | qsi4c32p | 12x4x32 i8mm, 16x4x32 i8mm, 8x4x32 i8mm, 4x8x32 i8mm, 4x8 i8mm, 16x4 dotprod, 4x8 dotprod | 1x8x32 dotprod, 1x4x32 dotprod, 1x8 dotprod, 1x8 dotprod, 1x4 dotprod |
-/// | qsi8d32p | 16x8 sve_i8mm*, 16x4 i8mm, 8x4x32 i8mm, 16x4 dotprod | 1x8 sve_dotprod*, 1x4 dotprod, 1x4x32 dotprod |
-/// | qsi8cxp | 1vlx4vl sme2_mopa+, 1vlx4vl sme_mopa+, 16x4 i8mm, 16x4 dotprod | 1x4vl sme2_dot+, 1x4vl sme_dot+, 1x4 dotprod, 1x4 dotprod |
+/// | qsi8d32p | 16x8 sve_i8mm*, 16x4 i8mm, 8x4x32 i8mm, 16x4 dotprod, 4x4 plain neon | 1x8 sve_dotprod*, 1x4 dotprod, 1x4x32 dotprod, 1x4 plain neon |
+/// | qsi8cxp | 1vlx4vl sme2_mopa+, 1vlx4vl sme_mopa+, 16x4 i8mm, 16x4 dotprod, 4x4 plain neon | 1x4vl sme2_dot+, 1x4vl sme_dot+, 1x4 dotprod, 1x4 dotprod, 1x4 plain neon |
 /// | f32p_f32p | sme2_mopa+, 2vlx2vl sme_mopa+ | (none) |
 /// | f32_f32p | (none) | 1x16vl sme2_mla+ |
 /// | bf16p_sme | 2vlx2vl sme2_mopa+ | (none) |
@@ -48,7 +48,8 @@
 /// the first GEMV (m_step 1) in order whose features the CPU has, else the first such GEMM; for
 /// m > 1 the first GEMM, else the first GEMV that accepts m > 1 (the bf16 GEMVs do not). A kernel
 /// is never returned unless every feature it needs is in `features`: on a CPU with none of them the
-/// result is NULL. NULL too when the shape breaks a precondition every kernel of the family has
+/// result is NULL. The plain Armv8.0 NEON kernels (kernels.bzl features []: qsi8cxp and qsi8d32p so far) need
+/// KAI_CPU_FEATURE_NEON, which kai_cpu_get_features() always reports on AArch64. NULL too when the shape breaks a precondition every kernel of the family has
 /// (k == 0; for the block-wise families bl not a non-zero multiple of 32 or k not a multiple of bl).
 /// m == 0 is treated as m == 1; n does not change the choice today (it is in the signature so that
 /// a future tile choice can use it).
@@ -100,6 +101,8 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_4x4_neon.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp_qsi8cxp_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa.h"
@@ -109,6 +112,8 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi8cxp/kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_4x4_neon.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p_f32p_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa.h"
@@ -193,6 +198,7 @@ struct kai_select_entry {
     void (*run)(void);      ///< the kernel's run function, for kai_select_name_of_run
 };
 
+#define KAI_SEL_NEON KAI_CPU_FEATURE_NEON  // the plain Armv8.0 kernels (kernels.bzl features [])
 #define KAI_SEL_DOTPROD KAI_CPU_FEATURE_DOTPROD
 #define KAI_SEL_I8MM KAI_CPU_FEATURE_I8MM
 #define KAI_SEL_BF16 KAI_CPU_FEATURE_BF16
@@ -237,6 +243,8 @@ struct kai_select_entry {
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
     X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon, KAI_SEL_NEON, 0, 0) \
+    X(qsi8d32p, kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_ukernel, matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_4x4_neon, KAI_SEL_NEON, 0, 0) \
     X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa, KAI_SEL_SME2, 0, 0) \
     X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa, KAI_SEL_SME, 0, 0) \
     X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot, KAI_SEL_SME2, 0, 0) \
@@ -245,6 +253,8 @@ struct kai_select_entry {
     X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
     X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
     X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon, KAI_SEL_NEON, 0, 0) \
+    X(qsi8cxp, kai_matmul_clamp_f32_qai8dxp_qsi8cxp_ukernel, matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_4x4_neon, KAI_SEL_NEON, 0, 0) \
     X(f32p_f32p, kai_matmul_clamp_f32_f32p_f32p_ukernel, matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa, KAI_SEL_SME2, 0, 0) \
     X(f32p_f32p, kai_matmul_clamp_f32_f32p_f32p_ukernel, matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa, KAI_SEL_SME, 0, 0) \
     X(bf16p_sme, kai_matmul_clamp_f32_bf16p_bf16p_ukernel, matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa, KAI_SEL_SME2, 0, 0)

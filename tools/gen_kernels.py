@@ -72,6 +72,8 @@ def params_of(entry):
     p["stem"] = name[len("kai_"):]
     p["name_upper"] = name.upper()
     p["iface"] = "kai_%s_interface" % os.path.basename(entry["dir"])
+    # "plain": "yes" for a kernel that needs no feature beyond Armv8.0 AdvSIMD (features []), else "no".
+    p["plain"] = "no" if entry.get("features") else "yes"
     tile = re.search(r"_(\d+x\d+(?:x\d+)?)_neon", name)
     if tile:
         p["tile"] = tile.group(1)
@@ -345,7 +347,9 @@ def cmake_list(lst):
 def _tile_and_engine(name):
     m = re.search(r"(?:_(\d+(?:vl)?x\d+(?:vl)?(?:x\d+)?))?_(neon|sve|sme2?)_(\w+)$", name)
     if not m:
-        return name, ""
+        # A plain Armv8.0 kernel: the name ends in the engine, with no feature.
+        m = re.search(r"_(\d+(?:vl)?x\d+(?:vl)?(?:x\d+)?)_neon$", name)
+        return (m.group(1), "plain neon") if m else (name, "")
     tile, engine, feat = m.groups()
     tile = tile or ""
     if engine == "neon":
@@ -382,7 +386,9 @@ def select_sections(lst):
         typ = lst.family(fam)["select"]
         for e in ks:
             lhs_row = "lhs_packer" not in lst.packer_kinds_needed(e)
-            feats = " | ".join("KAI_SEL_" + f.upper() for f in e["features"]) or "0"
+            # A kernel with no feature beyond Armv8.0 AdvSIMD needs KAI_SEL_NEON (always reported on
+            # AArch64), so an empty mask still selects nothing.
+            feats = " | ".join("KAI_SEL_" + f.upper() for f in e["features"]) or "KAI_SEL_NEON"
             vl = "32" if "sve" in e["features"] else "0"
             tables["KAI_SELECT_TABLE_LHS_ROW" if lhs_row else "KAI_SELECT_TABLE"].append(
                 "    X(%s, %s, %s, %s, %s, %s)" % (fam, typ, e["name"][len("kai_"):], feats,

@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
     memset(&e, 0, sizeof(e));
     e.gemm = kai_select_qsi8d32p(features, PROMPT, 4096, 4096, QK);
     if (e.gemm == NULL) {
-        printf("llm_engine: no kai Q4_0 kernel runs on this CPU (features 0x%llx; they need FEAT_DotProd); "
+        printf("llm_engine: no kai Q4_0 kernel runs on this CPU (features 0x%llx; the plain ones need AdvSIMD); "
                "an engine keeps its own scalar path here\n",
                (unsigned long long)features);
         return 0;

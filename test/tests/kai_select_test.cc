@@ -83,6 +83,11 @@ uint64_t to_cpu_bits(uint32_t f) {
     return r;
 }
 
+// The CPU bits a kernel of kernels.bzl needs: its features, or AdvSIMD for "features": [] (plain Armv8.0).
+uint64_t needs_bits(uint32_t f) {
+    return f == 0 ? kNeon : to_cpu_bits(f);
+}
+
 // Families of kernels.bzl that kai_select does not cover yet. A family listed in kernels.bzl and
 // neither selected nor named here fails the test. Not selected yet: the 16-bit-output families
 // and the asymmetric int4 families (their interface structs differ from the f32 ones kai_select.h
@@ -120,7 +125,7 @@ TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
         }
         ++matched;
         EXPECT_EQ(it->second->family, l.family) << l.name;
-        EXPECT_EQ(it->second->features, to_cpu_bits(l.features)) << l.name << ": features differ from kernels.bzl";
+        EXPECT_EQ(it->second->features, needs_bits(l.features)) << l.name << ": features differ from kernels.bzl";
         EXPECT_NE(it->second->run, nullptr) << l.name;
     }
     EXPECT_EQ(matched, count) << "kai/kai_select.h lists kernels that kernels.bzl does not";
@@ -173,9 +178,9 @@ const Expect kExpect[] = {
      CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod"), I8("1x4_qsi8cxp4x4_1x4_neon_dotprod")},
     {kNeon | kDot, 64, nullptr, nullptr, CX("4x8_qsi4cxp4x4_16x4x32_neon_dotprod"),
      CX("4x4_qsi4c32p4x4_16x4_neon_dotprod"), Q0("4x4_qsi4c32p4x4_16x4_neon_dotprod"), I8("4x4_qsi8cxp4x4_16x4_neon_dotprod")},
-    // plain Armv8.0 NEON (Cortex-A72): nothing runs
-    {kNeon, 1, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
-    {kNeon, 64, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
+    // plain Armv8.0 NEON (Cortex-A72, A53): the plain int8 and Q4_0 kernels; the other families have none yet
+    {kNeon, 1, nullptr, nullptr, nullptr, nullptr, Q0("1x4_qsi4c32p4x4_1x4_neon"), I8("1x4_qsi8cxp4x4_1x4_neon")},
+    {kNeon, 64, nullptr, nullptr, nullptr, nullptr, Q0("4x4_qsi4c32p4x4_4x4_neon"), I8("4x4_qsi8cxp4x4_4x4_neon")},
     {0, 13, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
     // I8MM without DotProd (not a real CPU; checks the GEMM fallback for m == 1)
     {kI8mm, 1, nullptr, nullptr, CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm"), CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"),
@@ -359,9 +364,128 @@ TEST(KaiSelect, PairsReadTheSamePackedBuffer) {
     auto sve = kai_select_pair_qsi8d32p(kMaxSve512, 8, 16, 2);  // docs/formats.md, "Shared packed buffers" row (8, 8) of Q4_0: the SVE kernels
     EXPECT_EQ(name_of(sve.gemv), Q0("1x8_qsi4c32p8x8_1x8_sve_dotprod"));
     EXPECT_EQ(name_of(sve.gemm), Q0("4x8_qsi4c32p8x8_16x8_sve_i8mm"));
-    auto q = kai_select_pair_qsi8d32p(kNeon, 4, 8, 2);
-    EXPECT_EQ(q.gemv, nullptr);
-    EXPECT_EQ(q.gemm, nullptr);
+    auto plain = kai_select_pair_qsi8cxp(kNeon, 4, 4, 1);  // every core: the plain pair on the DotProd pair's buffer
+    EXPECT_EQ(name_of(plain.gemv), I8("1x4_qsi8cxp4x4_1x4_neon"));
+    EXPECT_EQ(name_of(plain.gemm), I8("4x4_qsi8cxp4x4_4x4_neon"));
+    auto q = kai_select_pair_qsi8d32p(kNeon, 4, 8, 2);  // the plain Q4_0 pair on the DotProd pair's buffer
+    EXPECT_EQ(name_of(q.gemv), Q0("1x4_qsi4c32p4x4_1x4_neon"));
+    EXPECT_EQ(name_of(q.gemm), Q0("4x4_qsi4c32p4x4_4x4_neon"));
+    auto q16 = kai_select_pair_qsi8d32p(kNeon, 4, 16, 2);
+    EXPECT_EQ(q16.gemv, nullptr);
+    EXPECT_EQ(q16.gemm, nullptr);
+}
+
+// ------------------------------------------------------------------ no mask selects a missing feature
+
+// The features a kernel needs, from kernels.bzl (through the registry), not from kai_select.h's table.
+uint64_t needed_by(const std::string& name) {
+    static const std::map<std::string, uint64_t> needs = [] {
+        std::map<std::string, uint64_t> r;
+        for (const Listed& l : listed_matmuls()) r[l.name] = needs_bits(l.features);
+        return r;
+    }();
+    const auto it = needs.find(name);
+    if (it != needs.end()) return it->second;
+    ADD_FAILURE() << name << " is not a kernel of kernels.bzl";
+    return ~uint64_t{0};
+}
+
+// Returns "" when the selected kernel `name` runs on `mask`, else why not.
+std::string violation(const std::string& name, uint64_t mask) {
+    if (name == "(none)") return "";
+    const uint64_t need = needed_by(name);
+    if ((need & ~mask) & KAI_CPU_FEATURE_FLAGS_MASK) return name + " needs a feature the mask lacks";
+    if ((need & KAI_CPU_FEATURE_SVE) && name.find("_sve_") != std::string::npos && kai_cpu_sve_vl_bytes(mask) < 32)
+        return name + " needs SVE at 256 bits or more";
+    return "";
+}
+
+// Every kai_select_* function, on every subset of the nine feature flags (512 masks; SME without
+// SME2 included, as Snapdragon X2 and 8 Elite Gen 5 report it), each with no SVE length, 128 and
+// 512 bits, for m = 1 and m = 64, and every pair: no result needs a flag the mask lacks.
+TEST(KaiSelect, NoMaskSelectsAKernelNeedingAMissingFeature) {
+    const uint64_t flags[] = {kNeon, kDot, kI8mm, kBf16, KAI_CPU_FEATURE_FP16, kSve, KAI_CPU_FEATURE_SVE2, kSme, kSme2};
+    size_t checked = 0;
+    for (uint32_t subset = 0; subset < (1u << 9); ++subset) {
+        uint64_t base = 0;
+        for (size_t b = 0; b < 9; ++b)
+            if (subset & (1u << b)) base |= flags[b];
+        for (size_t vl : {0u, 16u, 64u}) {
+            const uint64_t mask = kai_cpu_with_vector_lengths(base, vl, 0);
+            SCOPED_TRACE("mask=" + std::to_string(mask));
+            for (size_t m : {1u, 64u}) {
+                const size_t n = 64, k = 256, bl = 32;
+                const std::string picked[] = {
+                    name_of(kai_select_bf16(mask, m, n, k)),       name_of(kai_select_bf16o(mask, m, n, k)),
+                    name_of(kai_select_qsi4cxp(mask, m, n, k)),    name_of(kai_select_qsi4c32p(mask, m, n, k, bl)),
+                    name_of(kai_select_qsi8d32p(mask, m, n, k, bl)), name_of(kai_select_qsi8cxp(mask, m, n, k)),
+                    name_of(kai_select_f32p_f32p(mask, m, n, k)),  name_of(kai_select_f32_f32p(mask, m, n, k)),
+                    name_of(kai_select_bf16p_sme(mask, m, n, k)),  name_of(kai_select_f32_bf16p(mask, m, n, k))};
+                for (const std::string& p : picked) {
+                    EXPECT_EQ(violation(p, mask), "");
+                    ++checked;
+                }
+            }
+            // The pair functions call the getters of the kernels the mask allows, and the SME getters
+            // read the streaming vector length (RDSVL): only masks whose SME bits this CPU has.
+            if ((mask & (kSme | kSme2) & ~kai_cpu_get_features()) != 0) {
+                checked += 10;
+                continue;
+            }
+            const auto sf = kai_select_sme_f32(mask);
+            const auto sb = kai_select_sme_bf16(mask);
+            const std::string pairs[] = {name_of(sf.gemv), name_of(sf.gemm), name_of(sb.gemv), name_of(sb.gemm),
+                                         name_of(kai_select_pair_qsi8cxp(mask, 4, 4, 1).gemv),
+                                         name_of(kai_select_pair_qsi8cxp(mask, 4, 4, 1).gemm),
+                                         name_of(kai_select_pair_qsi4cxp(mask, 8, 16, 2).gemv),
+                                         name_of(kai_select_pair_qsi4cxp(mask, 8, 16, 2).gemm),
+                                         name_of(kai_select_pair_qsi8d32p(mask, 8, 16, 2).gemv),
+                                         name_of(kai_select_pair_qsi8d32p(mask, 8, 16, 2).gemm)};
+            for (const std::string& p : pairs) {
+                EXPECT_EQ(violation(p, mask), "");
+                ++checked;
+            }
+        }
+    }
+    EXPECT_EQ(checked, 512u * 3u * (2u * 10u + 10u));
+}
+
+// Real cores and what Linux reports on them (docs/integration.md, "Real cores"): the selection never
+// needs a feature the core lacks, and every core gets an int8 per-channel and a Q4_0 GEMV and GEMM.
+TEST(KaiSelect, RealCores) {
+    const uint64_t v8 = kNeon, v82 = kNeon | kDot | KAI_CPU_FEATURE_FP16;
+    const uint64_t v86 = v82 | kI8mm | kBf16;
+    struct Core {
+        const char* name;
+        uint64_t mask;
+        const char* i8_gemm;  // the qsi8cxp GEMM it must get
+    };
+    const Core cores[] = {
+        {"Cortex-A53 (Raspberry Pi 3), A72 (Pi 4), Graviton1", v8, I8("4x4_qsi8cxp4x4_4x4_neon")},
+        {"Cortex-A55, A76, X1, Neoverse N1, Graviton2, Snapdragon 8cx", v82, I8("4x4_qsi8cxp4x4_16x4_neon_dotprod")},
+        {"Neoverse V1, Graviton3 (SVE 256)", kai_cpu_with_vector_lengths(v86 | kSve, 32, 0),
+         I8("4x8_qsi8cxp4x8_16x4_neon_i8mm")},
+        {"Neoverse N2, V2, V3, Graviton4, Cortex-X4, A720 (SVE2 128)",
+         kai_cpu_with_vector_lengths(v86 | kSve | KAI_CPU_FEATURE_SVE2, 16, 0), I8("4x8_qsi8cxp4x8_16x4_neon_i8mm")},
+        {"Apple M1 (Linux)", v82, I8("4x4_qsi8cxp4x4_16x4_neon_dotprod")},
+        {"Apple M2, M3", v86, I8("4x8_qsi8cxp4x8_16x4_neon_i8mm")},
+        {"Apple M4, Arm C1 (SME2)", v86 | kSme | kSme2, I8("1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa")},
+        {"Snapdragon X Elite (Oryon 1)", v86, I8("4x8_qsi8cxp4x8_16x4_neon_i8mm")},
+        {"Snapdragon X2, 8 Elite Gen 5 (SME without SME2)", v86 | kSme, I8("1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa")},
+    };
+    for (const Core& c : cores) {
+        SCOPED_TRACE(c.name);
+        EXPECT_EQ(name_of(kai_select_qsi8cxp(c.mask, 64, 64, 256)), c.i8_gemm);
+        EXPECT_NE(kai_select_qsi8cxp(c.mask, 1, 64, 256), nullptr);
+        EXPECT_NE(kai_select_qsi8d32p(c.mask, 1, 64, 256, 32), nullptr);  // GGUF Q4_0: every core too
+        EXPECT_NE(kai_select_qsi8d32p(c.mask, 64, 64, 256, 32), nullptr);
+        for (size_t m : {1u, 64u}) {
+            EXPECT_EQ(violation(name_of(kai_select_qsi4cxp(c.mask, m, 64, 256)), c.mask), "");
+            EXPECT_EQ(violation(name_of(kai_select_qsi8d32p(c.mask, m, 64, 256, 32)), c.mask), "");
+            EXPECT_EQ(violation(name_of(kai_select_bf16(c.mask, m, 64, 256)), c.mask), "");
+            EXPECT_EQ(violation(name_of(kai_select_qsi8cxp(c.mask, m, 64, 256)), c.mask), "");
+        }
+    }
 }
 
 // ------------------------------------------------------------------ the CPU this test runs on
@@ -598,8 +722,8 @@ TEST(KaiSelect, OnThisCpuTheChoiceMatchesAndComputesCorrectly) {
         EXPECT_EQ(b == nullptr, !(f & kBf16));
         EXPECT_EQ(c == nullptr, !(f & (kDot | kI8mm)));
         EXPECT_EQ(d == nullptr, !(f & (kDot | kI8mm)));
-        EXPECT_EQ(e == nullptr, !(f & (kDot | kI8mm)));
-        EXPECT_EQ(g == nullptr, !(f & (kDot | kI8mm)));
+        EXPECT_EQ(e == nullptr, !(f & (kNeon | kDot | kI8mm)));  // plain NEON kernels
+        EXPECT_EQ(g == nullptr, !(f & (kNeon | kDot | kI8mm)));  // plain NEON kernels
         if (e != nullptr && (name_of(e).find("_sve_") != std::string::npos)) {
             EXPECT_TRUE(f & kSve);
             EXPECT_GE(kai_cpu_sve_vl_bytes(f), 32u);

@@ -679,7 +679,9 @@ TEST_P(MatmulVariantTest, ExtremeWeightsAndLongKStayExact) {
     const Qsi8cxpVariant& v = variant(GetParam());
     KAI_ENTER_INSTANCE(GetParam());
     const auto& uk = v.ukernel;
-    const size_t m = uk.get_m_step() == 1 ? 2 : 5, n = 6, k = 14336, mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr();
+    // n = 10: the plain kernels' 8-column fast loop (whose int16 bound these rows break, so they must take the
+    // exact loop) and their 4-column tail.
+    const size_t m = uk.get_m_step() == 1 ? 2 : 5, n = 10, k = 14336, mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr();
     std::vector<float> lhs(m * k);
     for (size_t i = 0; i < m * k; ++i) lhs[i] = (i / k) % 2 ? 1.0f : -1.0f;  // rows of q = 127 or -128
     std::vector<int8_t> w(n * k, -128);
@@ -747,7 +749,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, MatmulVariantTest,
 
 TEST(Registry, HoldsTheKernelsOfTheFamily) {
     const auto& vs = kai_registry::qsi8cxp_variants();
-    ASSERT_EQ(vs.size(), 8u);
+    ASSERT_EQ(vs.size(), 10u);
     // docs/formats.md, "qsi8cxp matmul": (m_step, n_step, mr, nr, kr, sr).
     struct Want {
         const char* name;
@@ -758,6 +760,9 @@ TEST(Registry, HoldsTheKernelsOfTheFamily) {
         {"kai_matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", 1, 4, 1, 4, 8},
         {"kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", 16, 4, 4, 4, 4},
         {"kai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", 16, 4, 4, 4, 8},
+        // Plain Armv8.0 NEON: the kr = 4 buffers of the DotProd pair.
+        {"kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon", 1, 4, 1, 4, 4},
+        {"kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_4x4_neon", 4, 4, 4, 4, 4},
         // docs/formats.md, "SME packed layouts" at SVL 512 (set below).
         {"kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa", 16, 64, 16, 64, 4},
         {"kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot", 1, 64, 1, 64, 4},
@@ -780,7 +785,8 @@ TEST(Registry, HoldsTheKernelsOfTheFamily) {
         const uint32_t feature = std::strstr(x.name, "i8mm")    ? KAI_FEATURE_I8MM
                                  : std::strstr(x.name, "_sme2_") ? KAI_FEATURE_SME2
                                  : std::strstr(x.name, "_sme_")  ? KAI_FEATURE_SME
-                                                                 : KAI_FEATURE_DOTPROD;
+                                 : std::strstr(x.name, "dotprod") ? KAI_FEATURE_DOTPROD
+                                                                  : 0u;  // plain Armv8.0 NEON
         EXPECT_EQ(v->features, feature) << x.name;
     }
     // The SME getters follow the SVL: mr = SVL / 32 (GEMM), nr = n_step = SVL / 8.
@@ -795,6 +801,57 @@ TEST(Registry, HoldsTheKernelsOfTheFamily) {
             EXPECT_EQ(v.ukernel.get_m_step(), gemm ? svl / 4 : 1u) << v.name;
         }
     }
+}
+
+// One packed buffer for every core: the RHS is packed once per (nr, kr) and the LHS once
+// per (mr, kr); every NEON kernel that reads those bytes (plain, DotProd, I8MM, whichever the CPU
+// runs) gives the same output bits as every other one. Under -cpu cortex-a72 the plain GEMV and
+// GEMM still compare with each other on the one RHS buffer they share.
+TEST(SamePackedBytes, PlainDotProdAndI8mmKernelsAgreeBitExactly) {
+    const std::vector<Shape> shapes = {{9, 37, 70}, {1, 64, 1000}, {13, 16, 256}};
+    size_t compared = 0;
+    for (size_t kr : {4u, 8u}) {
+        for (const Shape& sh : shapes) {
+          // Edge rows (constant, zero, spikes) and plain random rows: the latter keep every row of the plain
+          // kernels' tiles on their fast loops, the former send some through the exact one.
+          for (bool edge : {true, false}) {
+            const size_t m = sh.m, n = sh.n, k = sh.k, nr = 4;
+            SCOPED_TRACE(shape_name(m, n, k) + " kr" + std::to_string(kr) + (edge ? " edge rows" : ""));
+            const uint64_t seed = kai_test::seed_from("same-bytes" + shape_name(m, n, k) + std::to_string(kr));
+            const auto lhs = make_lhs(m, k, k, seed, edge);
+            const auto w = make_weights(n, k, seed + 1);
+            const auto scale = make_scales(n, seed + 2);
+            const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, seed + 3);
+            std::vector<uint8_t> rp(kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(n, k, nr, kr, 1));
+            pack_rhs(false, n, k, nr, kr, w, bias.data(), scale.data(), rp.data());
+            std::vector<uint8_t> lp[5];  // by mr (1 or 4)
+            std::vector<float> first;
+            std::string first_name;
+            for (const auto& v : kai_registry::qsi8cxp_variants()) {
+                const auto& u = v.ukernel;
+                if (is_sme(v) || u.get_kr() != kr || u.get_nr() != nr) continue;
+                if (!kai_test::missing_features(v.features).empty()) continue;  // the CPU cannot run it
+                const size_t mr = u.get_mr();
+                if (lp[mr].empty()) {
+                    lp[mr].resize(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, 1));
+                    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, 1, 0, lhs.data(), k * 4, lp[mr].data());
+                }
+                std::vector<float> out(m * n);
+                u.run_matmul(m, n, k, lp[mr].data(), rp.data(), out.data(), n * 4, 4, -FLT_MAX, FLT_MAX);
+                if (first_name.empty()) {
+                    first = out;
+                    first_name = v.name;
+                    continue;
+                }
+                EXPECT_TRUE(kai_test::f32_bits_equal(out.data(), n * 4, first.data(), n * 4, m, n))
+                    << v.name << " differs from " << first_name;
+                ++compared;
+            }
+          }
+        }
+    }
+    // The plain pair alone (kr = 4) runs on every core: at least one comparison per shape.
+    EXPECT_GE(compared, shapes.size());
 }
 
 // The SME / SME2 kernels against the family's NEON kernels on the same f32 inputs, each packed for its own
