@@ -546,12 +546,18 @@ INSTANTIATE_TEST_SUITE_P(Kernels, SmeKernelTest, ::testing::ValuesIn(kernel_case
 // from a +inf bias and a -inf weight) becomes the lower bound in the SME2 kernels (FCLAMP, KleidiAI's bits; the
 // upper one when the bounds are inverted) and stays NaN in the SME kernels (FMAX / FMIN). Every kernel, f32
 // (bit-exact) and bf16 (within its bound), both clamps; the reference models both rules.
+// Columns c..c+3 for c in kSpecialColumns (in both halves of a 2VL tile at SVL 512): +inf, -inf and NaN biases,
+// then a +inf bias with -inf weights.
+constexpr size_t kSpecialColumns[] = {0, 20};
+
 void special_inputs(Problem* pr) {
-    pr->bias[0] = INFINITY;
-    pr->bias[1] = -INFINITY;
-    pr->bias[2] = std::numeric_limits<float>::quiet_NaN();
-    pr->bias[3] = INFINITY;
-    for (size_t kk = 0; kk < pr->k; ++kk) pr->rhs_kxn[kk * pr->n + 3] = -INFINITY;  // inf - inf (or inf + inf)
+    for (size_t c : kSpecialColumns) {
+        pr->bias[c] = INFINITY;
+        pr->bias[c + 1] = -INFINITY;
+        pr->bias[c + 2] = std::numeric_limits<float>::quiet_NaN();
+        pr->bias[c + 3] = INFINITY;
+        for (size_t kk = 0; kk < pr->k; ++kk) pr->rhs_kxn[kk * pr->n + c + 3] = -INFINITY;  // inf - inf (or inf + inf)
+    }
 }
 
 TEST(SmeKernelSpecialValues, NanAccumulatorsAndInfinitiesAreClampedAsKleidiAI) {
@@ -574,13 +580,15 @@ TEST(SmeKernelSpecialValues, NanAccumulatorsAndInfinitiesAreClampedAsKleidiAI) {
             };
             size_t inf_minus_inf = 0;
             for (size_t i = 0; i < m; ++i) {
-                EXPECT_TRUE(nan_result(dst.value(i, 2))) << "NaN bias, row " << i << ": " << dst.value(i, 2);
-                EXPECT_EQ(dst.value(i, 0), pr.hi) << "+inf, row " << i;
-                EXPECT_EQ(dst.value(i, 1), bound) << "-inf, row " << i;
-                // Column 3: +inf bias, -inf weights: inf - inf = NaN unless every LHS value of the row is negative.
-                const float x3 = dst.value(i, 3);
-                EXPECT_TRUE(nan_result(x3) || x3 == pr.hi) << "row " << i << ": " << x3;
-                inf_minus_inf += nan_result(x3);
+                for (size_t c : kSpecialColumns) {
+                    EXPECT_TRUE(nan_result(dst.value(i, c + 2))) << "NaN bias, " << i << ", " << c + 2;
+                    EXPECT_EQ(dst.value(i, c), pr.hi) << "+inf, row " << i << ", " << c;
+                    EXPECT_EQ(dst.value(i, c + 1), bound) << "-inf, row " << i << ", " << c + 1;
+                    // +inf bias, -inf weights: inf - inf = NaN unless every LHS value of the row is negative.
+                    const float x3 = dst.value(i, c + 3);
+                    EXPECT_TRUE(nan_result(x3) || x3 == pr.hi) << "row " << i << ", " << c + 3 << ": " << x3;
+                    inf_minus_inf += nan_result(x3);
+                }
             }
             EXPECT_GT(inf_minus_inf, 0u) << "no inf - inf accumulator: the test shows nothing";
         }
