@@ -450,16 +450,11 @@ TEST(QuantLhsEdge, NonFiniteRowsPackAsKleidiAI) {
 TEST(QuantLhsEdge, SpecialRowVectorsFromKleidiAIMatchTheReference) {
     // The reference models KleidiAI's arithmetic on the special rows of the recorded vectors (the
     // kernel-side replay is CompatTest.Replays).
-    const auto files = kai_test::list_compat_vectors("kai_lhs_quant_pack_qai8dxp_f32__special_");
-    ASSERT_EQ(files.size(), 4u);
-    for (const auto& f : files) {
-        const auto cv = kai_test::load_compat_vector(f);
-        const size_t m = cv.size("m"), k = cv.size("k"), mr = cv.size("mr"), kr = cv.size("kr"), sr = cv.size("sr");
-        const auto& want = cv.section("lhs_packed");
-        std::vector<uint8_t> got(want.bytes.size(), 0);
-        kai_ref::pack_qai8dxp(m, k, mr, kr, sr, 0, cv.section("lhs").f32(), cv.size("lhs_stride"), got.data());
-        EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.bytes.data(), want.bytes.size(), want.mask.data())) << f;
-    }
+    EXPECT_TRUE(kai_test::lhs_pack_matches_vectors(
+        "kai_lhs_quant_pack_qai8dxp_f32__special_", 4,
+        [](size_t m, size_t k, size_t mr, size_t kr, size_t sr, const uint8_t* lhs, size_t stride, uint8_t* out) {
+            kai_ref::pack_qai8dxp(m, k, mr, kr, sr, 0, reinterpret_cast<const float*>(lhs), stride, out);
+        }));
 }
 
 TEST(QuantLhsEdge, OffsetsAndSizes) {

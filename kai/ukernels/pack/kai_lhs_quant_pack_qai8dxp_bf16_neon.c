@@ -27,7 +27,7 @@
 //
 // NEON path, both passes 16 values per step: USHLL #16 widens bf16 to f32 (exact); the range pass
 // folds FMIN/FMAX into four chains (NaN propagates, which flags the row: rows with a NaN or an
-// infinity, an overflowing range or multiplier take kai_pack_row_special, KleidiAI's arithmetic);
+// infinity, or an overflowing multiplier, take kai_pack_row_special, KleidiAI's arithmetic);
 // the quantisation pass is
 // FMUL, FCVTNS, UZP1 to int16 (|round(x * scale)| <= 256), ADD ZP, SQXTN (= the clamp), two 8-byte
 // stores (one per group). Written with explicit intrinsics: GCC 12 crashes (internal compiler
@@ -74,7 +74,6 @@ struct kai_qai8dx_row {
     float scale;  // quantisation multiplier
     float recip;  // stored dequantisation scale
     int32_t zp;   // ZP; the stored offset is -ZP
-    int special;  // 1 for a row the fast path does not take (see kai_pack_row_special)
 };
 
 static size_t kai_kp(size_t k) {
@@ -144,35 +143,33 @@ static int8_t kai_quantize_away(float x, float scale, int32_t zp) {
     return (int8_t)t;
 }
 
-// Spec §5.3 steps 2-7 for an ordinary row, from mn = min x and mx = max x (nan: the row held a
-// NaN). Rows with a NaN or an infinity, an overflowing range or multiplier are flagged special.
-static struct kai_qai8dx_row kai_row_params(float mn, float mx, int nan) {
+// Spec §5.3 steps 2-7 in IEEE f32, as KleidiAI computes them, from the row's minimum and maximum
+// (NaN and infinities included): rmin = fminf(0, mn), rmax = fmaxf(0, mx) (0 for a NaN);
+// scale = rmin == rmax ? 1 : 255 / (rmax - rmin) (255 / inf = 0, 255 / tiny = inf);
+// recip = scale != 0 ? 1 / scale : 0; zp clamped by fmaxf(., -128) (-128 for a NaN), then
+// fminf(., 127), rounded half to even.
+static struct kai_qai8dx_row kai_row_params(float mn, float mx) {
     struct kai_qai8dx_row p;
     const float rmin = mn < 0.0F ? mn : 0.0F;
     const float rmax = mx > 0.0F ? mx : 0.0F;
-    p.special = nan || !(rmin >= -FLT_MAX) || !(rmax <= FLT_MAX) || !(rmax - rmin <= FLT_MAX);
-    p.scale = 1.0F;
-    p.recip = 1.0F;
-    p.zp = 0;
-    if (p.special) {
-        return p;
-    }
-    if (rmax != rmin) {
-        p.scale = 255.0F / (rmax - rmin);
-    }
-    if (p.scale > FLT_MAX) {
-        p.special = 1;
-        return p;
-    }
-    p.recip = 1.0F / p.scale;
+    p.scale = rmin == rmax ? 1.0F : 255.0F / (rmax - rmin);
+    p.recip = p.scale != 0.0F ? 1.0F / p.scale : 0.0F;
     const float dmin = rmin * p.scale;
     const float dmax = rmax * p.scale;
     const float e_min = -128.0F + dmin;
     const float e_max = 127.0F + dmax;
     float zp = (e_min + e_max > 0.0F) ? (-128.0F - dmin) : (127.0F - dmax);
-    zp = zp < -128.0F ? -128.0F : (zp > 127.0F ? 127.0F : zp);
+    zp = zp >= -128.0F ? zp : -128.0F;
+    zp = zp <= 127.0F ? zp : 127.0F;
     p.zp = kai_round_half_even(zp);
     return p;
+}
+
+// Rows the fast path does not take: a NaN or an infinity (mn, mx from the fast path's FMIN / FMAX,
+// which start at 0), or a multiplier that overflows (every |x| below ~7.5e-37). A finite range that
+// overflows f32 gives scale 0, which the fast path packs as KleidiAI does (data 0 + ZP = 127).
+static int kai_is_special(float mn, float mx, int nan, float scale) {
+    return nan || !(mn >= -FLT_MAX) || !(mx <= FLT_MAX) || !(scale <= FLT_MAX);
 }
 
 // v converted to int32 as FCVTNS (even) or FCVTAS (!even) do: saturated, NaN to 0.
@@ -205,7 +202,7 @@ static int32_t kai_add_wrap(int32_t a, int32_t b, unsigned bits) {
     return (u & (1U << (bits - 1))) != 0 ? -(int32_t)(mask - u) - 1 : (int32_t)u;
 }
 
-// A special row (kai_row_params) packed with KleidiAI's arithmetic, the bf16 twin of
+// A special row (kai_is_special) packed with KleidiAI's arithmetic, the bf16 twin of
 // kai_lhs_quant_pack_qai8dxp_f32.c's (see there and the header): min / max NaN-propagating over
 // x[0 .. 8 floor(K/8)), fminf / fmaxf (skipping a quiet NaN; a signalling one gives NaN) over the
 // rest, from FLT_MAX / -FLT_MAX; the multiplier, reciprocal and zero point in IEEE f32 (255 / inf
@@ -238,18 +235,10 @@ static void kai_pack_row_special(
             mx = mn;
         }
     }
-    const float rmin = mn < 0.0F ? mn : 0.0F;  // fminf(0, mn): 0 for a NaN
-    const float rmax = mx > 0.0F ? mx : 0.0F;
-    const float scale = rmin == rmax ? 1.0F : 255.0F / (rmax - rmin);
-    const float recip = scale != 0.0F ? 1.0F / scale : 0.0F;
-    const float dmin = rmin * scale;
-    const float dmax = rmax * scale;
-    const float e_min = -128.0F + dmin;
-    const float e_max = 127.0F + dmax;
-    float zpf = (e_min + e_max > 0.0F) ? (-128.0F - dmin) : (127.0F - dmax);
-    zpf = (zpf >= -128.0F) ? zpf : -128.0F;  // fmaxf(zp, -128): -128 for a NaN
-    zpf = zpf <= 127.0F ? zpf : 127.0F;
-    const int32_t zp = kai_round_half_even(zpf);
+    const struct kai_qai8dx_row p = kai_row_params(mn, mx);
+    const float scale = p.scale;
+    const float recip = p.recip;
+    const int32_t zp = p.zp;
     const size_t group_stride = mr * kai_kbl;
     for (size_t j = 0; j < kai_kp(k); ++j) {
         const float v = kai_f32_of_bf16(x[j < k ? j : k - 1]) * scale;
@@ -327,8 +316,8 @@ static void kai_pack_row(const uint16_t* x, size_t k, size_t mr, int8_t* lane, u
         mx = v > mx ? v : mx;
     }
 
-    const struct kai_qai8dx_row p = kai_row_params(mn, mx, nan);
-    if (p.special) {
+    const struct kai_qai8dx_row p = kai_row_params(mn, mx);
+    if (kai_is_special(mn, mx, nan, p.scale)) {
         kai_pack_row_special(x, k, mr, lane, tail, r);
         return;
     }

@@ -21,8 +21,8 @@
 //
 // NEON path: min/max with FMIN/FMAX (NaN propagates, which flags the row), then per 16 values
 // FMUL, FCVTAS (ties away, as the scalar rounding), saturating narrow to int16, add ZP, saturating
-// narrow to int8 (= the clamp). Rows with a NaN or an infinity, an overflowing range or an
-// overflowing multiplier take a scalar path with KleidiAI's arithmetic (kai_pack_row_special).
+// narrow to int8 (= the clamp). Rows with a NaN or an infinity, or an overflowing multiplier, take
+// a scalar path with KleidiAI's arithmetic (kai_pack_row_special).
 
 #include "kai_lhs_quant_pack_qai8dxp_f32.h"
 
@@ -68,7 +68,6 @@ struct kai_qai8dx_row {
     float scale;   // quantisation multiplier
     float recip;   // stored dequantisation scale
     int32_t zp;    // ZP; the stored offset is -ZP
-    int special;   // 1 for a row the fast path does not take (see kai_pack_row_special)
 };
 
 static size_t kai_kp(size_t k) {
@@ -132,37 +131,33 @@ static int8_t kai_quantize(float x, float scale, int32_t zp) {
     return (int8_t)t;
 }
 
-// Spec §5.3 steps 2-7 for an ordinary row, from mn = min x and mx = max x (nan: the row held a
-// NaN). A row with a NaN or an infinity, a range that overflows f32 (e.g. +-3e38) or a multiplier
-// 255 / range that does (every |x| below ~7.5e-37) is flagged special: kai_pack_row_special packs
-// it with KleidiAI's arithmetic.
-static struct kai_qai8dx_row kai_row_params(float mn, float mx, int nan) {
+// Spec §5.3 steps 2-7 in IEEE f32, as KleidiAI computes them, from the row's minimum and maximum
+// (NaN and infinities included): rmin = fminf(0, mn), rmax = fmaxf(0, mx) (0 for a NaN);
+// scale = rmin == rmax ? 1 : 255 / (rmax - rmin) (255 / inf = 0, 255 / tiny = inf);
+// recip = scale != 0 ? 1 / scale : 0; zp clamped by fmaxf(., -128) (-128 for a NaN), then
+// fminf(., 127), rounded half to even.
+static struct kai_qai8dx_row kai_row_params(float mn, float mx) {
     struct kai_qai8dx_row p;
     const float rmin = mn < 0.0F ? mn : 0.0F;
     const float rmax = mx > 0.0F ? mx : 0.0F;
-    p.special = nan || !(rmin >= -FLT_MAX) || !(rmax <= FLT_MAX) || !(rmax - rmin <= FLT_MAX);
-    p.scale = 1.0F;
-    p.recip = 1.0F;
-    p.zp = 0;
-    if (p.special) {
-        return p;
-    }
-    if (rmax != rmin) {
-        p.scale = 255.0F / (rmax - rmin);
-    }
-    if (p.scale > FLT_MAX) {
-        p.special = 1;
-        return p;
-    }
-    p.recip = 1.0F / p.scale;
+    p.scale = rmin == rmax ? 1.0F : 255.0F / (rmax - rmin);
+    p.recip = p.scale != 0.0F ? 1.0F / p.scale : 0.0F;
     const float dmin = rmin * p.scale;
     const float dmax = rmax * p.scale;
     const float e_min = -128.0F + dmin;
     const float e_max = 127.0F + dmax;
     float zp = (e_min + e_max > 0.0F) ? (-128.0F - dmin) : (127.0F - dmax);
-    zp = zp < -128.0F ? -128.0F : (zp > 127.0F ? 127.0F : zp);
+    zp = zp >= -128.0F ? zp : -128.0F;
+    zp = zp <= 127.0F ? zp : 127.0F;
     p.zp = kai_round_half_even(zp);
     return p;
+}
+
+// Rows the fast path does not take: a NaN or an infinity (mn, mx from the fast path's FMIN / FMAX,
+// which start at 0), or a multiplier that overflows (every |x| below ~7.5e-37). A finite range that
+// overflows f32 gives scale 0, which the fast path packs as KleidiAI does (data 0 + ZP = 127).
+static int kai_is_special(float mn, float mx, int nan, float scale) {
+    return nan || !(mn >= -FLT_MAX) || !(mx <= FLT_MAX) || !(scale <= FLT_MAX);
 }
 
 // Converts v to int32 as FCVTAS does: rounded half away from zero, saturated, NaN to 0.
@@ -195,7 +190,7 @@ static int32_t kai_wrap(uint32_t u, unsigned bits) {
     return (u & sign) != 0 ? -(int32_t)(mask - u) - 1 : (int32_t)u;
 }
 
-// A special row (kai_row_params), packed with KleidiAI's arithmetic (spec §5.3 in IEEE f32):
+// A special row (kai_is_special), packed with KleidiAI's arithmetic (spec §5.3 in IEEE f32):
 //   min / max: NaN-propagating FMIN / FMAX over x[0 .. 8 floor(K/8)), then fminf / fmaxf (FMINNM /
 //     FMAXNM: a quiet NaN operand is skipped, a signalling one gives NaN) over the rest of the row,
 //     starting from FLT_MAX / -FLT_MAX;
@@ -207,8 +202,8 @@ static int32_t kai_wrap(uint32_t u, unsigned bits) {
 //     in int16 (wrapping), elsewhere (other kbl, the last partial block and the K padding, x[K-1])
 //     ZP added in int32 (wrapping); clamped to [-128, 127].
 // So a row with -inf (and a finite maximum) packs data 127, offset -127, scale 0; with +inf, or
-// both, -128, 128, 0; an overflowing range 127, -127, 0; a NaN is skipped where fminf / fmaxf see
-// it and otherwise turns the range into [0, 0] (scale 1, ZP 127).
+// both, -128, 128, 0; a NaN is skipped where fminf / fmaxf see it and otherwise turns the range
+// into [0, 0] (scale 1, ZP 127).
 static void kai_pack_row_special(
     const float* x, size_t k, size_t mr, size_t kbl, int8_t* lane, uint8_t* tail, size_t r) {
     const size_t k_vec = k & ~(size_t)7;
@@ -240,18 +235,10 @@ static void kai_pack_row_special(
             mx = mn;
         }
     }
-    const float rmin = mn < 0.0F ? mn : 0.0F;  // fminf(0, mn): 0 for a NaN
-    const float rmax = mx > 0.0F ? mx : 0.0F;
-    const float scale = rmin == rmax ? 1.0F : 255.0F / (rmax - rmin);
-    const float recip = scale != 0.0F ? 1.0F / scale : 0.0F;
-    const float dmin = rmin * scale;
-    const float dmax = rmax * scale;
-    const float e_min = -128.0F + dmin;
-    const float e_max = 127.0F + dmax;
-    float zpf = (e_min + e_max > 0.0F) ? (-128.0F - dmin) : (127.0F - dmax);
-    zpf = (zpf >= -128.0F) ? zpf : -128.0F;  // fmaxf(zp, -128): -128 for a NaN
-    zpf = zpf <= 127.0F ? zpf : 127.0F;
-    const int32_t zp = kai_round_half_even(zpf);
+    const struct kai_qai8dx_row p = kai_row_params(mn, mx);
+    const float scale = p.scale;
+    const float recip = p.recip;
+    const int32_t zp = p.zp;
     const size_t k_int16 = (kbl == 4 || kbl == 8) ? k / kbl * kbl : 0;
     const size_t group_stride = mr * kbl;
     for (size_t j = 0; j < kai_kp(k); ++j) {
@@ -364,8 +351,8 @@ static void kai_pack_row(
 #endif
     kai_minmax_scalar(x, i, k, &mn, &mx, &nan);
 
-    const struct kai_qai8dx_row p = kai_row_params(mn, mx, nan);
-    if (p.special) {
+    const struct kai_qai8dx_row p = kai_row_params(mn, mx);
+    if (kai_is_special(mn, mx, nan, p.scale)) {
         kai_pack_row_special(x, k, mr, kbl, lane, tail, r);
         return;
     }
