@@ -156,4 +156,25 @@ std::vector<std::string> list_compat_vectors(const std::string& prefix) {
     return out;
 }
 
+::testing::AssertionResult lhs_pack_matches_vectors(const std::string& prefix, size_t count, const LhsPackFn& pack) {
+    const std::vector<std::string> files = list_compat_vectors(prefix);
+    if (files.size() != count) {
+        return ::testing::AssertionFailure() << files.size() << " files named " << prefix << "*, expected " << count;
+    }
+    for (const std::string& f : files) {
+        const CompatVector cv = load_compat_vector(f);
+        const CompatSection& want = cv.section("lhs_packed");
+        std::vector<uint8_t> got(want.bytes.size(), 0);
+        pack(cv.size("m"), cv.size("k"), cv.size("mr"), cv.size("kr"), cv.size("sr"), cv.section("lhs").bytes.data(),
+             cv.size("lhs_stride"), got.data());
+        for (size_t i = 0; i < got.size(); ++i) {
+            if (want.mask[i] && got[i] != want.bytes[i]) {
+                return ::testing::AssertionFailure() << f << ": byte " << i << " is " << int{got[i]} << ", KleidiAI's "
+                                                     << int{want.bytes[i]};
+            }
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
 }  // namespace kai_test

@@ -5,9 +5,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace kai_test {
 
@@ -40,5 +43,12 @@ CompatVector load_compat_vector(const std::string& path);
 // Lists the files in test/data/compat (relative to the runfiles root, i.e. the test's working
 // directory) whose name starts with `prefix`, sorted.
 std::vector<std::string> list_compat_vectors(const std::string& prefix);
+
+// The LHS packer vectors whose names start with `prefix` (exactly `count` of them), each packed by
+// `pack(m, k, mr, kr, sr, lhs, lhs_stride, out)` (a reference, say) into a buffer of the recorded size:
+// returns failure naming the first file whose specified bytes differ.
+using LhsPackFn = std::function<void(size_t m, size_t k, size_t mr, size_t kr, size_t sr, const uint8_t* lhs,
+                                     size_t lhs_stride, uint8_t* out)>;
+::testing::AssertionResult lhs_pack_matches_vectors(const std::string& prefix, size_t count, const LhsPackFn& pack);
 
 }  // namespace kai_test

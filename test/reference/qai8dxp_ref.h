@@ -16,17 +16,22 @@ struct Qai8dxRow {
     float scale = 1.0f;     // quantisation multiplier (255 / range)
     float recip = 1.0f;     // stored dequantisation scale
     int32_t zp = 0;         // ZP; the stored offset is -zp
-    bool finite = true;     // false for rows with NaN/Inf (kai's rule)
+    bool finite = true;     // false for rows with NaN/Inf (informative: they quantise as below)
+    int8_t pad = 0;         // the K padding: x[K-1] quantised by the scalar rule
 };
 
-// Quantises one row of K f32 values exactly as docs/formats.md, "qai8dxp LHS" says: f32 arithmetic, each operation
-// rounded, data rounded half away from zero, the zero point half to even. kai's rule for
-// non-finite rows: finite = false, q all 0, zp 0, recip NaN.
-Qai8dxRow quantize_qai8dx_row(const float* x, size_t k);
+// Quantises one row of K f32 values as KleidiAI v1.30.0's AArch64 f32 packer does (docs/formats.md, "qai8dxp LHS"): f32
+// arithmetic, each operation rounded, data rounded half away from zero, the zero point half to
+// even; special rows by the same IEEE arithmetic (docs/reliability.md, "Special inputs"): the range
+// is NaN-propagating over the first 8 floor(K/8) values and skips NaN (fminf / fmaxf) after them;
+// 255 / inf = 0 (an infinity or an overflowing range gives multiplier 0 and scale 0); a datum
+// converts with saturation (NaN -> 0) and, for kbl = kr / sr of 4 or 8 in full kbl blocks, goes
+// through int16 with a wrapping ZP add, elsewhere (and in the padding) through int32.
+Qai8dxRow quantize_qai8dx_row(const float* x, size_t k, size_t kbl = 16);
 
 // The bf16 packer's quantisation of one row of K bf16 values (docs/formats.md, "qai8dxp LHS from bf16 and f16"): the values widened
-// exactly, range, scale and zero point as quantize_qai8dx_row (same non-finite and degenerate-row
-// rules), but q[k] rounded half to even for k < 8 * floor(K / 8) and half away from zero after.
+// exactly, range, scale and zero point as quantize_qai8dx_row (same special-row arithmetic), but
+// q[k] rounded half to even in int16 for k < 8 * floor(K / 8) and half away in int32 after.
 // pad is the value of the K padding: x[K-1] quantised half away from zero.
 struct Qai8dxRowBf16 {
     Qai8dxRow row;

@@ -83,7 +83,7 @@ std::vector<int8_t> quantize_qsi8cx_nxk(const float* w, size_t n, size_t k, floa
 
 std::vector<float> matmul_qai8dxp_qsi8cx(const Qai8dxpUnpacked& lhs, size_t n, size_t k, const int8_t* w,
                                          const float* scale, const float* bias, float clamp_min, float clamp_max,
-                                         bool fused_scale_bias) {
+                                         bool fused_scale_bias, bool fclamp) {
     const size_t m = lhs.m;
     std::vector<float> dst(m * n);
     for (size_t j = 0; j < n; ++j) {
@@ -106,7 +106,14 @@ std::vector<float> matmul_qai8dxp_qsi8cx(const Qai8dxpUnpacked& lhs, size_t n, s
                 y = y * s;                                  // 5
                 y = y + b;                                  // 6
             }
-            dst[i * n + j] = neon_fmin(neon_fmax(y, clamp_min), clamp_max);  // 7
+            float out = y;
+            if (fclamp) {  // 7, maxNum then minNum: a NaN operand is ignored
+                out = std::isnan(out) ? clamp_min : (out < clamp_min ? clamp_min : out);
+                out = std::isnan(out) ? clamp_max : (out > clamp_max ? clamp_max : out);
+            } else {
+                out = neon_fmin(neon_fmax(out, clamp_min), clamp_max);  // 7
+            }
+            dst[i * n + j] = out;
         }
     }
     return dst;

@@ -36,8 +36,10 @@ std::vector<int8_t> quantize_qsi8cx_nxk(const float* w, size_t n, size_t k, floa
 // int8 weights w (n x k), per-channel scales and optional bias (nullptr: 0): bit-exact.
 // Returns m x n floats, row-major. fused_scale_bias: steps 5 and 6 as one fused multiply-add, y = fmaf(f32(T),
 // s, b_j), the epilogue of the SME / SME2 DOT GEMVs (docs/formats.md, "SME matmul recipes"); otherwise each rounded on its own (docs/formats.md, "qsi8cxp matmul").
+// fclamp: step 7 is the SME2 kernels' FCLAMP (KleidiAI's), minNum(maxNum(y, clamp_min), clamp_max), so a NaN y
+// gives clamp_min (clamp_max when below it); otherwise FMAX / FMIN, where NaN stays NaN.
 std::vector<float> matmul_qai8dxp_qsi8cx(const Qai8dxpUnpacked& lhs, size_t n, size_t k, const int8_t* w,
                                          const float* scale, const float* bias, float clamp_min, float clamp_max,
-                                         bool fused_scale_bias = false);
+                                         bool fused_scale_bias = false, bool fclamp = false);
 
 }  // namespace kai_ref

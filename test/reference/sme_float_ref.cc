@@ -84,18 +84,13 @@ std::vector<uint8_t> sme_pack_rhs_kxn_bf16p2vlx2b(const float* rhs_kxn, size_t r
 }
 
 std::vector<float> sme_matmul_f32_fma(const float* lhs, const float* rhs_nxk, const float* bias, size_t m, size_t n,
-                                      size_t k, float lo, float hi) {
+                                      size_t k, float lo, float hi, bool fclamp) {
     std::vector<float> out(m * n);
     for (size_t i = 0; i < m; ++i) {
         for (size_t j = 0; j < n; ++j) {
             float acc = bias[j];
             for (size_t kk = 0; kk < k; ++kk) acc = std::fma(lhs[i * k + kk], rhs_nxk[j * k + kk], acc);
-            // FMAX / FMIN: NaN in, NaN out.
-            if (!std::isnan(acc)) {
-                acc = acc < lo ? lo : acc;
-                acc = acc > hi ? hi : acc;
-            }
-            out[i * n + j] = acc;
+            out[i * n + j] = static_cast<float>(sme_clamp(acc, lo, hi, fclamp));
         }
     }
     return out;
@@ -119,10 +114,16 @@ void sme_matmul_bf16_exact(const float* lhs, const float* rhs_kxn, const float* 
     }
 }
 
-double sme_clamp(double x, float lo, float hi) {
-    if (std::isnan(x)) return x;
-    x = x < lo ? lo : x;
-    return x > hi ? hi : x;
+double sme_clamp(double x, float lo, float hi, bool fclamp) {
+    if (!fclamp) {
+        // FMAX / FMIN: NaN in, NaN out.
+        if (std::isnan(x)) return x;
+        x = x < lo ? lo : x;
+        return x > hi ? hi : x;
+    }
+    // FCLAMP = minNum(maxNum(x, lo), hi): a NaN operand of maxNum / minNum is ignored.
+    x = std::isnan(x) ? lo : (std::isnan(lo) ? x : (x < lo ? lo : x));
+    return std::isnan(x) ? hi : (std::isnan(hi) ? x : (x > hi ? hi : x));
 }
 
 // The kernel's result is the bias plus K/2 BFMOPA pair sums accumulated in f32. Each pair sum a0*b0 + a1*b1 is

@@ -29,17 +29,19 @@ std::vector<uint8_t> sme_pack_rhs_kxn_bf16p2vlx2b(const float* rhs_kxn, size_t r
                                                   size_t n, size_t k, size_t nr);
 
 // The f32 kernels' recipe (docs/formats.md, "SME matmul recipes"): acc = bias[j]; for k in order acc = fmaf(a[i][k], w[j][k], acc); then
-// min(max(acc, lo), hi) with NaN-propagating max/min. rhs_nxk is N x K (dense), lhs m x k (dense).
+// sme_clamp(acc, lo, hi, fclamp). rhs_nxk is N x K (dense), lhs m x k (dense).
 std::vector<float> sme_matmul_f32_fma(const float* lhs, const float* rhs_nxk, const float* bias, size_t m, size_t n,
-                                      size_t k, float lo, float hi);
+                                      size_t k, float lo, float hi, bool fclamp = false);
 
 // The bf16 kernel's operands as it sees them, exactly: out = bias[j] + sum_k bf16(a[i][k]) * bf16(w[k][j]) in
 // double, and abs_sum = |bias[j]| + sum_k |bf16(a) * bf16(w)|. rhs_kxn is K x N (dense).
 void sme_matmul_bf16_exact(const float* lhs, const float* rhs_kxn, const float* bias, size_t m, size_t n, size_t k,
                            std::vector<double>* out, std::vector<double>* abs_sum);
 
-// Clamp of the SME kernels: max(x, lo) first, then min(., hi) (so lo > hi gives hi).
-double sme_clamp(double x, float lo, float hi);
+// Clamp of the SME kernels: max(x, lo) first, then min(., hi) (so lo > hi gives hi). fclamp = false: the SME
+// kernels' FMAX / FMIN, a NaN x stays NaN; fclamp = true: the SME2 kernels' FCLAMP (as KleidiAI's), maxNum and
+// minNum, so a NaN x gives lo (or hi when lo > hi), and a NaN bound is ignored.
+double sme_clamp(double x, float lo, float hi, bool fclamp = false);
 
 // Bound on |kernel - exact| for the bf16 kernel, derived in sme_float_ref.cc.
 double sme_bf16_error_bound(double abs_sum, size_t k);

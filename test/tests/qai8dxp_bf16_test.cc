@@ -230,17 +230,43 @@ TEST(Bf16LhsPackEdge, SameBytesAsF32PackerExceptAtTies) {
     EXPECT_GT(ties, 0u) << "the rows should contain ties (else the test shows nothing)";
 }
 
-TEST(Bf16LhsPackEdge, NonFiniteRowsGiveNanScaleAndZeroData) {
-    for (uint16_t bad : {uint16_t{0x7F80}, uint16_t{0xFF80}, uint16_t{0x7FC0}, uint16_t{0xFFA1}}) {
-        for (size_t pos : {0u, 5u, 16u, 20u}) {
+TEST(Bf16LhsPackEdge, NonFiniteRowsPackAsKleidiAI) {
+    // KleidiAI's bytes (docs/reliability.md "Special inputs"): +inf -> data -128, offset
+    // 128, scale 0; -inf (finite maximum) -> 127, -127, 0; a NaN -> a finite quantisation (range
+    // [0, 0] when it is in the first 8 floor(K/8) values and no value follows them, else skipped).
+    for (size_t pos : {0u, 5u, 16u, 20u}) {
+        for (const auto& c : {std::tuple<uint16_t, int8_t, int32_t>{0x7F80, -128, 128}, {0xFF80, 127, -127}}) {
             std::vector<uint16_t> x(21, bf16(0.75f));
+            x[pos] = std::get<0>(c);
+            const auto u = pack_one_row(x);
+            EXPECT_EQ(kai_ref::f32_bits(u.scale[0]), 0u) << std::hex << std::get<0>(c) << " at " << pos;
+            EXPECT_EQ(u.offset[0], std::get<2>(c));
+            for (size_t i = 0; i < u.kp; ++i) EXPECT_EQ(u.q[i], std::get<1>(c)) << i;
+        }
+        for (uint16_t bad : {uint16_t{0x7FC0}, uint16_t{0xFFA1}}) {
+            std::vector<uint16_t> x(21, bf16(0.75f));
+            x[3] = bf16(-2.5f);
             x[pos] = bad;
             const auto u = pack_one_row(x);
-            EXPECT_TRUE(std::isnan(u.scale[0])) << std::hex << bad << " at " << pos;
-            EXPECT_EQ(u.offset[0], 0);
-            for (size_t i = 0; i < u.kp; ++i) EXPECT_EQ(u.q[i], 0);
+            EXPECT_TRUE(std::isfinite(u.scale[0])) << std::hex << bad << " at " << pos;
+            std::vector<uint8_t> want(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_bf16_neon(1, 21, 1, 16, 2));
+            kai_ref::pack_qai8dxp_bf16(1, 21, 1, 16, 2, 0, x.data(), 42, want.data());
+            const auto w = kai_ref::unpack_qai8dxp(want.data(), 1, 21, 1, 16, 2);
+            EXPECT_EQ(u.q, w.q);
+            EXPECT_EQ(u.offset[0], w.offset[0]);
+            EXPECT_EQ(kai_ref::f32_bits(u.scale[0]), kai_ref::f32_bits(w.scale[0]));
         }
     }
+}
+
+TEST(Bf16LhsPackEdge, SpecialRowVectorsFromKleidiAIMatchTheReference) {
+    // The reference models KleidiAI's arithmetic on the recorded special rows (kai's packer replays
+    // them in Bf16CompatTest).
+    EXPECT_TRUE(kai_test::lhs_pack_matches_vectors(
+        "kai_lhs_quant_pack_qai8dxp_bf16_neon__special_", 3,
+        [](size_t m, size_t k, size_t mr, size_t kr, size_t sr, const uint8_t* lhs, size_t stride, uint8_t* out) {
+            kai_ref::pack_qai8dxp_bf16(m, k, mr, kr, sr, 0, reinterpret_cast<const uint16_t*>(lhs), stride, out);
+        }));
 }
 
 TEST(Bf16LhsPackEdge, DegenerateRowsPackAsReference) {
@@ -707,9 +733,10 @@ TEST_P(Bf16KernelVariantTest, ClampBoundsBetweenBf16ValuesRoundAfterTheClamp) {
     EXPECT_EQ(dst.bits(0, 0), 0x3F82u);
 }
 
-TEST_P(Bf16KernelVariantTest, NonFiniteInputsGiveNanOrInfinityAsTheReference) {
-    // LHS rows with +inf, -inf and NaN pack to scale NaN (their outputs are NaN); an RHS channel
-    // with an infinite scale (cx) or a huge bias gives +-inf or NaN. The other outputs stay exact.
+TEST_P(Bf16KernelVariantTest, NonFiniteInputsGiveTheReferencesValues) {
+    // LHS rows with +inf, -inf and NaN pack as KleidiAI does (scale 0 for an infinity: outputs are
+    // the bias; a finite quantisation for a NaN); an RHS channel with an infinite scale (cx) or a
+    // huge bias gives +-inf or NaN. Every output equals the reference's.
     KAI_TEST_SKIP_UNLESS(kn().features);
     const size_t m = 2 * kn().ms + 1, n = 2 * kn().ns + 1, k = kn().c32 ? 64 : 40;
     auto lhs = make_lhs(m, k, k, 21, false);
@@ -726,7 +753,8 @@ TEST_P(Bf16KernelVariantTest, NonFiniteInputsGiveNanOrInfinityAsTheReference) {
     pack_kai(m, k, kn().mr, kn().kr, kn().sr, 0, lhs.data(), k * 2, lp.data());
     const auto rp = pack_rhs(kn(), r, true);
     run_tile(kn(), m, n, k, bl(), lp, rp, 0, m, 0, n, -INFINITY, INFINITY, want);
-    for (size_t j = 0; j < n; ++j) EXPECT_TRUE(is_bf16_nan(want[j])) << "row 0 must be NaN";
+    for (size_t j = 4; j < n; ++j) EXPECT_FALSE(is_bf16_nan(want[j])) << "row 0 (+inf) gives its bias";
+    for (size_t j = 4; j < n; ++j) EXPECT_FALSE(is_bf16_nan(want[(m - 1) * n + j])) << "the NaN row quantises";
     EXPECT_EQ(want[1 * n + 2] & 0x7FFFu, 0x7F80u) << "FLT_MAX bias rounds to bf16 infinity";
     EXPECT_EQ(want[1 * n + 3], 0xFF80u);
 }
@@ -891,8 +919,8 @@ std::string compat_name(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Vectors, Bf16CompatTest, ::testing::ValuesIn(compat_files()), compat_name);
 
-TEST(Bf16CompatFiles, AllThirtyArePresent) {
-    EXPECT_EQ(compat_files().size(), 30u);
+TEST(Bf16CompatFiles, AllThirtyThreeArePresent) {
+    EXPECT_EQ(compat_files().size(), 33u);  // 30 + 3 special-row files of the LHS packer
 }
 
 }  // namespace

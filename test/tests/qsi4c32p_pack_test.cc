@@ -282,6 +282,26 @@ TEST(PackEdge, RowSumsAreRoundedPerChunkOrPerFourRows) {
     EXPECT_EQ(kai_ref::f32_bits(sum), kai_ref::f32_bits(1.0f));
 }
 
+TEST(PackEdge, KxnS1s0Nrx4WithNrBelow16StaysInsideItsBuffers) {
+    // KleidiAI v1.30.0's kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon, at N = 40, K = 256, nr = 4, writes
+    // about 14.7 KB past its own packed size and reads past the last row of the RHS (
+    // docs/integration.md "Where kai is safer than KleidiAI"). kai's: the output ends at a guard page, and so do
+    // the RHS rows and the scales; the bytes are the reference's. Also nr = 8 and 12, and bl 64.
+    const Packer& p = packer_named("kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon");
+    for (const auto& [nr, bl] : {std::pair<size_t, size_t>{4, 32}, {8, 32}, {12, 64}, {4, 64}}) {
+        SCOPED_TRACE("nr " + std::to_string(nr) + " bl " + std::to_string(bl));
+        const size_t n = 40, k = 256;
+        const Input in = make_input(n, k, bl, true, 0, 31 + nr);
+        const size_t size = p.size(n, k, nr, 2 * p.kbl, 2, bl, kai_dt_bf16);
+        ASSERT_EQ(size, kai_ref::qsi4c32p_packed_size(n, k, nr, bl));
+        GuardedBuffer got(size);  // a write past `size` faults; run_pack guards the RHS rows and scales
+        run_pack(p, in, 0, n, nr, 2 * p.kbl, 2, true, got.data());
+        EXPECT_TRUE(got.front_intact());
+        const auto want = ref_pack(p, in, nr, true);
+        EXPECT_TRUE(kai_test::bytes_equal(got.data(), want.data(), size));
+    }
+}
+
 TEST(PackEdge, GettersMatchTheLayout) {
     for (const Packer& p : packers()) {
         SCOPED_TRACE(p.name);

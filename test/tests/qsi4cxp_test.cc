@@ -335,24 +335,19 @@ TEST(QuantLhsEdge, TinyRowsPackAsKleidiAI) {
     EXPECT_NE(u.offset[0], 128);
 }
 
-TEST(QuantLhsEdge, HugeFiniteRowsQuantiseCorrectly) {
-    // kai's rule: the range overflows f32, the multiplier is formed from halves and the row
-    // quantises like any other (|x - (q + offset) * scale| <= scale / 2 + rounding).
+TEST(QuantLhsEdge, RowsWhoseRangeOverflowsPackAsKleidiAI) {
+    // KleidiAI's bytes (test/data/compat/*__special_*): rmax - rmin = inf, so the
+    // multiplier is 255 / inf = 0, the stored scale 0, ZP = 127 - 0 and every datum 0 + 127:
+    // data 127, offset -127, scale 0 (the row's outputs are the bias).
     for (size_t k : {3, 40, 77}) {
         std::vector<float> x(k);
-        for (size_t i = 0; i < k; ++i) x[i] = (i % 2 == 0 ? 3.0e38f : -3.0e38f) * (static_cast<float>(1 + i % 3) / 3.0f);
-        x[0] = 3.0e38f;
-        x[1] = -3.0e38f;
+        for (size_t i = 0; i < k; ++i) x[i] = (i % 2 == 0 ? 3.39e38f : -3.39e38f) * (static_cast<float>(1 + i % 3) / 3.0f);
+        x[0] = 3.39e38f;
+        x[1] = -3.39e38f;
         const auto u = pack_one_row(x);
-        ASSERT_TRUE(std::isfinite(u.scale[0]));
-        EXPECT_GT(u.scale[0], 2.0e36f);  // 6e38 / 255
-        EXPECT_LT(u.scale[0], 2.5e36f);
-        for (size_t i = 0; i < k; ++i) {
-            const double deq = (static_cast<double>(u.q[i]) + u.offset[0]) * static_cast<double>(u.scale[0]);
-            EXPECT_LE(std::fabs(deq - static_cast<double>(x[i])), 0.5 * 1.0001 * static_cast<double>(u.scale[0])) << i;
-        }
-        const auto r = kai_ref::quantize_qai8dx_row(x.data(), k);
-        EXPECT_EQ(kai_ref::f32_bits(u.scale[0]), kai_ref::f32_bits(r.recip));
+        EXPECT_EQ(kai_ref::f32_bits(u.scale[0]), 0u) << k;
+        EXPECT_EQ(u.offset[0], -127) << k;
+        for (size_t i = 0; i < u.kp; ++i) EXPECT_EQ(u.q[i], 127) << "k " << k << " i " << i;
         expect_rows_pack_as_reference({x}, k);
     }
     // One-sided huge rows: the range does not overflow, the usual formula applies.
@@ -410,26 +405,57 @@ TEST(QuantWeights, ReferenceQuantiserRoundTrips) {
             EXPECT_LE(std::fabs(w[j * k + kk] - static_cast<float>(q[j * k + kk]) * scales[j]), scales[j] * 0.5f + 1e-6f);
 }
 
-TEST(QuantLhsEdge, NonFiniteRowsGiveNanScaleAndZeroData) {
-    // kai's documented rule: NaN or +-Inf -> data 0, offset 0,
-    // scale NaN (every output of the row becomes NaN).
+TEST(QuantLhsEdge, NonFiniteRowsPackAsKleidiAI) {
+    // KleidiAI's bytes (docs/reliability.md "Special inputs"): an infinity makes the
+    // multiplier 255 / inf = 0 and the stored scale 0; ZP is 127 - 0 = 127 for -inf with a finite
+    // maximum (data 127, offset -127) and NaN -> -128 otherwise (data -128, offset 128).
     const float inf = std::numeric_limits<float>::infinity();
-    const std::vector<std::vector<float>> rows = {
-        {1.0f, std::numeric_limits<float>::quiet_NaN(), 2.0f},
-        {1.0f, inf, 2.0f},
-        {-inf, 0.5f},
-        {inf, -inf},
+    struct Case {
+        std::vector<float> x;
+        int8_t q;
+        int32_t offset;
     };
-    for (const auto& x : rows) {
-        std::vector<float> longer = x;
-        longer.resize(40, 0.5f);  // also through the NEON path
-        for (const auto& row : {x, longer}) {
-            const auto u = pack_one_row(row);
-            EXPECT_TRUE(std::isnan(u.scale[0]));
-            EXPECT_EQ(u.offset[0], 0);
-            for (int8_t q : u.q) EXPECT_EQ(q, 0);
+    const std::vector<Case> cases = {
+        {{1.0f, inf, 2.0f}, -128, 128}, {{-inf, 0.5f}, 127, -127}, {{inf, -inf}, -128, 128}, {{-inf}, 127, -127}};
+    for (const Case& c : cases) {
+        for (size_t len : {c.x.size(), size_t{40}, size_t{77}}) {  // also through the NEON paths
+            std::vector<float> x = c.x;
+            x.resize(len, 0.5f);
+            const auto u = pack_one_row(x);
+            EXPECT_EQ(kai_ref::f32_bits(u.scale[0]), 0u) << len;
+            EXPECT_EQ(u.offset[0], c.offset) << len;
+            for (size_t i = 0; i < u.kp; ++i) EXPECT_EQ(u.q[i], c.q) << "len " << len << " i " << i;
+            expect_rows_pack_as_reference({x}, len);
         }
     }
+    // A NaN: skipped by the scalar part of KleidiAI's range, range [0, 0] (scale 1, ZP 127) when it
+    // reaches the NEON part's result; either way a finite quantisation, the reference's.
+    const float qnan = std::numeric_limits<float>::quiet_NaN();
+    for (size_t len : {3u, 40u, 45u, 77u}) {
+        for (size_t pos : {size_t{0}, len / 2, len - 1}) {
+            std::vector<float> x(len);
+            for (size_t i = 0; i < len; ++i) x[i] = static_cast<float>(static_cast<int>(i % 11) - 5) * 0.75f;
+            x[len / 3] = 4.0e4f;  // |x * scale| > 32767 once the scale is 1: int16 and int32 paths differ
+            x[pos] = qnan;
+            const auto u = pack_one_row(x);
+            EXPECT_TRUE(std::isfinite(u.scale[0])) << len << " " << pos;
+            expect_rows_pack_as_reference({x}, len);
+        }
+    }
+    const auto all_nan = pack_one_row(std::vector<float>(24, qnan));
+    EXPECT_EQ(all_nan.scale[0], 1.0f);
+    EXPECT_EQ(all_nan.offset[0], -127);
+    for (int8_t q : all_nan.q) EXPECT_EQ(q, 127);
+}
+
+TEST(QuantLhsEdge, SpecialRowVectorsFromKleidiAIMatchTheReference) {
+    // The reference models KleidiAI's arithmetic on the special rows of the recorded vectors (the
+    // kernel-side replay is CompatTest.Replays).
+    EXPECT_TRUE(kai_test::lhs_pack_matches_vectors(
+        "kai_lhs_quant_pack_qai8dxp_f32__special_", 4,
+        [](size_t m, size_t k, size_t mr, size_t kr, size_t sr, const uint8_t* lhs, size_t stride, uint8_t* out) {
+            kai_ref::pack_qai8dxp(m, k, mr, kr, sr, 0, reinterpret_cast<const float*>(lhs), stride, out);
+        }));
 }
 
 TEST(QuantLhsEdge, OffsetsAndSizes) {
@@ -818,7 +844,7 @@ TEST_P(MatmulVariantTest, EmptyShapesWriteNothing) {
     EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
 }
 
-TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesNanRow) {
+TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesTheBiasAsKleidiAI) {
     const Qsi4cxpVariant& v = variant(GetParam());
     KAI_TEST_SKIP_UNLESS(v.features);
     const auto& uk = v.ukernel;
@@ -833,9 +859,11 @@ TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesNanRow) {
     pack_rhs(false, n, k, nr, bytes.data(), nullptr, scale.data(), 8, rhs_p.data(), uk.get_kr());
     DstBuffer dst(m, n, 4, n * 4);
     KAI_ABI(uk.run_matmul)(m, n, k, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -FLT_MAX, FLT_MAX);
+    // Row 1 holds +inf: KleidiAI's packing (scale 0, docs/reliability.md "Special inputs") makes
+    // its outputs the bias, 0 here.
     for (size_t j = 0; j < n; ++j) {
         EXPECT_FALSE(std::isnan(dst.value(0, j)));
-        EXPECT_TRUE(std::isnan(dst.value(1, j)));
+        EXPECT_EQ(dst.value(1, j), 0.0f) << j;
         EXPECT_FALSE(std::isnan(dst.value(2, j)));
     }
     // The sentinel is a NaN too: every element must have been written (and nothing else).
@@ -1141,7 +1169,7 @@ std::vector<std::string> compat_files() {
 }
 
 TEST(Compat, EveryVectorOfTheFamilyIsPresent) {
-    EXPECT_EQ(compat_files().size(), 72u);
+    EXPECT_EQ(compat_files().size(), 76u);  // 72 + 4 special-row files of the f32 LHS packer
 }
 
 class CompatTest : public ::testing::TestWithParam<std::string> {};

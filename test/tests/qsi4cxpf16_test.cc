@@ -214,16 +214,21 @@ TEST(Qai8dxpF16Packer, TiesAndDegenerateRows) {
 TEST(Qai8dxpF16Packer, CompatVectors) {
     KAI_TEST_SKIP_UNLESS(KAI_FEATURE_FP16);
     const auto files = kai_test::list_compat_vectors("kai_lhs_quant_pack_qai8dxp_f16_neon__");
-    ASSERT_EQ(files.size(), 6u);
+    // 6 + 3 files of special rows (+-inf, quiet and signalling NaN, tiny and near-maximum ranges;
+    // docs/reliability.md "Special inputs"). kai's packer and the reference both give KleidiAI's bytes.
+    ASSERT_EQ(files.size(), 9u);
     for (const std::string& f : files) {
         const kai_test::CompatVector v = kai_test::load_compat_vector(f);
         const size_t m = v.size("m"), k = v.size("k"), mr = v.size("mr"), kr = v.size("kr"), sr = v.size("sr");
         const auto& want = v.section("lhs_packed");
-        std::vector<uint8_t> got(want.bytes.size(), 0);
+        std::vector<uint8_t> got(want.bytes.size(), 0), ref(want.bytes.size(), 0);
         kai_run_lhs_quant_pack_qai8dxp_f16_neon(m, k, mr, kr, sr, 0, v.section("lhs").bytes.data(), v.size("lhs_stride"), got.data());
+        kai_ref::pack_qai8dxp_f16(m, k, mr, kr, sr, 0, reinterpret_cast<const uint16_t*>(v.section("lhs").bytes.data()),
+                                  v.size("lhs_stride"), ref.data());
         for (size_t i = 0; i < got.size(); ++i) {
             if (!want.mask[i]) continue;
             ASSERT_EQ(got[i], want.bytes[i]) << f << " byte " << i;
+            ASSERT_EQ(ref[i], want.bytes[i]) << f << " byte " << i << " (reference)";
         }
     }
 }

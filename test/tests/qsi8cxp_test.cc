@@ -376,6 +376,10 @@ bool is_sme(const Qsi8cxpVariant& v) { return (v.features & (KAI_FEATURE_SME | K
 // separately (docs/formats.md, "qsi8cxp matmul").
 bool fused_epilogue(const Qsi8cxpVariant& v) { return is_sme(v) && std::strstr(v.name, "_dot") != nullptr; }
 
+// The SME2 kernels clamp with FCLAMP as KleidiAI's (a NaN gives the lower bound), the SME and NEON ones with FMAX /
+// FMIN (NaN stays NaN): docs/reliability.md, "Special inputs".
+bool uses_fclamp(const Qsi8cxpVariant& v) { return (v.features & KAI_FEATURE_SME2) != 0; }
+
 const std::vector<Instance>& instances() {
     static const std::vector<Instance> list = [] {
         std::vector<Instance> l;
@@ -506,7 +510,8 @@ TEST_P(MatmulTest, BitExactOnSubTile) {
         kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, w.data(), scale.data(), b, -FLT_MAX, FLT_MAX, fused);
     float cmin, cmax;
     clamp_bounds(clamp, unclamped, &cmin, &cmax);
-    const auto want = kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, w.data(), scale.data(), b, cmin, cmax, fused);
+    const auto want =
+        kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, w.data(), scale.data(), b, cmin, cmax, fused, uses_fclamp(v));
 
     // Offsets of the kernel equal the packers'.
     ASSERT_EQ(uk.get_lhs_packed_offset(m0, k), kai_get_lhs_packed_offset_lhs_quant_pack_qai8dxp_f32(m0, k, mr, kr, sr));
@@ -651,7 +656,7 @@ TEST_P(MatmulVariantTest, EmptyShapesWriteNothing) {
     EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
 }
 
-TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesNanRow) {
+TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesTheBiasAsKleidiAI) {
     const Qsi8cxpVariant& v = variant(GetParam());
     KAI_ENTER_INSTANCE(GetParam());
     const auto& uk = v.ukernel;
@@ -663,14 +668,54 @@ TEST_P(MatmulVariantTest, NonFiniteLhsRowGivesNanRow) {
     DstBuffer dst(m, n, 4, n * 4);
     uk.run_matmul(m, n, k, p.lhs_p.data(), p.rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -FLT_MAX,
                   FLT_MAX);
+    // Row 1 holds +inf: KleidiAI's packing (scale 0, docs/reliability.md "Special inputs") makes
+    // its outputs the bias, 0 here.
     for (size_t j = 0; j < n; ++j) {
         EXPECT_FALSE(std::isnan(dst.value(0, j)));
-        EXPECT_TRUE(std::isnan(dst.value(1, j)));
+        EXPECT_EQ(dst.value(1, j), 0.0f) << j;
         EXPECT_FALSE(std::isnan(dst.value(2, j)));
     }
     // The sentinel is a NaN too: every element must have been written (and nothing else).
     EXPECT_TRUE(dst.written_inside(0, m, 0, n));
     EXPECT_TRUE(dst.untouched_outside(0, m, 0, n));
+}
+
+TEST_P(MatmulVariantTest, NanAccumulatorsClampAsKleidiAI) {
+    // Channel 1 has a NaN scale, channel 2 an infinite one (NaN where the int32 sum is 0, else +-inf): the SME2
+    // kernels' FCLAMP (KleidiAI's bits) turns a NaN into clamp_min, or clamp_max when the bounds are inverted;
+    // the SME and NEON kernels' FMAX / FMIN keep it. Both bound orders; the reference models both rules.
+    const Qsi8cxpVariant& v = variant(GetParam());
+    KAI_ENTER_INSTANCE(GetParam());
+    const auto& uk = v.ukernel;
+    const size_t m = uk.get_m_step() == 1 ? 1 : 5, n = 7, k = 40, mr = uk.get_mr(), kr = uk.get_kr();
+    const auto lhs = make_lhs(m, k, k, 41, true);
+    auto w = make_weights(n, k, 42);
+    for (size_t kk = 0; kk < k; ++kk) w[2 * k + kk] = 0;  // T = 0 in channel 2: 0 * inf = NaN
+    auto scale = make_scales(n, 43);
+    scale[1] = std::numeric_limits<float>::quiet_NaN();
+    scale[2] = std::numeric_limits<float>::infinity();
+    std::vector<uint8_t> lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, 1));
+    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, 1, 0, lhs.data(), k * 4, lhs_p.data());
+    std::vector<uint8_t> rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(n, k, uk.get_nr(), kr, 1));
+    pack_rhs(false, n, k, uk.get_nr(), kr, w, nullptr, scale.data(), rhs_p.data());
+    const auto lhs_u = reference_lhs(m, k, mr, kr, lhs.data(), k * 4);
+    for (const auto& [lo, hi] : {std::pair<float, float>{-0.5f, 0.75f}, {0.75f, -0.5f}}) {
+        const auto want = kai_ref::matmul_qai8dxp_qsi8cx(lhs_u, n, k, w.data(), scale.data(), nullptr, lo, hi,
+                                                         fused_epilogue(v), uses_fclamp(v));
+        DstBuffer dst(m, n, 4, n * 4);
+        uk.run_matmul(m, n, k, lhs_p.data(), rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, lo, hi);
+        EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, want.data(), n * 4, m,
+                                             n));
+        for (size_t i = 0; i < m; ++i) {
+            for (size_t j : {size_t{1}, size_t{2}}) {
+                if (uses_fclamp(v)) {
+                    EXPECT_EQ(dst.value(i, j), lo < hi ? lo : hi) << "row " << i << " channel " << j;
+                } else {
+                    EXPECT_TRUE(std::isnan(dst.value(i, j))) << "row " << i << " channel " << j;
+                }
+            }
+        }
+    }
 }
 
 TEST_P(MatmulVariantTest, ExtremeWeightsAndLongKStayExact) {

@@ -320,8 +320,13 @@ struct Problem {
     std::vector<double> expected, abs_sum;  // bf16 kernel (exact, before the clamp)
 };
 
+// SME2 kernels clamp with FCLAMP (as KleidiAI's: a NaN accumulator gives the lower bound), SME kernels with
+// FMAX / FMIN (NaN stays NaN): docs/reliability.md, "Special inputs".
+bool uses_fclamp(const SmeFloatVariant& v) { return (v.features & KAI_FEATURE_SME2) != 0; }
+
+// tweak (optional) edits the inputs after the clamp bounds are chosen, before the expectation and the packing.
 void make_problem(const SmeFloatVariant& v, size_t m, size_t n, size_t k, Clamp clamp, bool bias, uint64_t seed,
-                  Problem* pr) {
+                  Problem* pr, void (*tweak)(Problem*) = nullptr) {
     pr->m = m;
     pr->n = n;
     pr->k = k;
@@ -343,12 +348,14 @@ void make_problem(const SmeFloatVariant& v, size_t m, size_t n, size_t k, Clamp 
         case Clamp::kHigh: pr->lo = -INFINITY; pr->hi = q3; break;
         case Clamp::kInverted: pr->lo = q3 + 1.0f; pr->hi = q1 - 1.0f; break;
     }
+    if (tweak != nullptr) tweak(pr);
+    const std::vector<float> rhs_nxk_used = transpose(pr->rhs_kxn, k, n);
     if (v.bf16) {
         kai_ref::sme_matmul_bf16_exact(pr->lhs.data(), pr->rhs_kxn.data(), pr->bias.data(), m, n, k, &pr->expected,
                                        &pr->abs_sum);
     } else {
-        pr->expected_f32 = kai_ref::sme_matmul_f32_fma(pr->lhs.data(), rhs_nxk.data(), pr->bias.data(), m, n, k,
-                                                       pr->lo, pr->hi);
+        pr->expected_f32 = kai_ref::sme_matmul_f32_fma(pr->lhs.data(), rhs_nxk_used.data(), pr->bias.data(), m, n, k,
+                                                       pr->lo, pr->hi, uses_fclamp(v));
     }
 
     // Pack with kai's packers (checked byte for byte against the reference above).
@@ -360,8 +367,8 @@ void make_problem(const SmeFloatVariant& v, size_t m, size_t n, size_t k, Clamp 
         rp.run(1, n, k, nr, kr, 1, n * sizeof(float), pr->rhs_kxn.data(), pr->bias.data(), nullptr, pr->rhs_buf->data(),
                0, nullptr);
     } else {
-        rp.run(1, n, k, nr, kr, 1, k * sizeof(float), rhs_nxk.data(), pr->bias.data(), nullptr, pr->rhs_buf->data(), 0,
-               nullptr);
+        rp.run(1, n, k, nr, kr, 1, k * sizeof(float), rhs_nxk_used.data(), pr->bias.data(), nullptr, pr->rhs_buf->data(),
+               0, nullptr);
     }
     if (v.is_gemv) {
         pr->lhs_buf = std::make_unique<GuardedBuffer>(k * sizeof(float));
@@ -395,10 +402,12 @@ void run_tile(const SmeFloatVariant& v, const Problem& pr, DstBuffer& dst, size_
                                         dst.stride(), pr.expected_f32.data(), pr.n * sizeof(float), pr.m, pr.n);
     }
     std::vector<double> clamped(pr.expected.size());
-    for (size_t i = 0; i < clamped.size(); ++i) clamped[i] = kai_ref::sme_clamp(pr.expected[i], pr.lo, pr.hi);
+    for (size_t i = 0; i < clamped.size(); ++i) clamped[i] = kai_ref::sme_clamp(pr.expected[i], pr.lo, pr.hi, uses_fclamp(v));
     return kai_test::f32_within(reinterpret_cast<const float*>(const_cast<DstBuffer&>(dst).at(0, 0)), dst.stride(),
                                 clamped.data(), pr.n * sizeof(double), pr.m, pr.n, [&](size_t i, size_t j) {
-                                    return kai_ref::sme_bf16_error_bound(pr.abs_sum[i * pr.n + j], pr.k);
+                                    // A non-finite accumulator is clamped to a bound exactly (or stays NaN / inf).
+                                    const double a = pr.abs_sum[i * pr.n + j];
+                                    return std::isfinite(a) ? kai_ref::sme_bf16_error_bound(a, pr.k) : 0.0;
                                 });
 }
 
@@ -533,34 +542,59 @@ std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Kernels, SmeKernelTest, ::testing::ValuesIn(kernel_cases()), kernel_case_name);
 
-// NaN and infinities: NaN propagates through the clamp, +-inf are clamped (f32 kernels, bit-exact with the
-// reference's fma chain and NaN-propagating max/min).
-TEST(SmeKernelSpecialValues, NanPropagatesAndInfinitiesAreClamped) {
+// NaN accumulators and infinities: +-inf are clamped; a NaN accumulator (a NaN bias, or inf - inf
+// from a +inf bias and a -inf weight) becomes the lower bound in the SME2 kernels (FCLAMP, KleidiAI's bits; the
+// upper one when the bounds are inverted) and stays NaN in the SME kernels (FMAX / FMIN). Every kernel, f32
+// (bit-exact) and bf16 (within its bound), both clamps; the reference models both rules.
+// Columns c..c+3 for c in kSpecialColumns (in both halves of a 2VL tile at SVL 512): +inf, -inf and NaN biases,
+// then a +inf bias with -inf weights.
+constexpr size_t kSpecialColumns[] = {0, 20};
+
+void special_inputs(Problem* pr) {
+    for (size_t c : kSpecialColumns) {
+        pr->bias[c] = INFINITY;
+        pr->bias[c + 1] = -INFINITY;
+        pr->bias[c + 2] = std::numeric_limits<float>::quiet_NaN();
+        pr->bias[c + 3] = INFINITY;
+        for (size_t kk = 0; kk < pr->k; ++kk) pr->rhs_kxn[kk * pr->n + c + 3] = -INFINITY;  // inf - inf (or inf + inf)
+    }
+}
+
+TEST(SmeKernelSpecialValues, NanAccumulatorsAndInfinitiesAreClampedAsKleidiAI) {
+    size_t fclamp_kernels = 0;
     for (const SmeFloatVariant& v : kai_registry::sme_float_variants()) {
-        if (v.bf16) continue;
         SCOPED_TRACE(v.name);
         KAI_TEST_SKIP_UNLESS(v.features);
         ASSERT_TRUE(set_svl(64));
-        Problem pr;
-        const size_t m = v.is_gemv ? 1 : 3, n = 37, k = 9;
-        make_problem(v, m, n, k, Clamp::kBoth, true, 7, &pr);
-        pr.bias[0] = INFINITY;
-        pr.bias[1] = -INFINITY;
-        pr.bias[2] = std::numeric_limits<float>::quiet_NaN();
-        // Repack with the special biases and recompute the expectation.
-        const std::vector<float> rhs_nxk = transpose(pr.rhs_kxn, k, n);
-        const SmeFloatRhsPacker& rp = rhs_packer_for(v);
-        const size_t nr = v.is_gemv ? v.gemv.get_nr() : v.packed.get_nr();
-        rp.run(1, n, k, nr, 1, 1, k * sizeof(float), rhs_nxk.data(), pr.bias.data(), nullptr, pr.rhs_buf->data(), 0,
-               nullptr);
-        pr.expected_f32 = kai_ref::sme_matmul_f32_fma(pr.lhs.data(), rhs_nxk.data(), pr.bias.data(), m, n, k, pr.lo, pr.hi);
-        DstBuffer dst(m, n, sizeof(float), n * sizeof(float));
-        run_tile(v, pr, dst, 0, m, 0, n);
-        EXPECT_TRUE(check_output(v, pr, dst));
-        EXPECT_TRUE(std::isnan(dst.value(0, 2)));
-        EXPECT_EQ(dst.value(0, 0), pr.hi);
-        EXPECT_EQ(dst.value(0, 1), pr.lo);
+        for (Clamp c : {Clamp::kBoth, Clamp::kInverted}) {
+            SCOPED_TRACE(clamp_name(c));
+            Problem pr;
+            const size_t m = v.is_gemv ? 1 : 3, n = 37, k = 9;
+            make_problem(v, m, n, k, c, true, 7, &pr, special_inputs);
+            DstBuffer dst(m, n, sizeof(float), n * sizeof(float));
+            run_tile(v, pr, dst, 0, m, 0, n);
+            EXPECT_TRUE(check_output(v, pr, dst));
+            const float bound = c == Clamp::kInverted ? pr.hi : pr.lo;  // FCLAMP's result for a NaN
+            auto nan_result = [&](float x) {
+                return uses_fclamp(v) ? kai_ref::f32_bits(x) == kai_ref::f32_bits(bound) : std::isnan(x);
+            };
+            size_t inf_minus_inf = 0;
+            for (size_t i = 0; i < m; ++i) {
+                for (size_t c : kSpecialColumns) {
+                    EXPECT_TRUE(nan_result(dst.value(i, c + 2))) << "NaN bias, " << i << ", " << c + 2;
+                    EXPECT_EQ(dst.value(i, c), pr.hi) << "+inf, row " << i << ", " << c;
+                    EXPECT_EQ(dst.value(i, c + 1), bound) << "-inf, row " << i << ", " << c + 1;
+                    // +inf bias, -inf weights: inf - inf = NaN unless every LHS value of the row is negative.
+                    const float x3 = dst.value(i, c + 3);
+                    EXPECT_TRUE(nan_result(x3) || x3 == pr.hi) << "row " << i << ", " << c + 3 << ": " << x3;
+                    inf_minus_inf += nan_result(x3);
+                }
+            }
+            EXPECT_GT(inf_minus_inf, 0u) << "no inf - inf accumulator: the test shows nothing";
+        }
+        fclamp_kernels += uses_fclamp(v);
     }
+    EXPECT_GE(fclamp_kernels, 4u) << "the SME2 f32 / bf16 kernels";
 }
 
 // ------------------------------------------------------------------------------------------------

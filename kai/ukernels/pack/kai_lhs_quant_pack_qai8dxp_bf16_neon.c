@@ -26,7 +26,9 @@
 // Lanes past the last row are not written.
 //
 // NEON path, both passes 16 values per step: USHLL #16 widens bf16 to f32 (exact); the range pass
-// folds FMIN/FMAX into four chains (NaN propagates, which flags the row); the quantisation pass is
+// folds FMIN/FMAX into four chains (NaN propagates, which flags the row: rows with a NaN or an
+// infinity, or an overflowing multiplier, take kai_pack_row_special, KleidiAI's arithmetic);
+// the quantisation pass is
 // FMUL, FCVTNS, UZP1 to int16 (|round(x * scale)| <= 256), ADD ZP, SQXTN (= the clamp), two 8-byte
 // stores (one per group). Written with explicit intrinsics: GCC 12 crashes (internal compiler
 // error) at -O3 on a loop it vectorises itself from the scalar form.
@@ -72,8 +74,6 @@ struct kai_qai8dx_row {
     float scale;  // quantisation multiplier
     float recip;  // stored dequantisation scale
     int32_t zp;   // ZP; the stored offset is -ZP
-    int finite;   // 0 when the row holds NaN or Inf
-    int tiny;     // 1 when 255 / range overflows (every |x| below ~7.5e-37): KleidiAI's bytes
 };
 
 static size_t kai_kp(size_t k) {
@@ -143,45 +143,118 @@ static int8_t kai_quantize_away(float x, float scale, int32_t zp) {
     return (int8_t)t;
 }
 
-// docs/formats.md, "qai8dxp LHS" steps 2-7, from mn = min x and mx = max x (nan: the row held a NaN).
-static struct kai_qai8dx_row kai_row_params(float mn, float mx, int nan) {
+// docs/formats.md, "qai8dxp LHS" steps 2-7 in IEEE f32, as KleidiAI computes them, from the row's minimum and maximum
+// (NaN and infinities included): rmin = fminf(0, mn), rmax = fmaxf(0, mx) (0 for a NaN);
+// scale = rmin == rmax ? 1 : 255 / (rmax - rmin) (255 / inf = 0, 255 / tiny = inf);
+// recip = scale != 0 ? 1 / scale : 0; zp clamped by fmaxf(., -128) (-128 for a NaN), then
+// fminf(., 127), rounded half to even.
+static struct kai_qai8dx_row kai_row_params(float mn, float mx) {
     struct kai_qai8dx_row p;
     const float rmin = mn < 0.0F ? mn : 0.0F;
     const float rmax = mx > 0.0F ? mx : 0.0F;
-    p.finite = !nan && rmin >= -FLT_MAX && rmax <= FLT_MAX;
-    p.tiny = 0;
-    if (!p.finite) {
-        p.scale = 0.0F;
-        p.recip = 0.0F;
-        p.zp = 0;
-        return p;
-    }
-    const float range = rmax - rmin;
-    if (rmax == rmin) {
-        p.scale = 1.0F;
-    } else if (range <= FLT_MAX) {
-        p.scale = 255.0F / range;
-    } else {
-        // A finite row whose range overflows f32: the quotient from halves (exact at these
-        // magnitudes), as kai_lhs_quant_pack_qai8dxp_f32 does.
-        p.scale = 127.5F / (rmax * 0.5F - rmin * 0.5F);
-    }
-    if (p.scale > FLT_MAX) {
-        // Range below 255 / FLT_MAX: KleidiAI's bytes (see kai_lhs_quant_pack_qai8dxp_f32.c).
-        p.tiny = 1;
-        p.recip = 0.0F;
-        p.zp = -128;
-        return p;
-    }
-    p.recip = 1.0F / p.scale;
+    p.scale = rmin == rmax ? 1.0F : 255.0F / (rmax - rmin);
+    p.recip = p.scale != 0.0F ? 1.0F / p.scale : 0.0F;
     const float dmin = rmin * p.scale;
     const float dmax = rmax * p.scale;
     const float e_min = -128.0F + dmin;
     const float e_max = 127.0F + dmax;
     float zp = (e_min + e_max > 0.0F) ? (-128.0F - dmin) : (127.0F - dmax);
-    zp = zp < -128.0F ? -128.0F : (zp > 127.0F ? 127.0F : zp);
+    zp = zp >= -128.0F ? zp : -128.0F;
+    zp = zp <= 127.0F ? zp : 127.0F;
     p.zp = kai_round_half_even(zp);
     return p;
+}
+
+// Rows the fast path does not take: a NaN or an infinity (mn, mx from the fast path's FMIN / FMAX,
+// which start at 0), or a multiplier that overflows (every |x| below ~7.5e-37). A finite range that
+// overflows f32 gives scale 0, which the fast path packs as KleidiAI does (data 0 + ZP = 127).
+static int kai_is_special(float mn, float mx, int nan, float scale) {
+    return nan || !(mn >= -FLT_MAX) || !(mx <= FLT_MAX) || !(scale <= FLT_MAX);
+}
+
+// v converted to int32 as FCVTNS (even) or FCVTAS (!even) do: saturated, NaN to 0.
+static int32_t kai_cvt_sat(float v, int even) {
+    if (v != v) {
+        return 0;
+    }
+    if (v >= 2147483648.0F) {
+        return INT32_MAX;
+    }
+    if (v <= -2147483648.0F) {
+        return INT32_MIN;
+    }
+    int32_t t = (int32_t)v;  // |v| < 2^31: truncates without overflow
+    const float f = v - (float)t;  // exact; 0 once |v| >= 2^23
+    const int odd = (t & 1) != 0;
+    if (f > 0.5F || (f == 0.5F && (!even || odd))) {
+        t += 1;
+    } else if (f < -0.5F || (f == -0.5F && (!even || odd))) {
+        t -= 1;
+    }
+    return t;
+}
+
+// a + b in `bits`-bit two's complement (16 or 32), wrapping, without implementation-defined
+// conversions.
+static int32_t kai_add_wrap(int32_t a, int32_t b, unsigned bits) {
+    const uint32_t mask = bits == 32 ? 0xFFFFFFFFU : ((1U << bits) - 1U);
+    const uint32_t u = ((uint32_t)a + (uint32_t)b) & mask;
+    return (u & (1U << (bits - 1))) != 0 ? -(int32_t)(mask - u) - 1 : (int32_t)u;
+}
+
+// A special row (kai_is_special) packed with KleidiAI's arithmetic, the bf16 twin of
+// kai_lhs_quant_pack_qai8dxp_f32.c's (see there and the header): min / max NaN-propagating over
+// x[0 .. 8 floor(K/8)), fminf / fmaxf (skipping a quiet NaN; a signalling one gives NaN) over the
+// rest, from FLT_MAX / -FLT_MAX; the multiplier, reciprocal and zero point in IEEE f32 (255 / inf
+// = 0; a NaN zero point gives -128); data in full groups of 8 rounded half to even, saturated to
+// int16, ZP added in int16 (wrapping); the last partial group and the K padding rounded half away,
+// ZP added in int32 (wrapping); saturated to [-128, 127].
+static void kai_pack_row_special(
+    const uint16_t* x, size_t k, size_t mr, int8_t* lane, uint8_t* tail, size_t r) {
+    const size_t k_vec = k & ~(size_t)7;
+    float mn = FLT_MAX;
+    float mx = -FLT_MAX;
+    int nan = 0;
+    for (size_t i = 0; i < k_vec; ++i) {
+        const float v = kai_f32_of_bf16(x[i]);
+        nan |= v != v;
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+    }
+    if (nan) {
+        mn = kai_f32_of_bf16(0x7FC0U);  // FMINV / FMAXV of a NaN lane
+        mx = mn;
+    }
+    for (size_t i = k_vec; i < k; ++i) {
+        const float v = kai_f32_of_bf16(x[i]);
+        if (v == v) {
+            mn = (mn != mn || v < mn) ? v : mn;
+            mx = (mx != mx || v > mx) ? v : mx;
+        } else if ((x[i] & 0x0040U) == 0) {
+            mn = v - v;  // a signalling NaN: FMINNM / FMAXNM return a NaN
+            mx = mn;
+        }
+    }
+    const struct kai_qai8dx_row p = kai_row_params(mn, mx);
+    const float scale = p.scale;
+    const float recip = p.recip;
+    const int32_t zp = p.zp;
+    const size_t group_stride = mr * kai_kbl;
+    for (size_t j = 0; j < kai_kp(k); ++j) {
+        const float v = kai_f32_of_bf16(x[j < k ? j : k - 1]) * scale;
+        int32_t t;
+        if (j < k_vec) {
+            t = kai_cvt_sat(v, 1);
+            t = kai_add_wrap(t < -32768 ? -32768 : (t > 32767 ? 32767 : t), zp, 16);
+        } else {
+            t = kai_add_wrap(kai_cvt_sat(v, 0), zp, 32);
+        }
+        t = t < -128 ? -128 : (t > 127 ? 127 : t);
+        lane[(j / kai_kbl) * group_stride + j % kai_kbl] = (int8_t)t;
+    }
+    const int32_t offset = -zp;
+    memcpy(tail + 4 * r, &offset, sizeof(offset));
+    memcpy(tail + 4 * mr + 4 * r, &recip, sizeof(recip));
 }
 
 static inline float32x4_t kai_widen_lo(uint16x8_t v) {
@@ -243,25 +316,13 @@ static void kai_pack_row(const uint16_t* x, size_t k, size_t mr, int8_t* lane, u
         mx = v > mx ? v : mx;
     }
 
-    const struct kai_qai8dx_row p = kai_row_params(mn, mx, nan);
-    const int32_t offset = -p.zp;
-    float recip = p.recip;
-    if (p.tiny || !p.finite) {
-        // tiny: KleidiAI's bytes, 127 for x != 0, -128 for +-0, offset 128, scale 0 (outputs 0).
-        // Non-finite: data 0, offset 0 and scale NaN, so the row's outputs are NaN.
-        if (!p.finite) {
-            const uint32_t qnan_bits = 0x7FC00000U;
-            memcpy(&recip, &qnan_bits, sizeof(recip));
-        }
-        for (size_t j = 0; j < kp; ++j) {
-            const float v = kai_f32_of_bf16(x[j < k ? j : k - 1]);
-            const int8_t q = !p.finite ? (int8_t)0 : (v != 0.0F ? (int8_t)127 : (int8_t)-128);
-            lane[(j / kai_kbl) * group_stride + j % kai_kbl] = q;
-        }
-        memcpy(tail + 4 * r, &offset, sizeof(offset));
-        memcpy(tail + 4 * mr + 4 * r, &recip, sizeof(recip));
+    const struct kai_qai8dx_row p = kai_row_params(mn, mx);
+    if (kai_is_special(mn, mx, nan, p.scale)) {
+        kai_pack_row_special(x, k, mr, lane, tail, r);
         return;
     }
+    const int32_t offset = -p.zp;
+    const float recip = p.recip;
 
     // Full groups of 8: half to even.
     const size_t k_full = k & ~(size_t)7;

@@ -72,12 +72,11 @@ size_t kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_bf16_neon(size_t m, size_t
 /// own four-row path (mr = 4) gives the same bytes when m_idx_start is a multiple of 4 (it is
 /// 0 in practice); for other m_idx_start it writes lanes this packer does not.
 ///
-/// Non-finite rows (a NaN or an infinity, bf16 patterns with exponent 0xFF) are packed, in every
-/// build, as data 0, offset 0 and scale NaN, so every matmul output of that row is NaN. Degenerate
-/// finite rows follow kai_lhs_quant_pack_qai8dxp_f32: a range below 255 / FLT_MAX packs as
-/// KleidiAI packs it (data 127 for x != 0 and -128 for x = +-0, offset 128, scale 0); a range that
-/// overflows f32 gets the multiplier 127.5 / (rmax / 2 - rmin / 2) (KleidiAI packs a row whose
-/// outputs are 0 there).
+/// Special rows (a NaN or an infinity, bf16 patterns with exponent 0xFF; a range that overflows f32
+/// or is below 255 / FLT_MAX) are packed byte for byte as KleidiAI packs them, with the rules of
+/// kai_lhs_quant_pack_qai8dxp_f32 (docs/reliability.md, "Special inputs"): -inf with a finite
+/// maximum gives data 127, offset -127, scale 0; +inf gives -128, 128, 0; a NaN a finite
+/// quantisation.
 ///
 /// @param[in]  m           Number of rows to pack. Returns at once when 0.
 /// @param[in]  k           Number of columns (K); must be at least 1.

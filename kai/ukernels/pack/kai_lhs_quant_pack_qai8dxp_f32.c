@@ -21,8 +21,8 @@
 //
 // NEON path: min/max with FMIN/FMAX (NaN propagates, which flags the row), then per 16 values
 // FMUL, FCVTAS (ties away, as the scalar rounding), saturating narrow to int16, add ZP, saturating
-// narrow to int8 (= the clamp). Non-finite rows (documented in the header) become data 0,
-// offset 0, scale NaN.
+// narrow to int8 (= the clamp). Rows with a NaN or an infinity, or an overflowing multiplier, take
+// a scalar path with KleidiAI's arithmetic (kai_pack_row_special).
 
 #include "kai_lhs_quant_pack_qai8dxp_f32.h"
 
@@ -68,8 +68,6 @@ struct kai_qai8dx_row {
     float scale;   // quantisation multiplier
     float recip;   // stored dequantisation scale
     int32_t zp;    // ZP; the stored offset is -ZP
-    int finite;    // 0 when the row holds NaN or Inf
-    int tiny;      // 1 when 255 / range overflows (every |x| below ~7.5e-37): KleidiAI's bytes
 };
 
 static size_t kai_kp(size_t k) {
@@ -133,50 +131,130 @@ static int8_t kai_quantize(float x, float scale, int32_t zp) {
     return (int8_t)t;
 }
 
-// docs/formats.md, "qai8dxp LHS" steps 2-7, from mn = min x and mx = max x (nan: the row held a NaN).
-static struct kai_qai8dx_row kai_row_params(float mn, float mx, int nan) {
+// docs/formats.md, "qai8dxp LHS" steps 2-7 in IEEE f32, as KleidiAI computes them, from the row's minimum and maximum
+// (NaN and infinities included): rmin = fminf(0, mn), rmax = fmaxf(0, mx) (0 for a NaN);
+// scale = rmin == rmax ? 1 : 255 / (rmax - rmin) (255 / inf = 0, 255 / tiny = inf);
+// recip = scale != 0 ? 1 / scale : 0; zp clamped by fmaxf(., -128) (-128 for a NaN), then
+// fminf(., 127), rounded half to even.
+static struct kai_qai8dx_row kai_row_params(float mn, float mx) {
     struct kai_qai8dx_row p;
     const float rmin = mn < 0.0F ? mn : 0.0F;
     const float rmax = mx > 0.0F ? mx : 0.0F;
-    p.finite = !nan && rmin >= -FLT_MAX && rmax <= FLT_MAX;
-    p.tiny = 0;
-    if (!p.finite) {
-        p.scale = 0.0F;
-        p.recip = 0.0F;
-        p.zp = 0;
-        return p;
-    }
-    const float range = rmax - rmin;
-    if (rmax == rmin) {
-        p.scale = 1.0F;
-    } else if (range <= FLT_MAX) {
-        p.scale = 255.0F / range;
-    } else {
-        // kai: a finite row whose range overflows f32 (e.g. +-3e38). KleidiAI divides by +inf and
-        // packs a zero row; 127.5 / (rmax / 2 - rmin / 2) is the same quotient without the
-        // overflow (halving is exact at these magnitudes), so such rows quantise correctly.
-        p.scale = 127.5F / (rmax * 0.5F - rmin * 0.5F);
-    }
-    if (p.scale > FLT_MAX) {
-        // A range below 255 / FLT_MAX (every |x| < ~7.5e-37) makes the multiplier +inf. KleidiAI's
-        // bytes for such a row, derived from docs/formats.md, "qai8dxp LHS" with IEEE arithmetic: recip = 1 / inf = 0; dmin,
-        // dmax are -inf, +inf or 0 * inf = NaN, so the zero-point test is false and zp = 127 - dmax
-        // is -inf or NaN, which fmaxf/fminf clamp to -128; x * inf is +-inf (FCVTAS saturates, +ZP
-        // wraps in the int16 lanes, the clamp gives 127) or NaN for x = +-0 (0 - 128 = -128).
-        p.tiny = 1;
-        p.recip = 0.0F;
-        p.zp = -128;
-        return p;
-    }
-    p.recip = 1.0F / p.scale;
+    p.scale = rmin == rmax ? 1.0F : 255.0F / (rmax - rmin);
+    p.recip = p.scale != 0.0F ? 1.0F / p.scale : 0.0F;
     const float dmin = rmin * p.scale;
     const float dmax = rmax * p.scale;
     const float e_min = -128.0F + dmin;
     const float e_max = 127.0F + dmax;
     float zp = (e_min + e_max > 0.0F) ? (-128.0F - dmin) : (127.0F - dmax);
-    zp = zp < -128.0F ? -128.0F : (zp > 127.0F ? 127.0F : zp);
+    zp = zp >= -128.0F ? zp : -128.0F;
+    zp = zp <= 127.0F ? zp : 127.0F;
     p.zp = kai_round_half_even(zp);
     return p;
+}
+
+// Rows the fast path does not take: a NaN or an infinity (mn, mx from the fast path's FMIN / FMAX,
+// which start at 0), or a multiplier that overflows (every |x| below ~7.5e-37). A finite range that
+// overflows f32 gives scale 0, which the fast path packs as KleidiAI does (data 0 + ZP = 127).
+static int kai_is_special(float mn, float mx, int nan, float scale) {
+    return nan || !(mn >= -FLT_MAX) || !(mx <= FLT_MAX) || !(scale <= FLT_MAX);
+}
+
+// Converts v to int32 as FCVTAS does: rounded half away from zero, saturated, NaN to 0.
+static int32_t kai_cvt_away_sat(float v) {
+    if (v != v) {
+        return 0;
+    }
+    if (v >= 2147483648.0F) {
+        return INT32_MAX;
+    }
+    if (v <= -2147483648.0F) {
+        return INT32_MIN;
+    }
+    int32_t t = (int32_t)v;  // |v| < 2^31: truncates without overflow
+    const float f = v - (float)t;  // exact; 0 once |v| >= 2^23
+    if (f >= 0.5F) {
+        t += 1;
+    } else if (f <= -0.5F) {
+        t -= 1;
+    }
+    return t;
+}
+
+// Two's complement value of the low `bits` bits of u (16 or 32), without implementation-defined
+// conversions.
+static int32_t kai_wrap(uint32_t u, unsigned bits) {
+    const uint32_t mask = bits == 32 ? 0xFFFFFFFFU : ((1U << bits) - 1U);
+    const uint32_t sign = 1U << (bits - 1);
+    u &= mask;
+    return (u & sign) != 0 ? -(int32_t)(mask - u) - 1 : (int32_t)u;
+}
+
+// A special row (kai_is_special), packed with KleidiAI's arithmetic (docs/formats.md, "qai8dxp LHS" in IEEE f32):
+//   min / max: NaN-propagating FMIN / FMAX over x[0 .. 8 floor(K/8)), then fminf / fmaxf (FMINNM /
+//     FMAXNM: a quiet NaN operand is skipped, a signalling one gives NaN) over the rest of the row,
+//     starting from FLT_MAX / -FLT_MAX;
+//   rmin = fminf(0, min), rmax = fmaxf(0, max); scale = rmin == rmax ? 1 : 255 / (rmax - rmin)
+//     (255 / inf = 0, 255 / tiny = inf); recip = scale != 0 ? 1 / scale : 0; the zero point as
+//     for any row, fmaxf(., -128) turning a NaN into -128;
+//   data: v = x * scale converted half away and saturated to int32 (NaN -> 0); for kbl 4 or 8 and
+//     K positions below kbl floor(K / kbl) (KleidiAI's NEON blocks) saturated to int16 and ZP added
+//     in int16 (wrapping), elsewhere (other kbl, the last partial block and the K padding, x[K-1])
+//     ZP added in int32 (wrapping); clamped to [-128, 127].
+// So a row with -inf (and a finite maximum) packs data 127, offset -127, scale 0; with +inf, or
+// both, -128, 128, 0; a NaN is skipped where fminf / fmaxf see it and otherwise turns the range
+// into [0, 0] (scale 1, ZP 127).
+static void kai_pack_row_special(
+    const float* x, size_t k, size_t mr, size_t kbl, int8_t* lane, uint8_t* tail, size_t r) {
+    const size_t k_vec = k & ~(size_t)7;
+    float mn = FLT_MAX;
+    float mx = -FLT_MAX;
+    int nan = 0;
+    for (size_t i = 0; i < k_vec; ++i) {
+        const float v = x[i];
+        nan |= v != v;
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+    }
+    if (nan) {
+        const uint32_t qnan_bits = 0x7FC00000U;  // FMINV / FMAXV of a NaN lane
+        memcpy(&mn, &qnan_bits, sizeof(mn));
+        mx = mn;
+    }
+    for (size_t i = k_vec; i < k; ++i) {
+        const float v = x[i];
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof(bits));
+        if (v == v) {
+            mn = (mn != mn || v < mn) ? v : mn;
+            mx = (mx != mx || v > mx) ? v : mx;
+        } else if ((bits & 0x00400000U) == 0) {
+            // FMINNM / FMAXNM skip a quiet NaN but return a NaN for a signalling one.
+            const uint32_t qnan_bits = 0x7FC00000U;
+            memcpy(&mn, &qnan_bits, sizeof(mn));
+            mx = mn;
+        }
+    }
+    const struct kai_qai8dx_row p = kai_row_params(mn, mx);
+    const float scale = p.scale;
+    const float recip = p.recip;
+    const int32_t zp = p.zp;
+    const size_t k_int16 = (kbl == 4 || kbl == 8) ? k / kbl * kbl : 0;
+    const size_t group_stride = mr * kbl;
+    for (size_t j = 0; j < kai_kp(k); ++j) {
+        int32_t t = kai_cvt_away_sat(x[j < k ? j : k - 1] * scale);
+        if (j < k_int16) {
+            t = t < -32768 ? -32768 : (t > 32767 ? 32767 : t);
+            t = kai_wrap((uint32_t)t + (uint32_t)zp, 16);
+        } else {
+            t = kai_wrap((uint32_t)t + (uint32_t)zp, 32);
+        }
+        t = t < -128 ? -128 : (t > 127 ? 127 : t);
+        lane[(j / kbl) * group_stride + j % kbl] = (int8_t)t;
+    }
+    const int32_t offset = -zp;
+    memcpy(tail + 4 * r, &offset, sizeof(offset));
+    memcpy(tail + 4 * mr + 4 * r, &recip, sizeof(recip));
 }
 
 // Scalar min/max over x[k0..k-1], folded into *mn, *mx, *nan.
@@ -273,31 +351,13 @@ static void kai_pack_row(
 #endif
     kai_minmax_scalar(x, i, k, &mn, &mx, &nan);
 
-    const struct kai_qai8dx_row p = kai_row_params(mn, mx, nan);
+    const struct kai_qai8dx_row p = kai_row_params(mn, mx);
+    if (kai_is_special(mn, mx, nan, p.scale)) {
+        kai_pack_row_special(x, k, mr, kbl, lane, tail, r);
+        return;
+    }
     const int32_t offset = -p.zp;
-    float recip = p.recip;
-    if (p.tiny) {
-        // KleidiAI's bytes (see kai_row_params): 127 for x != 0, -128 for +-0, offset 128, scale 0;
-        // the row's outputs are 0 (or NaN where the RHS holds a non-finite value).
-        for (size_t j = 0; j < kp; ++j) {
-            const float v = x[j < k ? j : k - 1];
-            kai_put(lane, j, group_stride, kbl, v != 0.0F ? (int8_t)127 : (int8_t)-128);
-        }
-        memcpy(tail + 4 * r, &offset, sizeof(offset));
-        memcpy(tail + 4 * mr + 4 * r, &recip, sizeof(recip));
-        return;
-    }
-    if (!p.finite) {
-        // Data 0, offset 0 and scale NaN: the row's outputs are NaN (see the header).
-        uint32_t qnan_bits = 0x7FC00000U;
-        memcpy(&recip, &qnan_bits, sizeof(recip));
-        for (size_t j = 0; j < kp; ++j) {
-            kai_put(lane, j, group_stride, kbl, 0);
-        }
-        memcpy(tail + 4 * r, &offset, sizeof(offset));
-        memcpy(tail + 4 * mr + 4 * r, &recip, sizeof(recip));
-        return;
-    }
+    const float recip = p.recip;
 
     i = 0;
 #if defined(__aarch64__)

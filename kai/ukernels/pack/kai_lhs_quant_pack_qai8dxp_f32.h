@@ -61,17 +61,16 @@ size_t kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(size_t m, size_t k, si
 /// block after lane mr - 1. Lanes of rows past m in the last block are not written. K positions
 /// k..Kp-1 repeat the quantised value of the last real element.
 ///
-/// Non-finite rows: a row that holds a NaN or an infinity has no meaningful int8 quantisation. It
-/// is packed, in every build, as data 0, offset 0 and scale NaN, so every matmul output of that row
-/// is NaN (as an f32 matmul would give for a NaN row) instead of a silently wrong number.
-/// Degenerate finite rows:
-/// - a row whose range rmax - rmin = max(0, max x) - min(0, min x) is below 255 / FLT_MAX (every
-///   |x| below about 7.5e-37) makes the multiplier 255 / range infinite; it is packed byte for byte
-///   as KleidiAI packs it: data 127 for x != 0 and -128 for x = +-0, offset 128, scale 0, so its
-///   outputs are 0 (an error below 1e-36 per element);
-/// - a row whose range overflows f32 (e.g. +-3e38) gets the multiplier 127.5 / (rmax / 2 - rmin / 2),
-///   the exact quotient 255 / range without the overflow, and quantises like any other row
-///   (KleidiAI computes 255 / inf = 0 there and packs a row whose outputs are 0).
+/// Special rows are packed byte for byte as KleidiAI v1.30.0's AArch64 build packs them, in every
+/// build (docs/reliability.md, "Special inputs"; IEEE f32 arithmetic of docs/formats.md, "qai8dxp LHS"):
+/// - a row with -inf and a finite maximum: data 127, offset -127, scale 0; with +inf (or both
+///   infinities): data -128, offset 128, scale 0 (255 / inf = 0). Its outputs are the bias;
+/// - a finite row whose range overflows f32 (e.g. +-3.39e38): data 127, offset -127, scale 0;
+/// - a row whose range is below 255 / FLT_MAX (every |x| below about 7.5e-37): data 127 for
+///   x != 0 and -128 for x = +-0, offset 128, scale 0;
+/// - a row with a NaN: a finite quantisation. KleidiAI's range skips a quiet NaN among the last
+///   K mod 8 values (fminf / fmaxf) and otherwise becomes [0, 0] (multiplier 1, ZP 127), where
+///   values beyond int16 saturate and wrap as its NEON code does (kai_pack_row_special in the .c).
 ///
 /// @param[in]  m           Number of rows to pack. Returns at once when 0.
 /// @param[in]  k           Number of columns (K); must be at least 1.

@@ -71,9 +71,9 @@ size_t kai_get_dst_size_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot(size_t 
 /// Computes dst[0][j] = min(max(acc, clamp_min), clamp_max) for 0 <= j < n, where acc = bias[j], then for each pair p
 /// of k values acc += a[2p] * b[2p] + a[2p + 1] * b[2p + 1] (BFDOT), a = bf16(lhs) and b the packed bf16 weights;
 /// the architecture leaves the rounding inside a pair to the implementation (as for the GEMM's BFMOPA), so the
-/// bits may differ from the GEMM's and between CPUs, within the bound of docs/matmul_sme.md. Max and min propagate
-/// NaN; when
-/// clamp_min > clamp_max every output is clamp_max.
+/// bits may differ from the GEMM's and between CPUs, within the bound of docs/matmul_sme.md. The clamp is FCLAMP,
+/// minNum(maxNum(acc, clamp_min), clamp_max), as in every SME2 kernel: a NaN acc gives clamp_min (then capped by
+/// clamp_max); when clamp_min > clamp_max every output is clamp_max.
 /// Writes exactly the n outputs and reads nothing beyond the k LHS values and the packed blocks covering them.
 /// n == 0 returns at once.
 /// @param[in]  m              Rows; must be 1.

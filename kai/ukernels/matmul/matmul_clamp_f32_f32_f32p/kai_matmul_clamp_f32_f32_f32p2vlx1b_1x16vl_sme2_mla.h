@@ -67,8 +67,9 @@ size_t kai_get_dst_size_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla(size_t m
 
 /// Computes dst[0][j] = min(max(acc, clamp_min), clamp_max) for 0 <= j < n, where acc = bias[j], then
 /// acc = fma(lhs[k], rhs[j][k], acc) for k = 0 ... k - 1 in order: one fused multiply-add per k, bit-identical to
-/// that C loop and to the f32 MOPA GEMMs on the same packed RHS. Max and min propagate NaN; when
-/// clamp_min > clamp_max every output is clamp_max.
+/// that C loop and to the f32 MOPA GEMMs on the same packed RHS. The clamp is KleidiAI's FCLAMP,
+/// minNum(maxNum(acc, clamp_min), clamp_max): a NaN acc gives clamp_min (then capped by clamp_max);
+/// when clamp_min > clamp_max every output is clamp_max.
 /// Writes exactly the n outputs and reads nothing beyond the k LHS values and the packed blocks covering them.
 /// n == 0 returns at once.
 /// @param[in]  m              Rows; must be 1.

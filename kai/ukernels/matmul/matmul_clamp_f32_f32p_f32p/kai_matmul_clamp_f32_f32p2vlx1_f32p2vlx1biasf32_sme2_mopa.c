@@ -137,17 +137,15 @@ struct kai_args {
     "fmopa za3.s, p0/m, p0/m, " a_hi ".s, " b_hi ".s\n"
 
 // Stores the rows of one half of the tile (ZA tiles t_lo, t_hi: columns 0..VL-1 and VL..2VL-1), x22 rows from
-// slice 0, to x21 onwards (stride x8): four rows at a time, then one at a time. Clamp: max with z14, min with z15.
+// slice 0, to x21 onwards (stride x8): four rows at a time, then one at a time. Clamp: FCLAMP to [z14, z15] (maxNum, then minNum: NaN -> z14).
 #define KAI_STORE_HALF(t_lo, t_hi, l4, l1, lend)                               \
     l4 ":\n"                                                                    \
     "cmp x22, #4\n"                                                             \
     "b.lo " l1 "f\n"                                                            \
     "mova {z0.s-z3.s}, za" t_lo "h.s[w12, 0:3]\n"                               \
     "mova {z8.s-z11.s}, za" t_hi "h.s[w12, 0:3]\n"                              \
-    "fmax {z0.s-z3.s}, {z0.s-z3.s}, z14.s\n"                                    \
-    "fmax {z8.s-z11.s}, {z8.s-z11.s}, z14.s\n"                                  \
-    "fmin {z0.s-z3.s}, {z0.s-z3.s}, z15.s\n"                                    \
-    "fmin {z8.s-z11.s}, {z8.s-z11.s}, z15.s\n"                                  \
+    "fclamp {z0.s-z3.s}, z14.s, z15.s\n"                                        \
+    "fclamp {z8.s-z11.s}, z14.s, z15.s\n"                                       \
     "st1w {z0.s, z8.s}, pn9, [x21]\n"                                           \
     "add x21, x21, x8\n"                                                        \
     "st1w {z1.s, z9.s}, pn9, [x21]\n"                                           \
@@ -163,10 +161,8 @@ struct kai_args {
     "cbz x22, " lend "f\n"                                                      \
     "mova z0.s, p0/m, za" t_lo "h.s[w12, 0]\n"                                  \
     "mova z8.s, p0/m, za" t_hi "h.s[w12, 0]\n"                                  \
-    "fmax z0.s, p0/m, z0.s, z14.s\n"                                            \
-    "fmax z8.s, p0/m, z8.s, z14.s\n"                                            \
-    "fmin z0.s, p0/m, z0.s, z15.s\n"                                            \
-    "fmin z8.s, p0/m, z8.s, z15.s\n"                                            \
+    "fclamp z0.s, z14.s, z15.s\n"                                               \
+    "fclamp z8.s, z14.s, z15.s\n"                                               \
     "st1w {z0.s, z8.s}, pn9, [x21]\n"                                           \
     "add x21, x21, x8\n"                                                        \
     "add w12, w12, #1\n"                                                        \

@@ -69,8 +69,9 @@ size_t kai_get_dst_size_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa(si
 
 /// Computes dst[i][j] = min(max(acc, clamp_min), clamp_max) for 0 <= i < m, 0 <= j < n, where
 /// acc = 0 + 1 * bias[j], then acc = fma(lhs[i][k], rhs[j][k], acc) for k = 0 ... k - 1 in order: one fused
-/// multiply-add per k, bit-identical to that C loop (and to KleidiAI). Max and min propagate NaN; when
-/// clamp_min > clamp_max every output is clamp_max.
+/// multiply-add per k, bit-identical to that C loop (and to KleidiAI). The clamp is KleidiAI's FCLAMP,
+/// minNum(maxNum(acc, clamp_min), clamp_max): a NaN acc (inf - inf) gives clamp_min (then capped by
+/// clamp_max); when clamp_min > clamp_max every output is clamp_max.
 /// Writes exactly the m x n outputs and reads nothing beyond the packed blocks covering them.
 /// m == 0 or n == 0 returns at once.
 /// @param[in]  m              Rows of DST.

@@ -17,7 +17,7 @@
 // vector with each of the four RHS vectors. Eight groups per iteration: two 4-vector LHS loads, eight 4-vector RHS
 // loads, 32 SMOPA. Epilogue per four rows: four 4-slice MOVAs (rows r..r+3 of each tile), the int32 correction by
 // MLA (indexed by the row among the four offsets, loaded replicated), SCVTF, s = rs * ls by FMUL (indexed), y * s,
-// + bias, FMAX / FMIN (NaN-propagating), one strided 4-vector store per row. The whole call is one streaming-mode
+// + bias, FCLAMP (KleidiAI's: a NaN gives the lower bound), one strided 4-vector store per row. The whole call is one streaming-mode
 // section (inline assembly; see docs/matmul_sme.md for the calling convention).
 
 #if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
@@ -313,14 +313,10 @@ void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa(
         KAI_ROW_SCALE("1", "z17", "z21", "z25", "z29")
         KAI_ROW_SCALE("2", "z18", "z22", "z26", "z30")
         KAI_ROW_SCALE("3", "z19", "z23", "z27", "z31")
-        "fmax {z16.s-z19.s}, {z16.s-z19.s}, z2.s\n"
-        "fmax {z20.s-z23.s}, {z20.s-z23.s}, z2.s\n"
-        "fmax {z24.s-z27.s}, {z24.s-z27.s}, z2.s\n"
-        "fmax {z28.s-z31.s}, {z28.s-z31.s}, z2.s\n"
-        "fmin {z16.s-z19.s}, {z16.s-z19.s}, z3.s\n"
-        "fmin {z20.s-z23.s}, {z20.s-z23.s}, z3.s\n"
-        "fmin {z24.s-z27.s}, {z24.s-z27.s}, z3.s\n"
-        "fmin {z28.s-z31.s}, {z28.s-z31.s}, z3.s\n"
+        "fclamp {z16.s-z19.s}, z2.s, z3.s\n"
+        "fclamp {z20.s-z23.s}, z2.s, z3.s\n"
+        "fclamp {z24.s-z27.s}, z2.s, z3.s\n"
+        "fclamp {z28.s-z31.s}, z2.s, z3.s\n"
         "st1w {z16.s, z20.s, z24.s, z28.s}, pn9, [x21]\n"
         "add x21, x21, x8\n"
         "subs x22, x22, #1\n"

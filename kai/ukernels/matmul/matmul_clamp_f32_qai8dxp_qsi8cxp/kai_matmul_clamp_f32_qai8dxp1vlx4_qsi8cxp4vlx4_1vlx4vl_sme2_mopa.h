@@ -83,7 +83,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_
 
 /// Computes dst[i][j] = clamp(ls_i * rs_j * sum_k (q[i][k] - ZP_i) * w[j][k] + bias_j) for an m x n tile,
 /// with the integer accumulation and the f32 epilogue of docs/formats.md, "qsi8cxp matmul" / docs/formats.md, "SME matmul recipes": y = f32(A + sum_j * off_i),
-/// s = rs_j * ls_i, y = y * s, y = y + b_j, each rounded (no fused multiply-add): the NEON kernels' bits. Clamp: FMAX with scalar_min, then FMIN with scalar_max (a NaN stays NaN). Writes exactly the m x n
+/// s = rs_j * ls_i, y = y * s, y = y + b_j, each rounded (no fused multiply-add): the NEON kernels' bits. Clamp: KleidiAI's FCLAMP, minNum(maxNum(y, scalar_min), scalar_max) (a NaN y, from inf - inf or a NaN scale, gives scalar_min, capped by scalar_max). Writes exactly the m x n
 /// elements; returns at once when m or n is 0. Both packed buffers must come from this thread's SVL.
 ///
 /// @param[in]  m              Rows of the tile (any value; the packed LHS must hold them).
@@ -94,8 +94,8 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_
 /// @param[out] dst            Element (0, 0) of the tile; not NULL.
 /// @param[in]  dst_stride_row Row stride of dst in bytes; at least n * dst_stride_col when m > 1.
 /// @param[in]  dst_stride_col Column stride of dst in bytes; must be sizeof(float).
-/// @param[in]  scalar_min     Lower clamp bound (applied first, with FMAX).
-/// @param[in]  scalar_max     Upper clamp bound (applied second, with FMIN).
+/// @param[in]  scalar_min     Lower clamp bound (applied first: maxNum).
+/// @param[in]  scalar_max     Upper clamp bound (applied second: minNum; it wins when below scalar_min).
 void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
     size_t dst_stride_col, float scalar_min, float scalar_max);

@@ -73,8 +73,9 @@ size_t kai_get_dst_size_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa
 /// acc = 0 + 1 * bias[j], then for each pair p of k values acc += a[2p] * b[2p] + a[2p + 1] * b[2p + 1] (BFMOPA),
 /// a and b the bf16 operands as packed (the LHS pad of an odd k is 0). The architecture leaves the rounding inside
 /// a pair to the implementation, so the bits may differ between CPUs (docs/matmul_sme.md gives the bound the tests
-/// use); the accumulation is in f32. Max and min propagate NaN; when
-/// clamp_min > clamp_max every output is clamp_max.
+/// use); the accumulation is in f32. The clamp is KleidiAI's FCLAMP, minNum(maxNum(acc, clamp_min),
+/// clamp_max): a NaN acc gives clamp_min (then capped by clamp_max); when clamp_min > clamp_max every
+/// output is clamp_max.
 /// Writes exactly the m x n outputs and reads nothing beyond the packed blocks covering them.
 /// m == 0 or n == 0 returns at once.
 /// @param[in]  m              Rows of DST.
