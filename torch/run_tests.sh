@@ -4,7 +4,7 @@
 #
 #   torch/run_tests.sh [SYSROOT]      SYSROOT defaults to $KAI_TORCH_SYSROOT, else /opt/kai/torch
 #
-# Environment: KAI_TORCH_BUILD (build directory, default $TMPDIR/kai-torch-build),
+# Environment: KAI_TORCH_BUILD (build directory, kept; default a temporary one, removed at the end),
 # KAI_TORCH_TEST_PERTURB=<op> (perturbs that op's output: its tests must fail), QEMU_CPU.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +12,12 @@ root=$(cd "$here/.." && pwd)
 sysroot=${1:-${KAI_TORCH_SYSROOT:-/opt/kai/torch}}
 py=$sysroot/kai-python
 [ -x "$py" ] || { echo "run_tests.sh: $py missing: run tools/setup_torch.sh first" >&2; exit 1; }
-build=${KAI_TORCH_BUILD:-${TMPDIR:-/tmp}/kai-torch-build}
+if [ -n "${KAI_TORCH_BUILD:-}" ]; then
+  build=$KAI_TORCH_BUILD
+else
+  build=$(mktemp -d)
+  trap 'rm -rf "$build" "$build.cmake.log" "$build.build.log"' EXIT
+fi
 if [ "$(uname -m)" = aarch64 ]; then
   prefix=$("$py" -c 'import os, torch; print(os.path.dirname(torch.__file__))')
 else
@@ -24,4 +29,4 @@ cmake -S "$here" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-g
 cmake --build "$build" -j2 --target kai_torch_ops >"$build.build.log" 2>&1 || { cat "$build.build.log"; exit 1; }
 KAI_TORCH_LIB=$build/libkai_torch_ops.so
 export KAI_TORCH_LIB
-exec "$py" "$here/tests/test_kai_torch.py"
+"$py" "$here/tests/test_kai_torch.py"
