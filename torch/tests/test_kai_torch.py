@@ -42,7 +42,8 @@ EPS32 = 2.0 ** -24
 
 def op(name):
     """torch.ops.kai.<name>; with KAI_TORCH_TEST_PERTURB=<name>[,<name>...], its output is nudged at one
-    element by 1e-3 of its largest magnitude (to show that the tests catch a wrong result)."""
+    element by 1e-3 of its largest magnitude, or one bit of a packed byte flipped (to show that the tests
+    catch a wrong result)."""
     f = getattr(torch.ops.kai, name)
     if name not in PERTURB:
         return f
@@ -50,7 +51,11 @@ def op(name):
     def perturbed(*a):
         y = f(*a).clone()
         flat = y.view(-1)
-        flat[flat.numel() // 2] += 1e-3 * (flat.abs().max() + 1)
+        i = flat.numel() // 2
+        if y.is_floating_point():
+            flat[i] += 1e-3 * (flat.abs().max() + 1)
+        else:  # packed bytes: flip the low bit of one
+            flat[i] = flat[i] ^ 1
         return y
     return perturbed
 
@@ -172,6 +177,45 @@ class DynQuant4bit(unittest.TestCase):
         p = torch.ops.kai.dyn_quant_pack_4bit_weight(wq, s, None, k, k, n)
         self.assertEqual(p.numel(), 40 // 8 * 8 * (512 // 2 + 12))
         self.assertEqual(p.dtype, torch.uint8)
+
+
+COMPAT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "test", "data", "compat")
+
+
+def compat_sections(name):
+    """The byte sections of a vector recorded from KleidiAI v1.30.0 (test/data/compat): '[name] bytes type shape'
+    then hex lines."""
+    out, cur = {}, None
+    with open(os.path.join(COMPAT, name)) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("["):
+                cur = line[1:line.index("]")]
+                out[cur] = bytearray()
+            elif cur is not None and line and not line.startswith("#"):
+                out[cur] += bytes.fromhex(line)
+    return out
+
+
+class PackedBytes(unittest.TestCase):
+    """dyn_quant_pack_4bit_weight's bytes against KleidiAI's own packers' output at PyTorch's (8, 16, 2),
+    for the weights and scales in aten's argument convention (rows of ceil(K / 2) bytes)."""
+
+    def check(self, name, n, k, bl, scale_dtype):
+        sec = compat_sections(name)
+        w = torch.frombuffer(sec["rhs"], dtype=torch.uint8).reshape(n, (k + 1) // 2)
+        s = torch.frombuffer(sec["scale"], dtype=scale_dtype)
+        want = torch.frombuffer(sec["rhs_packed"], dtype=torch.uint8)
+        got = op("dyn_quant_pack_4bit_weight")(w, s, None, bl, k, n)
+        self.assertEqual(got.numel(), want.numel())
+        if not torch.equal(got, want):
+            self.fail(f"{name}: bytes differ from KleidiAI's, first at {int(torch.nonzero(got != want)[0])}")
+
+    def test_channelwise_matches_kleidiai(self):
+        self.check("kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0__n13_k45_nr8_kr16_sr2_zp8.txt", 13, 45, 45, torch.float32)
+
+    def test_groupwise_matches_kleidiai(self):
+        self.check("kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0__n13_k96_bl32_nr8_kr16_sr2.txt", 13, 96, 32, torch.bfloat16)
 
 
 class Bf16Linear(unittest.TestCase):
