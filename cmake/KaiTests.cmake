@@ -190,9 +190,8 @@ if(KAI_BUILD_TESTS)
   kai_add_sh_test("examples/threaded_matmul:threaded_matmul_test"
     examples/threaded_matmul/threaded_matmul_test.sh $<TARGET_FILE:threaded_matmul>)
 
-  # The examples with their own CMakeLists.txt (each needs only kai::kai; aten_style_op's test
-  # uses the harness above).
-  foreach(_example llm_engine custom_runtime aten_style_op)
+  # The examples with their own CMakeLists.txt (each needs only kai::kai).
+  foreach(_example llm_engine custom_runtime)
     add_subdirectory("${KAI_SOURCE_ROOT}/examples/${_example}" "${CMAKE_BINARY_DIR}/examples/${_example}")
   endforeach()
 
@@ -220,7 +219,7 @@ if(KAI_BUILD_TESTS)
   # time by docs/extract_snippets.py as Bazel's genrule does.
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   set(_snip_dir "${CMAKE_BINARY_DIR}/docs")
-  set(_snip_files engine_dispatch.c aten_op.cc runtime_tiles.c)
+  set(_snip_files engine_dispatch.c runtime_tiles.c)
   set(_snip_outputs "")
   foreach(_f IN LISTS _snip_files)
     list(APPEND _snip_outputs "${_snip_dir}/${_f}")
@@ -237,10 +236,6 @@ if(KAI_BUILD_TESTS)
     target_link_libraries(snippet_${_s}_test PRIVATE kai)
     kai_add_test("docs:snippet_${_s}_test" snippet_${_s}_test)
   endforeach()
-  add_executable(snippet_aten_op_test "${_snip_dir}/aten_op.cc")
-  target_compile_options(snippet_aten_op_test PRIVATE -std=c++17 -Wall -Wextra -Werror)
-  target_link_libraries(snippet_aten_op_test PRIVATE kai_example_aten_style_op kai)
-  kai_add_test("docs:snippet_aten_op_test" snippet_aten_op_test)
 endif()
 
 # The benchmark (built with the tests too: its --list test is part of the suite).
