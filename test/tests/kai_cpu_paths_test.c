@@ -11,21 +11,33 @@
 #define KAI_CPU_NO_SYSTEM_HEADERS 1
 #include <stddef.h>
 #include <stdint.h>
-// Stub of macOS's sysctlbyname: a table of (name, 32-bit value).
-static const struct {
+// Stub of macOS's sysctlbyname: answers from the current table of (name, 32-bit value).
+struct sysctl_value {
     const char* name;
     int32_t value;
-} kSysctl[] = {
+};
+// A mapping case (not a machine): every key kai reads, SME without SME2.
+static const struct sysctl_value kMapping[] = {
     {"hw.optional.AdvSIMD", 1},          {"hw.optional.arm.FEAT_DotProd", 1}, {"hw.optional.arm.FEAT_I8MM", 1},
     {"hw.optional.arm.FEAT_BF16", 1},    {"hw.optional.arm.FEAT_FP16", 1},    {"hw.optional.arm.FEAT_SME", 1},
-    {"hw.optional.arm.FEAT_SME2", 0},    {"hw.optional.arm.sme_max_svl_b", 64},
+    {"hw.optional.arm.FEAT_SME2", 0},    {"hw.optional.arm.sme_max_svl_b", 64}, {NULL, 0},
 };
+// Recorded: the SME lines of `sysctl hw` on an M3-series Mac (hw.targettype J516c) and an M4 Mac
+// (J773s), as published in https://qiita.com/zacky1972/items/69fd802fd41ae4d7d469 (a diff of
+// the two outputs; only the lines that differ are published, so only those are here).
+static const struct sysctl_value kM3J516c[] = {
+    {"hw.optional.arm.FEAT_SME", 0}, {"hw.optional.arm.FEAT_SME2", 0}, {NULL, 0},
+};
+static const struct sysctl_value kM4J773s[] = {
+    {"hw.optional.arm.FEAT_SME", 1}, {"hw.optional.arm.FEAT_SME2", 1}, {NULL, 0},
+};
+static const struct sysctl_value* g_sysctl = kMapping;
 static int sysctlbyname(const char* name, void* oldp, size_t* oldlenp, void* newp, size_t newlen) {
     (void)newp;
     (void)newlen;
-    for (size_t i = 0; i < sizeof(kSysctl) / sizeof(kSysctl[0]); ++i) {
-        if (strcmp(name, kSysctl[i].name) == 0 && *oldlenp >= sizeof(int32_t)) {
-            memcpy(oldp, &kSysctl[i].value, sizeof(int32_t));
+    for (const struct sysctl_value* v = g_sysctl; v->name != NULL; ++v) {
+        if (strcmp(name, v->name) == 0 && *oldlenp >= sizeof(int32_t)) {
+            memcpy(oldp, &v->value, sizeof(int32_t));
             *oldlenp = sizeof(int32_t);
             return 0;
         }
@@ -99,6 +111,13 @@ int main(void) {
         CHECK(w == kCases[i].expected);  // flags only: no vector lengths on Windows
     }
     g_present = kNone;
+#elif defined(KAI_CPU_TEST_APPLE)
+    // The recorded rows: no sme_max_svl_b line was published, so the SVL field stays 0.
+    g_sysctl = kM3J516c;
+    CHECK(kai_cpu_get_features() == 0);
+    g_sysctl = kM4J773s;
+    CHECK(kai_cpu_get_features() == (KAI_CPU_FEATURE_SME | KAI_CPU_FEATURE_SME2));
+    g_sysctl = kMapping;
 #endif
     const uint64_t f = kai_cpu_get_features();
     printf("features 0x%016llx, SVE VL %zu, SME SVL %zu\n", (unsigned long long)f, kai_cpu_sve_vl_bytes(f),
