@@ -39,8 +39,10 @@ extern "C" {
 // ---------------------------------------------------------------------------------------------
 
 /// Ends the process: abort(), or a trap instruction when built with -DKLEIDIAI_ERROR_TRAP=1.
-#if defined(KLEIDIAI_ERROR_TRAP) && KLEIDIAI_ERROR_TRAP
+#if defined(KLEIDIAI_ERROR_TRAP) && KLEIDIAI_ERROR_TRAP && (defined(__GNUC__) || defined(__clang__))
 #define KAI_ABORT() __builtin_trap()
+#elif defined(KLEIDIAI_ERROR_TRAP) && KLEIDIAI_ERROR_TRAP && defined(_MSC_VER)
+#define KAI_ABORT() __debugbreak()
 #else
 #define KAI_ABORT() abort()
 #endif
@@ -48,7 +50,7 @@ extern "C" {
 /// Tells the compiler a path is never taken (no-op on compilers that lack a builtin for it).
 #if defined(__GNUC__) || defined(__clang__) || defined(KLEIDIAI_HAS_BUILTIN_UNREACHABLE)
 #define KAI_UNREACHABLE() __builtin_unreachable()
-#elif defined(KLEIDIAI_HAS_BUILTIN_ASSUME0)
+#elif defined(KLEIDIAI_HAS_BUILTIN_ASSUME0) || defined(_MSC_VER)
 #define KAI_UNREACHABLE() __assume(0)
 #else
 #define KAI_UNREACHABLE()
@@ -115,6 +117,34 @@ extern "C" {
 #define KAI_ASSUME_ALWAYS_IF(pre, cond) KAI_ASSERT_ALWAYS_IF(pre, cond)
 /// Conditional precondition with a message, checked in every build.
 #define KAI_ASSUME_ALWAYS_IF_MSG(pre, cond, msg) KAI_ASSERT_ALWAYS_IF_MSG(pre, cond, msg)
+
+// Compiler-specific spellings, so that kernels compile with cl.exe (MSVC defines _MSC_VER and
+// neither __GNUC__ nor __clang__; clang-cl defines both _MSC_VER and __clang__ and takes the GNU
+// spellings). Each expands to nothing on a compiler that is neither.
+//   KAI_ALIGNED(n)    at the start of a variable's declaration: align it to n bytes (a power of 2)
+//   KAI_FORCE_INLINE  after `static`: always inline the function (`static KAI_FORCE_INLINE void f(...)`)
+//   KAI_NEVER_INLINE  at the start of a function's declaration: never inline it
+//   KAI_RESTRICT      C99 `restrict` (MSVC's C front end spells it __restrict)
+#if defined(__GNUC__) || defined(__clang__)
+#define KAI_ALIGNED(n) __attribute__((aligned(n)))
+#define KAI_FORCE_INLINE inline __attribute__((always_inline))
+#define KAI_NEVER_INLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define KAI_ALIGNED(n) __declspec(align(n))
+#define KAI_FORCE_INLINE __forceinline
+#define KAI_NEVER_INLINE __declspec(noinline)
+#else
+#define KAI_ALIGNED(n)
+#define KAI_FORCE_INLINE inline
+#define KAI_NEVER_INLINE
+#endif
+#if defined(_MSC_VER) && !defined(__clang__)
+#define KAI_RESTRICT __restrict
+#elif defined(__cplusplus)
+#define KAI_RESTRICT __restrict__
+#else
+#define KAI_RESTRICT restrict
+#endif
 
 /// Marks a parameter or variable as deliberately unused.
 #define KAI_UNUSED(x) (void)(x)

@@ -26,8 +26,8 @@
 /// |                  | RDSVL if the prctl is refused                            |                        |
 /// | macOS            | sysctlbyname("hw.optional.arm.FEAT_*"),                  | no: only the mapping,  |
 /// |                  | "hw.optional.AdvSIMD", "hw.optional.arm.sme_max_svl_b"   | against a stub sysctl  |
-/// | Windows          | IsProcessorFeaturePresent(PF_ARM_*), only for the        | no: only the mapping,  |
-/// |                  | PF_ constants the SDK defines (#ifdef each)              | against a stub         |
+/// | Windows          | IsProcessorFeaturePresent(PF_ARM_*), with the documented | no: only the mapping,  |
+/// |                  | numbers (KAI_CPU_PF_*; no recent SDK needed)             | against a stub         |
 /// | anything else    | what the compiler guarantees (__ARM_NEON,                | compiled only          |
 /// |                  | __ARM_FEATURE_DOTPROD, ...): the build's -march          |                        |
 ///
@@ -40,8 +40,9 @@
 /// To force a path (for tests, or an OS the auto-detection gets wrong) define exactly one of
 /// KAI_CPU_PATH_LINUX, KAI_CPU_PATH_APPLE, KAI_CPU_PATH_WINDOWS or KAI_CPU_PATH_COMPILER before
 /// including this file. With KAI_CPU_NO_SYSTEM_HEADERS the APPLE and WINDOWS paths include no
-/// system header: the includer declares sysctlbyname / IsProcessorFeaturePresent and the PF_
-/// constants itself (that is how the stubs are built).
+/// system header: the includer declares sysctlbyname / IsProcessorFeaturePresent itself (that is
+/// how the stubs are built). tools/check_platforms.py compiles each path for its OS (Linux and
+/// Android, macOS, iOS, Windows; the cl.exe approximation too) against stand-in system headers.
 
 #ifndef KAI_CPU_H
 #define KAI_CPU_H
@@ -289,41 +290,39 @@ static inline uint64_t kai_cpu_get_features(void) {
 #include <windows.h>
 #endif
 
-/// Returns the CPU's features as IsProcessorFeaturePresent reports them, for the PF_ constants
-/// this SDK defines. The SVE I8MM / BF16 constants imply the AdvSIMD feature (FEAT_I8MM and
-/// FEAT_BF16 cover both instruction sets). No vector lengths.
+// The PF_ARM_* processor-feature numbers kai asks about, with the values Microsoft documents for
+// IsProcessorFeaturePresent (learn.microsoft.com, "IsProcessorFeaturePresent function
+// (processthreadsapi.h)"; winnt.h of Windows SDK 20348 for DotProd, 26100 for the others). kai
+// uses its own names with those numbers, so it needs no recent SDK: a Windows version that does
+// not know a number answers 0 for it.
+#define KAI_CPU_PF_ARM_V82_DP 43     ///< PF_ARM_V82_DP_INSTRUCTIONS_AVAILABLE: FEAT_DotProd
+#define KAI_CPU_PF_ARM_SVE 46        ///< PF_ARM_SVE_INSTRUCTIONS_AVAILABLE: FEAT_SVE
+#define KAI_CPU_PF_ARM_SVE2 47       ///< PF_ARM_SVE2_INSTRUCTIONS_AVAILABLE: FEAT_SVE2
+#define KAI_CPU_PF_ARM_SVE_BF16 52   ///< PF_ARM_SVE_BF16_INSTRUCTIONS_AVAILABLE: FEAT_BF16 (SVE)
+#define KAI_CPU_PF_ARM_SVE_I8MM 57   ///< PF_ARM_SVE_I8MM_INSTRUCTIONS_AVAILABLE: FEAT_I8MM (SVE)
+#define KAI_CPU_PF_ARM_V82_I8MM 66   ///< PF_ARM_V82_I8MM_INSTRUCTIONS_AVAILABLE: FEAT_I8MM (AdvSIMD)
+#define KAI_CPU_PF_ARM_V82_FP16 67   ///< PF_ARM_V82_FP16_INSTRUCTIONS_AVAILABLE: FEAT_FP16
+#define KAI_CPU_PF_ARM_V86_BF16 68   ///< PF_ARM_V86_BF16_INSTRUCTIONS_AVAILABLE: FEAT_BF16 (AdvSIMD)
+#define KAI_CPU_PF_ARM_SME 70        ///< PF_ARM_SME_INSTRUCTIONS_AVAILABLE: FEAT_SME
+#define KAI_CPU_PF_ARM_SME2 71       ///< PF_ARM_SME2_INSTRUCTIONS_AVAILABLE: FEAT_SME2
+
+/// Returns the CPU's features as IsProcessorFeaturePresent reports them. The SVE I8MM / BF16
+/// numbers imply the AdvSIMD feature (FEAT_I8MM and FEAT_BF16 cover both instruction sets). No
+/// vector lengths: Windows has no documented way to read them.
 static inline uint64_t kai_cpu_get_features(void) {
     uint64_t f = KAI_CPU_FEATURE_NEON;  // AdvSIMD is mandatory on Windows on Arm
-#if defined(PF_ARM_V82_DP_INSTRUCTIONS_AVAILABLE)
-    if (IsProcessorFeaturePresent(PF_ARM_V82_DP_INSTRUCTIONS_AVAILABLE)) f |= KAI_CPU_FEATURE_DOTPROD;
-#endif
-#if defined(PF_ARM_V82_I8MM_INSTRUCTIONS_AVAILABLE)
-    if (IsProcessorFeaturePresent(PF_ARM_V82_I8MM_INSTRUCTIONS_AVAILABLE)) f |= KAI_CPU_FEATURE_I8MM;
-#endif
-#if defined(PF_ARM_SVE_I8MM_INSTRUCTIONS_AVAILABLE)
-    if (IsProcessorFeaturePresent(PF_ARM_SVE_I8MM_INSTRUCTIONS_AVAILABLE)) f |= KAI_CPU_FEATURE_I8MM;
-#endif
-#if defined(PF_ARM_V86_BF16_INSTRUCTIONS_AVAILABLE)
-    if (IsProcessorFeaturePresent(PF_ARM_V86_BF16_INSTRUCTIONS_AVAILABLE)) f |= KAI_CPU_FEATURE_BF16;
-#endif
-#if defined(PF_ARM_SVE_BF16_INSTRUCTIONS_AVAILABLE)
-    if (IsProcessorFeaturePresent(PF_ARM_SVE_BF16_INSTRUCTIONS_AVAILABLE)) f |= KAI_CPU_FEATURE_BF16;
-#endif
-#if defined(PF_ARM_V82_FP16_INSTRUCTIONS_AVAILABLE)
-    if (IsProcessorFeaturePresent(PF_ARM_V82_FP16_INSTRUCTIONS_AVAILABLE)) f |= KAI_CPU_FEATURE_FP16;
-#endif
-#if defined(PF_ARM_SVE_INSTRUCTIONS_AVAILABLE)
-    if (IsProcessorFeaturePresent(PF_ARM_SVE_INSTRUCTIONS_AVAILABLE)) f |= KAI_CPU_FEATURE_SVE;
-#endif
-#if defined(PF_ARM_SVE2_INSTRUCTIONS_AVAILABLE)
-    if (IsProcessorFeaturePresent(PF_ARM_SVE2_INSTRUCTIONS_AVAILABLE)) f |= KAI_CPU_FEATURE_SVE2;
-#endif
-#if defined(PF_ARM_SME_INSTRUCTIONS_AVAILABLE)
-    if (IsProcessorFeaturePresent(PF_ARM_SME_INSTRUCTIONS_AVAILABLE)) f |= KAI_CPU_FEATURE_SME;
-#endif
-#if defined(PF_ARM_SME2_INSTRUCTIONS_AVAILABLE)
-    if (IsProcessorFeaturePresent(PF_ARM_SME2_INSTRUCTIONS_AVAILABLE)) f |= KAI_CPU_FEATURE_SME2;
-#endif
+    if (IsProcessorFeaturePresent(KAI_CPU_PF_ARM_V82_DP)) f |= KAI_CPU_FEATURE_DOTPROD;
+    if (IsProcessorFeaturePresent(KAI_CPU_PF_ARM_V82_I8MM) || IsProcessorFeaturePresent(KAI_CPU_PF_ARM_SVE_I8MM)) {
+        f |= KAI_CPU_FEATURE_I8MM;
+    }
+    if (IsProcessorFeaturePresent(KAI_CPU_PF_ARM_V86_BF16) || IsProcessorFeaturePresent(KAI_CPU_PF_ARM_SVE_BF16)) {
+        f |= KAI_CPU_FEATURE_BF16;
+    }
+    if (IsProcessorFeaturePresent(KAI_CPU_PF_ARM_V82_FP16)) f |= KAI_CPU_FEATURE_FP16;
+    if (IsProcessorFeaturePresent(KAI_CPU_PF_ARM_SVE)) f |= KAI_CPU_FEATURE_SVE;
+    if (IsProcessorFeaturePresent(KAI_CPU_PF_ARM_SVE2)) f |= KAI_CPU_FEATURE_SVE2;
+    if (IsProcessorFeaturePresent(KAI_CPU_PF_ARM_SME)) f |= KAI_CPU_FEATURE_SME;
+    if (IsProcessorFeaturePresent(KAI_CPU_PF_ARM_SME2)) f |= KAI_CPU_FEATURE_SME2;
     return f;
 }
 #endif  // KAI_CPU_PATH_WINDOWS

@@ -120,7 +120,7 @@ static void quant_block_scalar(
 // away), so the bytes are identical. Inlined with constant kbl (4 or 8; others use the scalar
 // path) and,
 // for bl = 32, constant bl, so that the block stays in registers and every address is folded.
-static inline __attribute__((always_inline)) void quant_block_neon(
+static KAI_FORCE_INLINE void quant_block_neon(
     const float* x, size_t bl, size_t kbl, size_t group_stride, int8_t* dst, uint8_t* scale_dst) {
     float32x4_t m0 = vdupq_n_f32(0.0f);
     float32x4_t m1 = m0;

@@ -103,7 +103,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotpro
 
 // One row x (4 * ncb) columns over all k: lhs is the packed row, rhs the first 4-column block
 // (blocks rhs_stride apart), both at quantisation block 0; cols counts the valid columns.
-static inline __attribute__((always_inline)) void tile(
+static KAI_FORCE_INLINE void tile(
     const uint8_t* lhs, const uint8_t* rhs, size_t rhs_stride, size_t ncb, size_t nb, size_t bl, float* dst,
     size_t cols, float32x4_t vmin, float32x4_t vmax) {
     const size_t rhs_block = kai_nr * (bl / 2 + 2);
@@ -167,7 +167,7 @@ static inline __attribute__((always_inline)) void tile(
 
 // All rows: 16 columns at a time, then 4. Inlined into the two instances below (bl = 32, the
 // GGUF block, fully unrolled; any bl), which keep the hot loop in a small function of its own.
-static inline __attribute__((always_inline)) void rows(
+static KAI_FORCE_INLINE void rows(
     size_t m, size_t n, size_t nb, size_t bl, const uint8_t* lhs_packed, size_t lhs_stride, const uint8_t* rhs_packed,
     size_t rhs_stride, float* dst, size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
     for (size_t i = 0; i < m; ++i) {
@@ -184,13 +184,13 @@ static inline __attribute__((always_inline)) void rows(
     }
 }
 
-static __attribute__((noinline)) void dot1x4_rows_bl32(
+static KAI_NEVER_INLINE void dot1x4_rows_bl32(
     size_t m, size_t n, size_t nb, const uint8_t* lhs_packed, size_t lhs_stride, const uint8_t* rhs_packed,
     size_t rhs_stride, float* dst, size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
     rows(m, n, nb, 32, lhs_packed, lhs_stride, rhs_packed, rhs_stride, dst, dst_stride_row, vmin, vmax);
 }
 
-static __attribute__((noinline)) void dot1x4_rows_any_bl(
+static KAI_NEVER_INLINE void dot1x4_rows_any_bl(
     size_t m, size_t n, size_t nb, size_t bl, const uint8_t* lhs_packed, size_t lhs_stride, const uint8_t* rhs_packed,
     size_t rhs_stride, float* dst, size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
     rows(m, n, nb, bl, lhs_packed, lhs_stride, rhs_packed, rhs_stride, dst, dst_stride_row, vmin, vmax);
