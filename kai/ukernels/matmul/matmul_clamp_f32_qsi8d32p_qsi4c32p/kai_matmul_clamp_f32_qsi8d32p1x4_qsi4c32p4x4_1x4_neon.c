@@ -139,7 +139,7 @@ static inline void kai_lhs_groups(const uint8_t* g, size_t row0, int8x16_t out[4
 
 // One segment of the pass's column blocks (raw0, and raw1 when ncb is 2) against its rows' LHS
 // values: decode (lo = byte << 4, hi = byte & 0xF0) and accumulate, two products per int16 lane.
-static inline __attribute__((always_inline)) void kai_segment(
+static KAI_FORCE_INLINE void kai_segment(
     int32x4_t acc[kai_pass_rows][2][2], int8x16_t raw0, int8x16_t raw1, size_t ncb, const int8x16_t* l_lo,
     const int8x16_t* l_hi, uint8x16_t high_mask) {
     const int8x16_t lo0 = vshlq_n_s8(raw0, 4);
@@ -158,7 +158,7 @@ static inline __attribute__((always_inline)) void kai_segment(
 // the row block, rows 4 bytes apart) x ncb (1 or 2) column blocks (rhs, rhs + rhs_stride) over nb
 // blocks, clamped and stored at dst (rows dst_stride_row apart; `rows` of them and `cols` columns
 // valid). Inlined into the two instances below (ncb = 2 for the full pass, 1 for the last block).
-static inline __attribute__((always_inline)) void kai_pass(
+static KAI_FORCE_INLINE void kai_pass(
     const uint8_t* lhs, size_t row0, const uint8_t* rhs, size_t rhs_stride, size_t ncb, size_t nb, size_t bl,
     float* dst, size_t dst_stride_row, size_t rows, size_t cols, float32x4_t vmin, float32x4_t vmax) {
     const size_t lhs_block = kai_mr * (bl + 2);
@@ -221,13 +221,13 @@ static inline __attribute__((always_inline)) void kai_pass(
     }
 }
 
-static __attribute__((noinline)) void kai_pass_x8(
+static KAI_NEVER_INLINE void kai_pass_x8(
     const uint8_t* lhs, size_t row0, const uint8_t* rhs, size_t rhs_stride, size_t nb, size_t bl, float* dst,
     size_t dst_stride_row, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     kai_pass(lhs, row0, rhs, rhs_stride, 2, nb, bl, dst, dst_stride_row, rows, 8, vmin, vmax);
 }
 
-static __attribute__((noinline)) void kai_pass_x4(
+static KAI_NEVER_INLINE void kai_pass_x4(
     const uint8_t* lhs, size_t row0, const uint8_t* rhs, size_t nb, size_t bl, float* dst, size_t dst_stride_row,
     size_t rows, size_t cols, float32x4_t vmin, float32x4_t vmax) {
     kai_pass(lhs, row0, rhs, 0, 1, nb, bl, dst, dst_stride_row, rows, cols, vmin, vmax);
