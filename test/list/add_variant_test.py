@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Proves what docs/adding_a_kernel.md says: a variant of an existing family is one list entry.
+"""Proves what docs/adding_a_kernel.md says: a variant of an existing family is one list entry
+(and, because this family's template states internal limits, the line that declares them).
 
 In a scratch copy of the tree (the files git knows, with their working-tree contents), the test
 adds one line to KAI_KERNELS of kai/kernels.bzl: a block-wise int4 (qsi4c32p) I8MM GEMM of a
 12 x 4 tile under a name no entry has, with the parameters of a shape the family's template
-already covers. Then, in the copy and with nothing else edited, it
+already covers. The template's source says "Internal limit:" (a stack buffer), so the kernel's
+limits are declared too, by the same macros as its siblings' in test/common/limits.cc
+(tools/check_tree.py fails naming the kernel otherwise). Then, in the copy and with nothing else
+edited, it
 
 1. runs `python3 tools/gen_kernels.py` and `python3 tools/check_tree.py` (they must pass, and
    the kernel's .c/.h must have been written);
@@ -69,6 +73,18 @@ def add_entry(tree):
     open(path, "w").write("\n".join(lines))
 
 
+# The new kernel's internal limits, declared as its siblings' are (test/common/limits.cc).
+LIMITS = ('    KAI_QSI4C32_UNPACKED("%s", 12),' % NAME, '    KAI_LONG_BLOCK("%s", 5),' % NAME)
+
+
+def add_limits(tree):
+    path = os.path.join(tree, "test", "common", "limits.cc")
+    lines = open(path).read().split("\n")
+    anchor = next(i for i, l in enumerate(lines) if l.startswith("    KAI_QSI4C32_UNPACKED("))
+    lines[anchor:anchor] = list(LIMITS)
+    open(path, "w").write("\n".join(lines))
+
+
 def expect(cond, msg):
     if not cond:
         raise SystemExit("FAIL: " + msg)
@@ -81,10 +97,11 @@ def main():
     output_base = tempfile.mkdtemp(prefix="kai-add-variant-bazel-")
     bazel = ["bazel", "--output_base=" + output_base]
     try:
-        step("scratch copy of the tree in %s, one entry added to kai/kernels.bzl" % tree)
+        step("scratch copy of the tree in %s, one entry added to kai/kernels.bzl, its limits declared" % tree)
         scratch_copy(tree)
         before = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, stdout=subprocess.PIPE, text=True).stdout
         add_entry(tree)
+        add_limits(tree)
 
         step("the generator and the tree checks")
         run([sys.executable, "tools/gen_kernels.py"], tree)
