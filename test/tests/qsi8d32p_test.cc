@@ -398,6 +398,38 @@ void check_matmul(const MatmulCase& c, bool full_scale) {
     EXPECT_TRUE(kai_test::f32_bits_equal(got.data(), cn * 4, want.data(), cn * 4, rn, cn));
 }
 
+// The plain Armv8.0 pair reads the buffers of the DotProd pair of the same mr (docs/matmul_q4_0.md): the
+// same (mr, nr, kr, sr), so an engine packs once and dispatches by core; and each is bit-exact against the
+// reference on a multi-tile case, tile by tile, on every core (no feature to skip on).
+TEST(PlainNeon, ReadTheDotProdBuffersBitExactly) {
+    const auto& vs = kai_registry::qsi8d32p_variants();
+    auto index = [&](const char* name) {
+        for (size_t i = 0; i < vs.size(); ++i)
+            if (std::string(vs[i].name) == name) return i;
+        ADD_FAILURE() << name << " is not in the registry";
+        return vs.size();
+    };
+    const char* pairs[2][2] = {
+        {"kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon", "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod"},
+        {"kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_4x4_neon", "kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod"},
+    };
+    for (const auto& pr : pairs) {
+        SCOPED_TRACE(pr[0]);
+        const size_t pi = index(pr[0]), di = index(pr[1]);
+        if (pi == vs.size() || di == vs.size()) continue;
+        EXPECT_EQ(vs[pi].features, 0u) << "a plain kernel needs no feature";
+        const auto& p = vs[pi].ukernel;
+        const auto& d = vs[di].ukernel;
+        EXPECT_EQ(KAI_ABI(p.get_mr)(), KAI_ABI(d.get_mr)());
+        EXPECT_EQ(KAI_ABI(p.get_nr)(), KAI_ABI(d.get_nr)());
+        EXPECT_EQ(KAI_ABI(p.get_kr)(), KAI_ABI(d.get_kr)());
+        EXPECT_EQ(KAI_ABI(p.get_sr)(), KAI_ABI(d.get_sr)());
+        for (size_t pk = 0; pk < kai_registry::qsi8d32p_lhs_packers_for(vs[pi]).size(); ++pk) {
+            check_matmul(MatmulCase{pi, pk, 9, 13, 96, 32, Clamp::kBite, Tiling::kTiles}, false);
+        }
+    }
+}
+
 class Qsi8d32pMatmul : public testing::TestWithParam<MatmulCase> {};
 
 TEST_P(Qsi8d32pMatmul, BitExact) {

@@ -270,6 +270,37 @@ INSTANTIATE_TEST_SUITE_P(Packers, SmeRhsPackTest,
                                                    info.param);
                          });
 
+// The families' packers by name (docs/formats.md, "SME packed layouts"): the registry holds each of them
+// with its layout (kr 1 f32 or kr 2 bf16), so the byte-exact sweeps above cover every one of them
+// (a packer dropped from the registry or given the other layout fails here, not silently).
+TEST(SmeFloatPackers, TheRegistryHoldsEachPackerWithItsLayout) {
+    struct Want {
+        const char* name;
+        bool bf16;
+    };
+    const Want lhs[] = {{"kai_lhs_pack_f32p2vlx1_f32_sme", false}, {"kai_lhs_pack_bf16p2vlx2_f32_sme", true}};
+    const Want rhs[] = {{"kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme", false},
+                        {"kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme", true}};
+    const auto& lp = kai_registry::sme_float_lhs_packers();
+    const auto& rp = kai_registry::sme_float_rhs_packers();
+    ASSERT_EQ(lp.size(), 2u);
+    ASSERT_EQ(rp.size(), 2u);
+    // Each wanted name stands exactly once in its registry, with the wanted layout.
+    auto check = [](const auto& packers, const Want* wants, size_t count) {
+        for (size_t i = 0; i < count; ++i) {
+            size_t found = 0;
+            for (const auto& p : packers) {
+                if (std::string(p.name) != wants[i].name) continue;
+                ++found;
+                EXPECT_EQ(p.bf16, wants[i].bf16) << wants[i].name;
+            }
+            EXPECT_EQ(found, 1u) << wants[i].name;
+        }
+    };
+    check(lp, lhs, 2);
+    check(rp, rhs, 2);
+}
+
 // ------------------------------------------------------------------------------------------------
 // Kernels.
 // ------------------------------------------------------------------------------------------------
