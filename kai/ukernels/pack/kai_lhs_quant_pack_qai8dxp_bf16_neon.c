@@ -165,11 +165,12 @@ static struct kai_qai8dx_row kai_row_params(float mn, float mx) {
     return p;
 }
 
-// Rows the fast path does not take: a NaN or an infinity (mn, mx from the fast path's FMIN / FMAX,
-// which start at 0), or a multiplier that overflows (every |x| below ~7.5e-37). A finite range that
-// overflows f32 gives scale 0, which the fast path packs as KleidiAI does (data 0 + ZP = 127).
-static int kai_is_special(float mn, float mx, int nan, float scale) {
-    return nan || !(mn >= -FLT_MAX) || !(mx <= FLT_MAX) || !(scale <= FLT_MAX);
+// Rows the fast path does not take: a NaN, or a multiplier that is not a positive finite number. An
+// infinity in the row, or a finite range that overflows f32 (the fast path's FMIN / FMAX start at
+// 0, so mn <= 0 <= mx), makes 255 / range = 0; every |x| below ~7.5e-37 makes it +inf. One test of
+// the scale covers all three, so an ordinary row pays two compares.
+static int kai_is_special(int nan, float scale) {
+    return nan || !(scale > 0.0F && scale <= FLT_MAX);
 }
 
 // v converted to int32 as FCVTNS (even) or FCVTAS (!even) do: saturated, NaN to 0.
@@ -209,7 +210,7 @@ static int32_t kai_add_wrap(int32_t a, int32_t b, unsigned bits) {
 // = 0; a NaN zero point gives -128); data in full groups of 8 rounded half to even, saturated to
 // int16, ZP added in int16 (wrapping); the last partial group and the K padding rounded half away,
 // ZP added in int32 (wrapping); saturated to [-128, 127].
-static void kai_pack_row_special(
+static KAI_NEVER_INLINE void kai_pack_row_special(
     const uint16_t* x, size_t k, size_t mr, int8_t* lane, uint8_t* tail, size_t r) {
     const size_t k_vec = k & ~(size_t)7;
     float mn = FLT_MAX;
@@ -317,7 +318,7 @@ static void kai_pack_row(const uint16_t* x, size_t k, size_t mr, int8_t* lane, u
     }
 
     const struct kai_qai8dx_row p = kai_row_params(mn, mx);
-    if (kai_is_special(mn, mx, nan, p.scale)) {
+    if (kai_is_special(nan, p.scale)) {
         kai_pack_row_special(x, k, mr, lane, tail, r);
         return;
     }

@@ -21,8 +21,8 @@
 //
 // NEON path: min/max with FMIN/FMAX (NaN propagates, which flags the row), then per 16 values
 // FMUL, FCVTAS (ties away, as the scalar rounding), saturating narrow to int16, add ZP, saturating
-// narrow to int8 (= the clamp). Rows with a NaN or an infinity, or an overflowing multiplier, take
-// a scalar path with KleidiAI's arithmetic (kai_pack_row_special).
+// narrow to int8 (= the clamp). Rows with a NaN, an infinity, a range that overflows f32 or an
+// overflowing multiplier take a scalar path with KleidiAI's arithmetic (kai_pack_row_special).
 
 #include "kai_lhs_quant_pack_qai8dxp_f32.h"
 
@@ -153,11 +153,12 @@ static struct kai_qai8dx_row kai_row_params(float mn, float mx) {
     return p;
 }
 
-// Rows the fast path does not take: a NaN or an infinity (mn, mx from the fast path's FMIN / FMAX,
-// which start at 0), or a multiplier that overflows (every |x| below ~7.5e-37). A finite range that
-// overflows f32 gives scale 0, which the fast path packs as KleidiAI does (data 0 + ZP = 127).
-static int kai_is_special(float mn, float mx, int nan, float scale) {
-    return nan || !(mn >= -FLT_MAX) || !(mx <= FLT_MAX) || !(scale <= FLT_MAX);
+// Rows the fast path does not take: a NaN, or a multiplier that is not a positive finite number. An
+// infinity in the row, or a finite range that overflows f32 (the fast path's FMIN / FMAX start at
+// 0, so mn <= 0 <= mx), makes 255 / range = 0; every |x| below ~7.5e-37 makes it +inf. One test of
+// the scale covers all three, so an ordinary row pays two compares.
+static int kai_is_special(int nan, float scale) {
+    return nan || !(scale > 0.0F && scale <= FLT_MAX);
 }
 
 // Converts v to int32 as FCVTAS does: rounded half away from zero, saturated, NaN to 0.
@@ -204,7 +205,7 @@ static int32_t kai_wrap(uint32_t u, unsigned bits) {
 // So a row with -inf (and a finite maximum) packs data 127, offset -127, scale 0; with +inf, or
 // both, -128, 128, 0; a NaN is skipped where fminf / fmaxf see it and otherwise turns the range
 // into [0, 0] (scale 1, ZP 127).
-static void kai_pack_row_special(
+static KAI_NEVER_INLINE void kai_pack_row_special(
     const float* x, size_t k, size_t mr, size_t kbl, int8_t* lane, uint8_t* tail, size_t r) {
     const size_t k_vec = k & ~(size_t)7;
     float mn = FLT_MAX;
@@ -352,7 +353,7 @@ static void kai_pack_row(
     kai_minmax_scalar(x, i, k, &mn, &mx, &nan);
 
     const struct kai_qai8dx_row p = kai_row_params(mn, mx);
-    if (kai_is_special(mn, mx, nan, p.scale)) {
+    if (kai_is_special(nan, p.scale)) {
         kai_pack_row_special(x, k, mr, kbl, lane, tail, r);
         return;
     }
