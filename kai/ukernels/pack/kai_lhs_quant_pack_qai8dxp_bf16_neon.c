@@ -27,7 +27,7 @@
 //
 // NEON path, both passes 16 values per step: USHLL #16 widens bf16 to f32 (exact); the range pass
 // folds FMIN/FMAX into four chains (NaN propagates, which flags the row: rows with a NaN or an
-// infinity, or an overflowing multiplier, take kai_pack_row_special, KleidiAI's arithmetic);
+// overflowing multiplier take kai_pack_row_special, KleidiAI's arithmetic);
 // the quantisation pass is
 // FMUL, FCVTNS, UZP1 to int16 (|round(x * scale)| <= 256), ADD ZP, SQXTN (= the clamp), two 8-byte
 // stores (one per group). Written with explicit intrinsics: GCC 12 crashes (internal compiler
@@ -165,12 +165,13 @@ static struct kai_qai8dx_row kai_row_params(float mn, float mx) {
     return p;
 }
 
-// Rows the fast path does not take: a NaN, or a multiplier that is not a positive finite number. An
-// infinity in the row, or a finite range that overflows f32 (the fast path's FMIN / FMAX start at
-// 0, so mn <= 0 <= mx), makes 255 / range = 0; every |x| below ~7.5e-37 makes it +inf. One test of
-// the scale covers all three, so an ordinary row pays two compares.
+// Rows the fast path does not take: a NaN, or a multiplier that overflows (every |x| below ~7.5e-37
+// makes 255 / range +inf). An infinity in the row, or a finite range that overflows f32, gives
+// 255 / range = 0 (the fast path's FMIN / FMAX start at 0, so mn <= 0 <= mx): the fast path then
+// writes ZP for every datum (x * 0 = 0, inf * 0 = NaN -> 0), which are KleidiAI's bytes
+// (test/data/compat/*__special_*). An ordinary row pays two compares.
 static int kai_is_special(int nan, float scale) {
-    return nan || !(scale > 0.0F && scale <= FLT_MAX);
+    return nan || !(scale <= FLT_MAX);
 }
 
 // v converted to int32 as FCVTNS (even) or FCVTAS (!even) do: saturated, NaN to 0.

@@ -21,8 +21,8 @@
 //
 // NEON path: min/max with FMIN/FMAX (NaN propagates, which flags the row), then per 16 values
 // FMUL, FCVTAS (ties away, as the scalar rounding), saturating narrow to int16, add ZP, saturating
-// narrow to int8 (= the clamp). Rows with a NaN, an infinity, a range that overflows f32 or an
-// overflowing multiplier take a scalar path with KleidiAI's arithmetic (kai_pack_row_special).
+// narrow to int8 (= the clamp). Rows with a NaN or an overflowing multiplier (a range below
+// ~7.5e-37) take a scalar path with KleidiAI's arithmetic (kai_pack_row_special).
 
 #include "kai_lhs_quant_pack_qai8dxp_f32.h"
 
@@ -153,12 +153,13 @@ static struct kai_qai8dx_row kai_row_params(float mn, float mx) {
     return p;
 }
 
-// Rows the fast path does not take: a NaN, or a multiplier that is not a positive finite number. An
-// infinity in the row, or a finite range that overflows f32 (the fast path's FMIN / FMAX start at
-// 0, so mn <= 0 <= mx), makes 255 / range = 0; every |x| below ~7.5e-37 makes it +inf. One test of
-// the scale covers all three, so an ordinary row pays two compares.
+// Rows the fast path does not take: a NaN, or a multiplier that overflows (every |x| below ~7.5e-37
+// makes 255 / range +inf). An infinity in the row, or a finite range that overflows f32, gives
+// 255 / range = 0 (the fast path's FMIN / FMAX start at 0, so mn <= 0 <= mx): the fast path then
+// writes ZP for every datum (x * 0 = 0, inf * 0 = NaN -> 0), which are KleidiAI's bytes
+// (test/data/compat/*__special_*). An ordinary row pays two compares.
 static int kai_is_special(int nan, float scale) {
-    return nan || !(scale > 0.0F && scale <= FLT_MAX);
+    return nan || !(scale <= FLT_MAX);
 }
 
 // Converts v to int32 as FCVTAS does: rounded half away from zero, saturated, NaN to 0.
