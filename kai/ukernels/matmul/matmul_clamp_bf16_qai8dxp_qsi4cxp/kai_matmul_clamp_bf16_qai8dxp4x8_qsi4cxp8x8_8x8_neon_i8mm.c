@@ -801,7 +801,11 @@ KAI_NOINLINE static void kai_tile_b2_pre_asm(
 // k <= 1024), in stripes of KAI_PRE_ROWS rows (test/common/limits.cc).
 #define KAI_PRE_BYTES 8192
 #define KAI_PRE_ROWS 256
-static void kai_unpack_rhs(const uint8_t* rhs, size_t kp, int8_t* w16) {
+// w16 holds w16_bytes: the unpack writes kp * nr bytes (checked in debug builds, where an overrun of the
+// stack buffer would otherwise land silently in the caller's frame).
+static void kai_unpack_rhs(const uint8_t* rhs, size_t kp, int8_t* w16, size_t w16_bytes) {
+    KAI_ASSERT_MSG(kp * kai_nr <= w16_bytes, "kai_unpack_rhs: kp * nr exceeds the unpacked-RHS buffer");
+    (void)w16_bytes;
     const uint8_t* r = rhs;
     size_t chunks = kp / kai_k_chunk;
     __asm__ volatile(
@@ -873,7 +877,7 @@ void kai_run_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm(
             const size_t me = KAI_MIN(ms0 + KAI_PRE_ROWS, m_pre);
             for (size_t n0 = 0; n0 < n_pre; n0 += kai_nr) {
                 const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
-                kai_unpack_rhs(rhs, kp, w16);
+                kai_unpack_rhs(rhs, kp, w16, sizeof(w16));
                 const uint8_t* rhs_tail = rhs + kai_nr * (kp / 2);
                 for (size_t m0 = ms0; m0 < me; m0 += kai_m_step) {
                     const uint8_t* lhs = (const uint8_t*)lhs_packed + (m0 / kai_mr) * lhs_stride;

@@ -1299,7 +1299,11 @@ KAI_NOINLINE static void kai_tiles_b4_pre_asm(
 // k <= 1024), in stripes of KAI_PRE_ROWS rows (test/common/limits.cc).
 #define KAI_PRE_BYTES 8192
 #define KAI_PRE_ROWS 256
-static void kai_unpack_rhs(const uint8_t* rhs, size_t kp, int8_t* w16) {
+// w16 holds w16_bytes: the unpack writes kp * nr bytes (checked in debug builds, where an overrun of the
+// stack buffer would otherwise land silently in the caller's frame).
+static void kai_unpack_rhs(const uint8_t* rhs, size_t kp, int8_t* w16, size_t w16_bytes) {
+    KAI_ASSERT_MSG(kp * kai_nr <= w16_bytes, "kai_unpack_rhs: kp * nr exceeds the unpacked-RHS buffer");
+    (void)w16_bytes;
     const uint8_t* r = rhs;
     size_t chunks = kp / kai_k_chunk;
     __asm__ volatile(
@@ -1372,7 +1376,7 @@ void kai_run_matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm(
             memset(rowc + (me - ms0) / kai_mr * 16, 0, 64 * sizeof(int32_t));  // read past the last tile
             for (size_t n0 = 0; n0 < n_pre; n0 += kai_nr) {
                 const uint8_t* rhs = (const uint8_t*)rhs_packed + (n0 / kai_nr) * rhs_stride;
-                kai_unpack_rhs(rhs, kp, w16);
+                kai_unpack_rhs(rhs, kp, w16, sizeof(w16));
                 const uint8_t* rhs_tail = rhs + kai_nr * (kp / 2);
                 for (size_t i = 0; i < 3; ++i) {  // sums, scales, biases
                     const int64x2_t v = vreinterpretq_s64_s32(vld1q_s32((const int32_t*)(const void*)(rhs_tail + 16 * i)));
