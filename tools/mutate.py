@@ -209,6 +209,8 @@ def run_mutant(m, verbose):
                 break
             if run.returncode != 0:
                 lines = [l for l in (run.stdout + run.stderr).splitlines() if "FAILED" in l or "Failure" in l]
+                if not lines:  # a crash or a failed assertion: its last words say which
+                    lines = [l for l in (run.stdout + run.stderr).splitlines() if l.strip() and "qemu:" not in l][-1:]
                 failed, detail = True, "; ".join(lines[:2])
                 break
             if "[  PASSED  ] 0 tests" in run.stdout and flt == filters[-1] and "filter" in m:
