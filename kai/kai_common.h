@@ -124,19 +124,24 @@ extern "C" {
 //   KAI_ALIGNED(n)    at the start of a variable's declaration: align it to n bytes (a power of 2)
 //   KAI_FORCE_INLINE  after `static`: always inline the function (`static KAI_FORCE_INLINE void f(...)`)
 //   KAI_NEVER_INLINE  at the start of a function's declaration: never inline it
+//   KAI_CODE_ALIGN(n) at the start of a function's definition: align its code to n bytes (cl.exe has
+//                     no per-function alignment: there it expands to nothing, a layout hint lost)
 //   KAI_RESTRICT      C99 `restrict` (MSVC's C front end spells it __restrict)
 #if defined(__GNUC__) || defined(__clang__)
 #define KAI_ALIGNED(n) __attribute__((aligned(n)))
 #define KAI_FORCE_INLINE inline __attribute__((always_inline))
 #define KAI_NEVER_INLINE __attribute__((noinline))
+#define KAI_CODE_ALIGN(n) __attribute__((aligned(n)))
 #elif defined(_MSC_VER)
 #define KAI_ALIGNED(n) __declspec(align(n))
 #define KAI_FORCE_INLINE __forceinline
 #define KAI_NEVER_INLINE __declspec(noinline)
+#define KAI_CODE_ALIGN(n)
 #else
 #define KAI_ALIGNED(n)
 #define KAI_FORCE_INLINE inline
 #define KAI_NEVER_INLINE
+#define KAI_CODE_ALIGN(n)
 #endif
 #if defined(_MSC_VER) && !defined(__clang__)
 #define KAI_RESTRICT __restrict

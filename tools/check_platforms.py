@@ -82,18 +82,7 @@ SKIPS = [
 
 # Known failures: compiled, and expected to fail until the cause is fixed (then the entry must
 # go: a known failure that compiles is reported as a failure). Same form as SKIPS.
-# These templates spell GNU attributes (always_inline, noinline, aligned) or select their inline
-# assembly without a cl.exe path; the fix is kai_common.h's KAI_FORCE_INLINE / KAI_NEVER_INLINE /
-# KAI_ALIGNED and an `_MSC_VER && !__clang__` term in the *_NO_ASM switch, in the templates.
-_GNU_TEMPLATES = (
-    "bf16_gemm.c.in", "bf16_gemm16.c.in", "qai4c32p_dotprod_gemm.c.in", "qai4c32p_gemv.c.in",
-    "qai4c32p_i8mm.c.in", "qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p_i8mm_4x8.c.in",
-    "qsi4cxp_dotprod_gemm.c.in", "qsi4cxp_i8mm_4xn.c.in", "qsi8d32p_i8mm.c.in",
-)
-KNOWN_FAILURES = [
-    (("windows-cl",), lambda e: _template(e) in _GNU_TEMPLATES,
-     "template spells GNU attributes / inline asm without a cl.exe path (template rework pending)"),
-]
+KNOWN_FAILURES = []
 
 # kai/kai_cpu.h's OS paths, compiled once per target (the feature-less translation unit).
 KAI_CPU_CHECK = {"name": "kai_cpu.h", "path": os.path.join(STUBS, "kai_cpu_check.c"), "features": []}

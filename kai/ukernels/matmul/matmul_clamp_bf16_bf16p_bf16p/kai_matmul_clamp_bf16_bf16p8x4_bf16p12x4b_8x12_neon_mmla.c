@@ -127,7 +127,7 @@ size_t kai_get_dst_size_matmul_clamp_bf16_bf16p8x4_bf16p12x4b_8x12_neon_mmla(siz
 // clamp_needed == 0 means both bounds round to infinities in bf16 (-FLT_MAX and FLT_MAX do): the
 // clamp then cannot change any bf16 result (rounding is monotonic), so it is skipped.
 // multi_k == 0 means k_chunks == 1 (no K loop before the peeled step).
-__attribute__((always_inline)) static inline void kai_tiles(
+static KAI_FORCE_INLINE void kai_tiles(
     const uint8_t* lhs, size_t lhs_block, const uint8_t* rhs0, const uint8_t* rhs1, const float* bias_table,
     size_t k_chunks, size_t tiles, uint8_t* dst, size_t dst_stride, const float* bounds, const int clamp_needed,
     const int multi_k) {
@@ -319,7 +319,7 @@ __attribute__((always_inline)) static inline void kai_tiles(
 //
 // clamp_needed == 0 means both bounds round to infinities in bf16 (-FLT_MAX and FLT_MAX do): the
 // clamp then cannot change any bf16 result (rounding is monotonic), so it is skipped.
-__attribute__((always_inline)) static inline void kai_column_block(
+static KAI_FORCE_INLINE void kai_column_block(
     const uint8_t* lhs, const uint8_t* rhs_data, const float* bias_table, size_t k_chunks,
     size_t m_tiles, uint8_t* dst, size_t dst_stride, const float* bounds, const int clamp_needed) {
     float32x4_t acc_r01_c01;
@@ -516,13 +516,13 @@ __attribute__((always_inline)) static inline void kai_column_block(
 #define KAI_NO_PRE_RA_SCHEDULE
 #endif
 
-KAI_NO_PRE_RA_SCHEDULE __attribute__((noinline)) static void kai_column_block_clamp(
+KAI_NO_PRE_RA_SCHEDULE KAI_NEVER_INLINE static void kai_column_block_clamp(
     const uint8_t* lhs, const uint8_t* rhs_data, const float* bias_table, size_t k_chunks,
     size_t m_tiles, uint8_t* dst, size_t dst_stride, const float* bounds) {
     kai_column_block(lhs, rhs_data, bias_table, k_chunks, m_tiles, dst, dst_stride, bounds, 1);
 }
 
-KAI_NO_PRE_RA_SCHEDULE __attribute__((noinline)) static void kai_column_block_noclamp(
+KAI_NO_PRE_RA_SCHEDULE KAI_NEVER_INLINE static void kai_column_block_noclamp(
     const uint8_t* lhs, const uint8_t* rhs_data, const float* bias_table, size_t k_chunks,
     size_t m_tiles, uint8_t* dst, size_t dst_stride, const float* bounds) {
     kai_column_block(lhs, rhs_data, bias_table, k_chunks, m_tiles, dst, dst_stride, bounds, 0);
@@ -791,7 +791,7 @@ KAI_NO_PRE_RA_SCHEDULE __attribute__((noinline)) static void kai_column_block_no
 // translation block at a page boundary, and ../shared/perf/mca_call.py costs the two halves of a
 // cut block apart, which moves the modelled whole-call figure with the size of unrelated code.
 #define KAI_TILES_ASM(name, align, EPILOGUE_B, EPILOGUE_A, CLAMP_A)                                           \
-    __attribute__((noinline, aligned(align))) static void name(                                                \
+    KAI_NEVER_INLINE KAI_CODE_ALIGN(align) static void name(                                                \
         const uint8_t* lhs, size_t lhs_block, const uint8_t* rhs0, const uint8_t* rhs1, const float* bias_table, \
         size_t k_chunks, size_t tiles, uint8_t* dst, size_t dst_stride, const float* bounds) {                 \
         KAI_ASSUME(k_chunks >= 3 && lhs_block == k_chunks * 64);                                               \
@@ -841,7 +841,7 @@ typedef void (*kai_tiles_fn)(
     const float*);
 
 #define KAI_TILES_VARIANT(name, clamp_needed, multi_k)                                                           \
-    KAI_NO_PRE_RA_SCHEDULE __attribute__((noinline)) static void name(                                           \
+    KAI_NO_PRE_RA_SCHEDULE KAI_NEVER_INLINE static void name(                                           \
         const uint8_t* lhs, size_t lhs_block, const uint8_t* rhs0, const uint8_t* rhs1, const float* bias_table, \
         size_t k_chunks, size_t tiles, uint8_t* dst, size_t dst_stride, const float* bounds) {                   \
         kai_tiles(                                                                                               \

@@ -174,7 +174,7 @@ static const int8_t* dup_lhs(const int8_t* lhs, size_t nb, size_t bl, int8_t* ou
 
 // Columns [n0, n0 + 4 * NC) of one row (NC 4-column blocks), over all k; cols = valid columns of the
 // last block (4 unless at the matrix edge). lhs_dup: the row in the layout of dup_lhs, or NULL.
-static inline __attribute__((always_inline)) void gemv_cols(
+static KAI_FORCE_INLINE void gemv_cols(
     const int8_t* lhs, const int8_t* lhs_dup, const uint8_t* rhs, size_t rhs_stride, size_t nb, size_t bl, uint8_t* dst,
     size_t nc_blocks, size_t last_cols, float32x4_t vmin, float32x4_t vmax) {
     enum { NC_MAX = 4 };
@@ -278,12 +278,12 @@ static inline __attribute__((always_inline)) void gemv_cols(
 }
 
 // The row functions carry the kernel name: a binary holding several kernels (perf tools) resolves them.
-static __attribute__((noinline)) void gemv_row_bl32_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(
+static KAI_NEVER_INLINE void gemv_row_bl32_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(
     const int8_t* lhs, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, uint8_t* dst,
     float32x4_t vmin, float32x4_t vmax) {
     const int8_t* dup = NULL;
 #if defined(KAI_QAI4C32P_GEMV_ASM)
-    int8_t dup_buf[KAI_GEMV_DUP_BYTES] __attribute__((aligned(16)));
+    KAI_ALIGNED(16) int8_t dup_buf[KAI_GEMV_DUP_BYTES];
     if (n >= 16 && nb * (2 * 32 + 8) <= sizeof(dup_buf)) {
         dup = dup_lhs(lhs, nb, 32, dup_buf);
     }
@@ -298,12 +298,12 @@ static __attribute__((noinline)) void gemv_row_bl32_matmul_clamp_f16_qsi8d32p1x8
     }
 }
 
-static __attribute__((noinline)) void gemv_row_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(
+static KAI_NEVER_INLINE void gemv_row_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod(
     const int8_t* lhs, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl, uint8_t* dst,
     float32x4_t vmin, float32x4_t vmax) {
     const int8_t* dup = NULL;
 #if defined(KAI_QAI4C32P_GEMV_ASM)
-    int8_t dup_buf[KAI_GEMV_DUP_BYTES] __attribute__((aligned(16)));
+    KAI_ALIGNED(16) int8_t dup_buf[KAI_GEMV_DUP_BYTES];
     if (n >= 16 && nb * (2 * bl + 8) <= sizeof(dup_buf)) {
         dup = dup_lhs(lhs, nb, bl, dup_buf);
     }

@@ -105,7 +105,7 @@ static inline int kai_any_non_finite(float32x4_t v) {
 
 // Rare path of kai_column_block: clamps a stored tile in place (a tile of the column block held
 // an infinity, or a product of the check below overflowed).
-__attribute__((noinline)) static void kai_clamp_stored_tile(float* out, size_t out_stride, const float* bounds) {
+KAI_NEVER_INLINE static void kai_clamp_stored_tile(float* out, size_t out_stride, const float* bounds) {
     const float32x4_t vmin = vld1q_dup_f32(bounds + 0);
     const float32x4_t vmax = vld1q_dup_f32(bounds + 1);
     for (size_t r = 0; r < kai_m_step; ++r) {
@@ -134,7 +134,7 @@ __attribute__((noinline)) static void kai_clamp_stored_tile(float* out, size_t o
 // is finite whenever a, b and c are, and is infinite or NaN whenever one of them is, unless a
 // product overflows, which only sends the tile down the exact path): 13 instructions. A tile that
 // fails the check is clamped after the fact, in memory, with the rest of the column block.
-__attribute__((always_inline)) static inline void kai_column_block(
+static KAI_FORCE_INLINE void kai_column_block(
     const uint8_t* lhs, const uint8_t* rhs_data, const float* bias_table, size_t k_chunks,
     size_t m_tiles, uint8_t* dst, size_t dst_stride, const float* bounds, const int clamp_needed) {
     float32x4_t acc_r01_c01;
@@ -336,13 +336,13 @@ __attribute__((always_inline)) static inline void kai_column_block(
 // block at a page boundary, and ../shared/perf/mca_call.py costs the two halves of a cut block
 // apart, which moved the modelled whole-call figure by up to 3 points with the size of unrelated
 // code linked before the kernel.
-KAI_NO_PRE_RA_SCHEDULE __attribute__((noinline, aligned(1024))) static void kai_column_block_clamp(
+KAI_NO_PRE_RA_SCHEDULE KAI_NEVER_INLINE KAI_CODE_ALIGN(1024) static void kai_column_block_clamp(
     const uint8_t* lhs, const uint8_t* rhs_data, const float* bias_table, size_t k_chunks,
     size_t m_tiles, uint8_t* dst, size_t dst_stride, const float* bounds) {
     kai_column_block(lhs, rhs_data, bias_table, k_chunks, m_tiles, dst, dst_stride, bounds, 1);
 }
 
-KAI_NO_PRE_RA_SCHEDULE __attribute__((noinline, aligned(1024))) static void kai_column_block_check(
+KAI_NO_PRE_RA_SCHEDULE KAI_NEVER_INLINE KAI_CODE_ALIGN(1024) static void kai_column_block_check(
     const uint8_t* lhs, const uint8_t* rhs_data, const float* bias_table, size_t k_chunks,
     size_t m_tiles, uint8_t* dst, size_t dst_stride, const float* bounds) {
     kai_column_block(lhs, rhs_data, bias_table, k_chunks, m_tiles, dst, dst_stride, bounds, 0);

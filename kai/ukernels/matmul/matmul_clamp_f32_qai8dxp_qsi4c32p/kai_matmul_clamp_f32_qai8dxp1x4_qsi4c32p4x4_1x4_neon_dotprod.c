@@ -125,7 +125,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod
 /// column group split the SDOTs of a block (SDOT s of a chunk goes to chain s % chains).
 /// nt (1 or 2, a constant) tiles at once: tile t's RHS block is at *rhs_p + t * rhs_stride, its
 /// groups are facc[t * KAI_GROUPS + g]; two tiles give two independent block epilogues side by side.
-static inline __attribute__((always_inline)) void kai_c32g_blocks(const int8_t** lhs_p, const uint8_t** rhs_p,
+static KAI_FORCE_INLINE void kai_c32g_blocks(const int8_t** lhs_p, const uint8_t** rhs_p,
     size_t rhs_stride, size_t nt, size_t nb, size_t chunks, size_t chains, float32x4_t* facc) {
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);
     const int8_t* lhs = *lhs_p;
@@ -203,7 +203,7 @@ static inline __attribute__((always_inline)) void kai_c32g_blocks(const int8_t**
 /// Computes nt (1 or 2) consecutive 1 x 4 tiles of the row whose packed LHS starts at lhs, tile t
 /// with its RHS block at rhs + t * rhs_stride (nb K blocks of chunks 32-K chunks), and stores them at
 /// dst + t * 4; the last tile stores cols (1..4) columns.
-static inline __attribute__((always_inline)) void kai_c32g_tile(const int8_t* lhs, const uint8_t* rhs,
+static KAI_FORCE_INLINE void kai_c32g_tile(const int8_t* lhs, const uint8_t* rhs,
     size_t rhs_stride, size_t nt, size_t nb, size_t chunks, size_t cols, float* dst, float32x4_t vmin,
     float32x4_t vmax) {
     float32x4_t facc[2 * KAI_GROUPS];
@@ -242,7 +242,7 @@ static inline __attribute__((always_inline)) void kai_c32g_tile(const int8_t* lh
 }
 
 /// A last single tile (odd count or ragged): out of line, so that the pair loop stays one path.
-__attribute__((noinline)) static void kai_c32g_tile_edge(const int8_t* lhs, const uint8_t* rhs, size_t nb,
+KAI_NEVER_INLINE static void kai_c32g_tile_edge(const int8_t* lhs, const uint8_t* rhs, size_t nb,
     size_t chunks, size_t cols, float* dst, float32x4_t vmin, float32x4_t vmax) {
     kai_c32g_tile(lhs, rhs, 0, 1, nb, chunks, cols, dst, vmin, vmax);
 }

@@ -477,7 +477,7 @@ __asm__(
 /// block, and stores the first cols (1..4) of them at dst. Same arithmetic, in the same order, as
 /// the 4 x 8 tile: only the tiling differs. Each unpacked RHS register feeds 4 SMMLA instead of
 /// 2, so the nibble decode per SMMLA halves.
-static inline __attribute__((always_inline)) void kai_c32_4x8x32_half_tile(
+static KAI_FORCE_INLINE void kai_c32_4x8x32_half_tile(
     const int8_t* lhs_0, const int8_t* lhs_1, const uint8_t* rhs, size_t h, size_t nb, size_t bl, size_t cols,
     uint8_t* dst, size_t dst_stride_row, float32x4_t clamp_min, float32x4_t clamp_max) {
     rhs += 32 * h;
@@ -652,7 +652,7 @@ static inline __attribute__((always_inline)) void kai_c32_4x8x32_half_tile(
 /// block. Not inlined: the K loop stays in a small function of its own. Aligned to 2 KiB (it is
 /// about 1.5 KiB): no page boundary cuts it, where the profilers' QEMU ends a translation block
 /// (a cut moved the modelled bl = 128 call figure by 2-5 points with the layout of other kernels).
-__attribute__((noinline, aligned(2048))) static void kai_c32_4x8x32_rows8(
+KAI_NEVER_INLINE KAI_CODE_ALIGN(2048) static void kai_c32_4x8x32_rows8(
     const int8_t* lhs_0, const int8_t* lhs_1, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb,
     size_t bl, uint8_t* dst, size_t dst_stride_row, float32x4_t clamp_min, float32x4_t clamp_max) {
     // One loop over the 4-column halves (one copy of the half tile's code, so the profilers see

@@ -456,7 +456,7 @@ static inline void kai_cx_kloop_c(const int8_t* const* lhs_blocks, const uint8_t
 /// Computes the tile of rows (1..8) x cols (1..8) whose LHS blocks start at lhs[0..]
 /// and whose RHS block starts at rhs (chunks = Kp / 32), and stores it at dst.
 #if defined(KAI_CX_ASM)
-__attribute__((noinline))  // edges only: keeps the full-tile loop of kai_run straight
+KAI_NEVER_INLINE  // edges only: keeps the full-tile loop of kai_run straight
 #endif
 static void kai_cx_tile(
     const int8_t* const* lhs, const uint8_t* rhs, size_t chunks, size_t rows, size_t cols, uint8_t* dst,
@@ -494,7 +494,7 @@ static void kai_cx_tile(
 // Aligned to 2 KiB (the function is under 2 KiB): no page boundary cuts its tile loop or epilogue,
 // where the profilers' QEMU ends a translation block (a cut after other kernels grew cost the modelled
 // whole call 0.2 points; docs/performance.md "Measurement notes").
-__attribute__((aligned(2048))) void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod(
+KAI_CODE_ALIGN(2048) void kai_run_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
     size_t dst_stride_col, float scalar_min, float scalar_max) {
     KAI_ASSUME_MSG(dst_stride_col == sizeof(float), "dst_stride_col must be sizeof(float)");

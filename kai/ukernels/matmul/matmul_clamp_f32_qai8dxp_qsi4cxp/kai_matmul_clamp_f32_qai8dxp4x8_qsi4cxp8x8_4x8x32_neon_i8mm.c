@@ -248,7 +248,7 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm(
 /// inlining) LHS blocks start at lhs[0..rb-1] and whose RHS block starts at rhs (chunks = Kp / 32),
 /// and stores it at dst. Two LHS blocks share each unpacked RHS register between twice as many
 /// SMMLAs: the run loop takes them whenever the rows allow (the getters' m_step stays 4).
-static inline __attribute__((always_inline)) void kai_cxm_tile(
+static KAI_FORCE_INLINE void kai_cxm_tile(
     const int8_t* const* lhs_blocks, size_t rb, const uint8_t* rhs, size_t chunks, size_t rows, size_t cols, uint8_t* dst,
     size_t dst_stride_row, float32x4_t vmin, float32x4_t vmax) {
     const int8x16_t high_mask = vdupq_n_s8((int8_t)0xF0);

@@ -107,7 +107,7 @@ static inline void store_row(uint8_t* d, float32x4_t v, size_t cols) {
 
 // Columns [n0, n0 + 4 * NC) of one row (NC 4-column blocks), over all k; cols = valid columns of the
 // last block (4 unless at the matrix edge). lhs_dup: the row in the layout of dup_lhs, or NULL.
-static inline __attribute__((always_inline)) void gemv_cols(
+static KAI_FORCE_INLINE void gemv_cols(
     const int8_t* lhs, const int8_t* lhs_dup, const uint8_t* rhs, size_t rhs_stride, size_t nb, size_t bl, uint8_t* dst,
     size_t nc_blocks, size_t last_cols, float32x4_t vmin, float32x4_t vmax) {
     enum { NC_MAX = 4 };
@@ -164,7 +164,7 @@ static inline __attribute__((always_inline)) void gemv_cols(
 }
 
 // The row functions carry the kernel name: a binary holding several kernels (perf tools) resolves them.
-static __attribute__((noinline)) void gemv_row_bl32_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod(
+static KAI_NEVER_INLINE void gemv_row_bl32_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod(
     const int8_t* lhs, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, uint8_t* dst,
     float32x4_t vmin, float32x4_t vmax) {
     const int8_t* dup = NULL;
@@ -178,7 +178,7 @@ static __attribute__((noinline)) void gemv_row_bl32_matmul_clamp_f32_qsi8d32p1x4
     }
 }
 
-static __attribute__((noinline)) void gemv_row_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod(
+static KAI_NEVER_INLINE void gemv_row_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod(
     const int8_t* lhs, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl, uint8_t* dst,
     float32x4_t vmin, float32x4_t vmax) {
     const int8_t* dup = NULL;

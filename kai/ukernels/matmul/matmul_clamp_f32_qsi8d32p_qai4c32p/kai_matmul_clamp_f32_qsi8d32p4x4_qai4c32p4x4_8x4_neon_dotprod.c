@@ -131,7 +131,7 @@ static inline void store_row(uint8_t* d, float32x4_t v, size_t cols) {
 
 // One tile of 4 or 8 rows (two_blocks) x 4 columns over all k. lhs: the first 4-row block; rhs: the
 // 4-column block.
-static inline __attribute__((always_inline)) void tile(
+static KAI_FORCE_INLINE void tile(
     const uint8_t* lhs, size_t lhs_stride, int two_blocks, const uint8_t* rhs, size_t nb, size_t bl, uint8_t* dst,
     size_t dst_stride, size_t rows, size_t cols, float32x4_t vmin, float32x4_t vmax) {
     const size_t lhs_block = kai_mr * (bl + 8);
@@ -310,7 +310,7 @@ static inline __attribute__((always_inline)) void tile(
 }
 
 // One row of tiles: 4 or 8 rows (two_blocks) x all n columns, 4 at a time.
-static inline __attribute__((always_inline)) void tile_row(
+static KAI_FORCE_INLINE void tile_row(
     const uint8_t* lhs, size_t lhs_stride, int two_blocks, const uint8_t* rhs_packed, size_t rhs_stride, size_t n,
     size_t nb, size_t bl, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     for (size_t n0 = 0; n0 < n; n0 += kai_nr) {
@@ -319,19 +319,19 @@ static inline __attribute__((always_inline)) void tile_row(
     }
 }
 
-static __attribute__((noinline)) void dot_rows8_bl32_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
+static KAI_NEVER_INLINE void dot_rows8_bl32_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb,
     uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, 32, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void dot_rows8_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
+static KAI_NEVER_INLINE void dot_rows8_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, bl, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void dot_rows4_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
+static KAI_NEVER_INLINE void dot_rows4_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 0, rhs_packed, rhs_stride, n, nb, bl, dst, dst_stride, rows, vmin, vmax);
@@ -381,7 +381,7 @@ static void unpack_rhs_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod
 // One 8-row tile (lhs: its first 4-row block at the K range's first block) over the nblk decoded blocks
 // at u. acc: the tile's 8 f32 accumulators (row r's 4 columns, +0 before the first range), loaded and
 // stored back.
-static inline __attribute__((always_inline)) void tile_u(
+static KAI_FORCE_INLINE void tile_u(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc) {
     const size_t lhs_block = kai_mr * (bl + 8);
     float32x4_t f0 = acc[0];
@@ -584,19 +584,19 @@ static inline __attribute__((always_inline)) void tile_u(
 }
 
 // ntiles 8-row tiles (the first at lhs, then every 2 * lhs_stride) over one decoded K range.
-static inline __attribute__((always_inline)) void tiles_u(
+static KAI_FORCE_INLINE void tiles_u(
     const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc) {
     for (size_t t = 0; t < ntiles; ++t) {
         tile_u(lhs + 2 * t * lhs_stride, lhs_stride, u, nblk, bl, acc + 8 * t);
     }
 }
 
-static __attribute__((noinline)) void dot_tiles_u_bl32_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
+static KAI_NEVER_INLINE void dot_tiles_u_bl32_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, float32x4_t* acc) {
     tiles_u(lhs, lhs_stride, ntiles, u, nblk, 32, acc);
 }
 
-static __attribute__((noinline)) void dot_tiles_u_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
+static KAI_NEVER_INLINE void dot_tiles_u_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, size_t nblk, size_t bl, float32x4_t* acc) {
     tiles_u(lhs, lhs_stride, ntiles, u, nblk, bl, acc);
 }
@@ -606,7 +606,7 @@ static __attribute__((noinline)) void dot_tiles_u_matmul_clamp_f32_qsi8d32p4x4_q
 static void dot_rows_u_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod(
     const uint8_t* lhs_packed, size_t lhs_stride, size_t ntiles_all, const uint8_t* rhs_packed, size_t rhs_stride,
     size_t n, size_t nb, size_t bl, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
-    uint8_t ubuf[KAI_UBUF_BYTES] __attribute__((aligned(64)));
+    KAI_ALIGNED(64) uint8_t ubuf[KAI_UBUF_BYTES];
     float32x4_t acc[KAI_ROW_TILES * 8];
     const size_t lhs_block = kai_mr * (bl + 8);
     const size_t rhs_block = kai_nr * (bl / 2 + 8);

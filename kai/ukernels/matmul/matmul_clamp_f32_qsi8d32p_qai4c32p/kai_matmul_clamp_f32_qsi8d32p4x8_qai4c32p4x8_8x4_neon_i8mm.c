@@ -150,7 +150,7 @@ static inline void lhs_param_vectors(const uint8_t* pa, const uint8_t* pb, float
 
 // One tile of 4 or 8 rows (two_blocks) x 4 columns over all k. lhs: the first 4-row block; rhs: the
 // 4-column block. pv: the lhs_param_vectors of this tile (8 per block), or NULL to build them here.
-static inline __attribute__((always_inline)) void tile(
+static KAI_FORCE_INLINE void tile(
     const uint8_t* lhs, size_t lhs_stride, int two_blocks, const uint8_t* rhs, size_t nb, size_t bl,
     const float32x4_t* pv, uint8_t* dst, size_t dst_stride, size_t rows, size_t cols, float32x4_t vmin,
     float32x4_t vmax) {
@@ -380,7 +380,7 @@ static inline __attribute__((always_inline)) void tile(
 }
 
 // One row of tiles: 4 or 8 rows (two_blocks) x all n columns, 4 at a time.
-static inline __attribute__((always_inline)) void tile_row(
+static KAI_FORCE_INLINE void tile_row(
     const uint8_t* lhs, size_t lhs_stride, int two_blocks, const uint8_t* rhs_packed, size_t rhs_stride, size_t n,
     size_t nb, size_t bl, const float32x4_t* pv, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin,
     float32x4_t vmax) {
@@ -390,19 +390,19 @@ static inline __attribute__((always_inline)) void tile_row(
     }
 }
 
-static __attribute__((noinline)) void i8mm_rows8_bl32_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
+static KAI_NEVER_INLINE void i8mm_rows8_bl32_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb,
     const float32x4_t* pv, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, 32, pv, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void i8mm_rows8_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
+static KAI_NEVER_INLINE void i8mm_rows8_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     const float32x4_t* pv, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, bl, pv, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void i8mm_rows4_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
+static KAI_NEVER_INLINE void i8mm_rows4_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     const float32x4_t* pv, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 0, rhs_packed, rhs_stride, n, nb, bl, pv, dst, dst_stride, rows, vmin, vmax);
@@ -576,7 +576,7 @@ static void unpack_rhs_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(co
 // pv: the tile's LHS parameter vectors of the range's first block (8 per block). acc: the tile's 8 f32
 // accumulators in the SMMLA order (c01_r01, c23_r01, c01_r23, c23_r23, then r45, r67; +0 before the first
 // range), updated in place.
-static inline __attribute__((always_inline)) void tile_u(
+static KAI_FORCE_INLINE void tile_u(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* u, const float32x4_t* pv, size_t nblk, size_t bl,
     float32x4_t* acc) {
     const int8_t* pa = (const int8_t*)lhs;
@@ -702,7 +702,7 @@ static inline __attribute__((always_inline)) void tile_u(
 
 // ntiles 8-row tiles (the first at lhs, then every 2 * lhs_stride; tile t's parameter vectors at
 // pv + 8 * nb * t) over one decoded K range.
-static inline __attribute__((always_inline)) void tiles_u(
+static KAI_FORCE_INLINE void tiles_u(
     const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, const float32x4_t* pv, size_t nb,
     size_t nblk, size_t bl, float32x4_t* acc) {
     for (size_t t = 0; t < ntiles; ++t) {
@@ -710,13 +710,13 @@ static inline __attribute__((always_inline)) void tiles_u(
     }
 }
 
-static __attribute__((noinline)) void mmla_tiles_u_bl32_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
+static KAI_NEVER_INLINE void mmla_tiles_u_bl32_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, const float32x4_t* pv, size_t nb,
     size_t nblk, float32x4_t* acc) {
     tiles_u(lhs, lhs_stride, ntiles, u, pv, nb, nblk, 32, acc);
 }
 
-static __attribute__((noinline)) void mmla_tiles_u_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
+static KAI_NEVER_INLINE void mmla_tiles_u_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     const uint8_t* lhs, size_t lhs_stride, size_t ntiles, const uint8_t* u, const float32x4_t* pv, size_t nb,
     size_t nblk, size_t bl, float32x4_t* acc) {
     tiles_u(lhs, lhs_stride, ntiles, u, pv, nb, nblk, bl, acc);
@@ -728,7 +728,7 @@ static void mmla_rows_u_matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm(
     const uint8_t* lhs_packed, size_t lhs_stride, size_t ntiles_all, const uint8_t* rhs_packed, size_t rhs_stride,
     size_t n, size_t nb, size_t bl, float32x4_t* pv, uint8_t* dst, size_t dst_stride, size_t rows, float32x4_t vmin,
     float32x4_t vmax) {
-    uint8_t ubuf[KAI_UBUF_BYTES] __attribute__((aligned(64)));
+    KAI_ALIGNED(64) uint8_t ubuf[KAI_UBUF_BYTES];
     float32x4_t acc[KAI_ROW_TILES * 8];
     const size_t lhs_block = kai_mr * (bl + 8);
     const size_t rhs_block = kai_nr * (bl / 2 + 8);

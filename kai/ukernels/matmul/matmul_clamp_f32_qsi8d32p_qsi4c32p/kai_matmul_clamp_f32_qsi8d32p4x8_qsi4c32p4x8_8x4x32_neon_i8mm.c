@@ -147,7 +147,7 @@ static const int32_t kai_q40_zeros[8] __attribute__((aligned(16))) = {0, 0, 0, 0
 // rhs: the 4-column block; both at quantisation block 0. scale_vectors: the output of
 // lhs_scale_vectors for this tile, or NULL to compute them here. Inlined with constant
 // two_blocks (and bl = 32, the GGUF block, for a fully unrolled block).
-static inline __attribute__((always_inline)) void tile(
+static KAI_FORCE_INLINE void tile(
     const uint8_t* lhs, size_t lhs_stride, int two_blocks, const uint8_t* rhs, size_t nb, size_t bl,
     const float32x4_t* scale_vectors, float* dst, size_t dst_stride, size_t rows, size_t cols, float32x4_t vmin,
     float32x4_t vmax) {
@@ -291,7 +291,7 @@ static inline __attribute__((always_inline)) void tile(
 
 // One row of tiles: 4 or 8 rows (two_blocks) x all n columns, 4 at a time. Inlined into the
 // instances below, which keep each hot loop in a small function of its own.
-static inline __attribute__((always_inline)) void tile_row(
+static KAI_FORCE_INLINE void tile_row(
     const uint8_t* lhs, size_t lhs_stride, int two_blocks, const uint8_t* rhs_packed, size_t rhs_stride, size_t n,
     size_t nb, size_t bl, const float32x4_t* scale_vectors, float* dst, size_t dst_stride, size_t rows,
     float32x4_t vmin, float32x4_t vmax) {
@@ -301,19 +301,19 @@ static inline __attribute__((always_inline)) void tile_row(
     }
 }
 
-static __attribute__((noinline)) void i8mm8x4x32_rows8_bl32(
+static KAI_NEVER_INLINE void i8mm8x4x32_rows8_bl32(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb,
     const float32x4_t* scale_vectors, float* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, 32, scale_vectors, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void i8mm8x4x32_rows8(
+static KAI_NEVER_INLINE void i8mm8x4x32_rows8(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     const float32x4_t* scale_vectors, float* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 1, rhs_packed, rhs_stride, n, nb, bl, scale_vectors, dst, dst_stride, rows, vmin, vmax);
 }
 
-static __attribute__((noinline)) void i8mm8x4x32_rows4(
+static KAI_NEVER_INLINE void i8mm8x4x32_rows4(
     const uint8_t* lhs, size_t lhs_stride, const uint8_t* rhs_packed, size_t rhs_stride, size_t n, size_t nb, size_t bl,
     const float32x4_t* scale_vectors, float* dst, size_t dst_stride, size_t rows, float32x4_t vmin, float32x4_t vmax) {
     tile_row(lhs, lhs_stride, 0, rhs_packed, rhs_stride, n, nb, bl, scale_vectors, dst, dst_stride, rows, vmin, vmax);
