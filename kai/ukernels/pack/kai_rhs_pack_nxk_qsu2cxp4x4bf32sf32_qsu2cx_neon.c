@@ -27,6 +27,16 @@
 
 #include "kai/kai_common.h"
 
+// Weak definitions, written by tools/gen_kernels.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_n_step_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon
+#pragma weak kai_get_rhs_offset_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon
+#pragma weak kai_get_rhs_packed_offset_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon
+#pragma weak kai_get_rhs_packed_size_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon
+#pragma weak kai_get_rhs_packed_stride_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon
+#pragma weak kai_run_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon
+// (end of the weak definitions)
+
 static const size_t kai_k_chunk = 32;  // K must be a multiple of 32
 static const size_t kai_nr_fixed = 4;
 static const int32_t kai_default_lut[4] = {-2, -1, 0, 1};
