@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Benchmark adapter of the 2-bit per-channel family (qai8dxp x qsu2cxp, llama.cpp's KleidiAI path), from its
-// registry, with llama.cpp's symmetric look-up table {-3, -1, 1, 3}.
+// registry, with the symmetric look-up table {-3, -1, 1, 3}.
 #include <cfloat>
 #include <cstring>
 #include <memory>

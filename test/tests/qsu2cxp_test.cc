@@ -39,7 +39,7 @@ using kai_test::GuardedBuffer;
 
 const kai_rhs_pack_qs4cxs1s0_param kParams = {1, 2};
 
-// The look-up tables the sweeps use: the default (NULL), llama.cpp's symmetric {-3, -1, 1, 3} and the extremes.
+// The look-up tables the sweeps use: the default (NULL), a symmetric {-3, -1, 1, 3} and the extremes.
 const int32_t kLutSym[4] = {-3, -1, 1, 3};
 const int32_t kLutExtreme[4] = {-64, 63, 0, -1};
 const int32_t* const kLuts[] = {nullptr, kLutSym, kLutExtreme};
