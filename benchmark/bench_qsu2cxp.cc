@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // Benchmark adapter of the 2-bit per-channel family (qai8dxp x qsu2cxp, llama.cpp's KleidiAI path), from its
-// registry, with the symmetric look-up table {-3, -1, 1, 3}.
+// registry, with the symmetric look-up table {-3, -1, 1, 3}. The SME2 kernels' packed sizes and tiles follow the SVL
+// of the running thread.
 #include <cfloat>
 #include <cstring>
 #include <memory>
 
 #include "benchmark/bench_matmul.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon.h"
+#include "test/common/cpu_features.h"
 #include "test/common/rng.h"
 #include "test/reference/qsu2cxp_ref.h"
 #include "test/registry/qsu2cxp_registry.h"
@@ -34,9 +37,13 @@ public:
     size_t m_step() const override { return v_.ukernel.get_m_step(); }
     size_t n_step() const override { return v_.ukernel.get_n_step(); }
     size_t mr() const override { return v_.ukernel.get_mr(); }
+    // 0 for an SME2 kernel on a CPU without SME: the getters read the SVL (RDSVL), which needs SME.
     double packed_rhs_bytes() const override {
-        return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon(
-            s_.n, s_.k, v_.ukernel.get_nr(), v_.ukernel.get_kr(), v_.ukernel.get_sr()));
+        if (!kai_test::missing_features(v_.features).empty()) return 0;
+        const size_t nr = v_.ukernel.get_nr(), kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
+        return static_cast<double>(
+            sme() ? kai_get_rhs_packed_size_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon(s_.n, s_.k, nr, kr, sr)
+                  : kai_get_rhs_packed_size_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon(s_.n, s_.k, nr, kr, sr));
     }
 
     void prepare(size_t copies) override {
@@ -47,8 +54,8 @@ public:
         bias_ = kai_test::random_f32(s_.n, -1.0f, 1.0f, seed + 3);
         const size_t nr = v_.ukernel.get_nr(), kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
         rhs_packed_.assign(copies, std::vector<uint8_t>(static_cast<size_t>(packed_rhs_bytes())));
-        kai_run_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon(1, s_.n, s_.k, nr, kr, sr, w_.data(), bias_.data(),
-                                                            scale_.data(), rhs_packed_[0].data(), 0, &kParams, kLut);
+        auto* pack = sme() ? kai_run_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon : kai_run_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon;
+        pack(1, s_.n, s_.k, nr, kr, sr, w_.data(), bias_.data(), scale_.data(), rhs_packed_[0].data(), 0, &kParams, kLut);
         for (size_t c = 1; c < copies; ++c) rhs_packed_[c] = rhs_packed_[0];
         lhs_packed_.assign(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(s_.m, s_.k, mr(), kr, sr), 0);
         pack_lhs(0, s_.m);
@@ -65,8 +72,8 @@ public:
     void run_tile(size_t m0, size_t m1, size_t n0, size_t n1, size_t copy) override {
         const auto& uk = v_.ukernel;
         const size_t stride = s_.n * sizeof(float);
-        // The GEMV takes one row per call (m_step 1).
-        const size_t rows = uk.get_m_step() == 1 ? 1 : m1 - m0;
+        // The NEON GEMV takes one row per call.
+        const size_t rows = std::strstr(v_.name, "_1x4_neon") ? 1 : m1 - m0;
         for (size_t i = m0; i < m1; i += rows) {
             uk.run_matmul(rows, n1 - n0, s_.k, lhs_packed_.data() + uk.get_lhs_packed_offset(i, s_.k),
                           rhs_packed_[copy].data() + uk.get_rhs_packed_offset(n0, s_.k),
@@ -91,10 +98,14 @@ public:
             scale_cols.push_back(scale_[c]);
             bias_cols.push_back(bias_[c]);
         }
-        const bool rhs_scale_first = std::strstr(v_.name, "_8x4_") != nullptr;
+        using kai_ref::Qsu2Epilogue;
+        const Qsu2Epilogue e = std::strstr(v_.name, "_sme2_mopa")  ? Qsu2Epilogue::kSme2Mopa
+                               : std::strstr(v_.name, "_sme2_dot") ? Qsu2Epilogue::kSme2Dot
+                               : std::strstr(v_.name, "_8x4_")     ? Qsu2Epilogue::kNeonGemm
+                                                                    : Qsu2Epilogue::kNeonGemv;
         const std::vector<float> ref = kai_ref::matmul_qai8dxp_qsu2cx(q, cols.size(), s_.k, w_cols.data(), kLut,
                                                                       scale_cols.data(), bias_cols.data(), -FLT_MAX,
-                                                                      FLT_MAX, rhs_scale_first);
+                                                                      FLT_MAX, e);
         return compare_sampled_bits(dst_.data(), s_.n, rows, cols, ref);
     }
 
@@ -107,6 +118,7 @@ public:
     }
 
 private:
+    bool sme() const { return (v_.features & KAI_FEATURE_SME2) != 0; }
     const Qsu2cxpVariant& v_;
     Shape s_;
     std::vector<float> lhs_, scale_, bias_, dst_;
@@ -157,7 +169,8 @@ void add_packer(const Options& opt, std::vector<BenchCase>& out) {
 
 void add_qsu2cxp_cases(const Options& opt, std::vector<BenchCase>& out) {
     for (const Qsu2cxpVariant& v : kai_registry::qsu2cxp_variants()) {
-        const bool gemv = std::strstr(v.name, "_1x4_") != nullptr;
+        // From the name: an SME kernel's m_step getter needs SME (RDSVL). GEMVs have a 1xN tile.
+        const bool gemv = std::strstr(v.name, "_1x") != nullptr;
         for (const Shape& s : suite_shapes(opt, gemv, false)) {
             if (s.k % 32 != 0) continue;  // the family takes K in multiples of 32
             add_matmul_cases(opt, v.name, "qai8dxp pack+kernel", "qsu2cxp", v.features, s, 0, "GOP/s",

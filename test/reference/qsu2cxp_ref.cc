@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test/reference/qsu2cxp_ref.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -19,6 +20,12 @@ float clamp_fmax_fmin(float y, float lo, float hi) {
     if (std::isnan(hi)) return hi;
     if (y == hi) return std::signbit(y) ? y : hi;
     return y > hi ? hi : y;
+}
+
+// FCLAMP: maxNum(y, lo) then minNum(., hi); a NaN operand is ignored, so a NaN y gives lo (hi when below it).
+float fclamp(float y, float lo, float hi) {
+    y = std::isnan(y) ? lo : (y < lo ? lo : y);
+    return std::isnan(y) ? hi : (y > hi ? hi : y);
 }
 
 }  // namespace
@@ -66,9 +73,35 @@ std::vector<uint8_t> pack_qsu2cxp4x4(size_t n, size_t k, const uint8_t* rhs, con
     return out;
 }
 
+size_t qsu2cxp4vlx4_block_stride(size_t k, size_t nr) { return nr * (k / 4 + 12); }
+
+size_t qsu2cxp4vlx4_packed_size(size_t n, size_t k, size_t nr) { return (n + nr - 1) / nr * qsu2cxp4vlx4_block_stride(k, nr); }
+
+std::vector<uint8_t> pack_qsu2cxp4vlx4(size_t n, size_t k, size_t nr, const uint8_t* rhs, const float* bias,
+                                       const float* scale, const int32_t* lut) {
+    if (lut == nullptr) lut = kDefaultLut;
+    std::vector<uint8_t> out(qsu2cxp4vlx4_packed_size(n, k, nr));
+    for (size_t b0 = 0; b0 < n; b0 += nr) {
+        uint8_t* block = out.data() + b0 / nr * qsu2cxp4vlx4_block_stride(k, nr);
+        uint8_t* tail = block + nr * (k / 4);
+        for (size_t j = 0; j < nr; ++j) {
+            const size_t ch = b0 + j, src = std::min(ch, n - 1);
+            for (size_t b = 0; b < k / 4; ++b) block[b * nr + j] = rhs[src * (k / 4) + b];
+            int32_t sum = 0;
+            for (size_t kk = 0; kk < k; ++kk) sum += lut[qsu2_code(rhs, k, src, kk)];
+            const float s = ch < n ? scale[ch] : 0.0f;
+            const float bb = (ch < n && bias) ? bias[ch] : 0.0f;
+            std::memcpy(tail + 4 * j, &sum, 4);
+            std::memcpy(tail + 4 * nr + 4 * j, &s, 4);
+            std::memcpy(tail + 8 * nr + 4 * j, &bb, 4);
+        }
+    }
+    return out;
+}
+
 std::vector<float> matmul_qai8dxp_qsu2cx(const Qai8dxpUnpacked& lhs, size_t n, size_t k, const uint8_t* rhs,
                                          const int32_t* lut, const float* scale, const float* bias, float clamp_min,
-                                         float clamp_max, bool rhs_scale_first) {
+                                         float clamp_max, Qsu2Epilogue epilogue) {
     if (lut == nullptr) lut = kDefaultLut;
     const size_t m = lhs.m;
     std::vector<float> dst(m * n);
@@ -82,15 +115,23 @@ std::vector<float> matmul_qai8dxp_qsu2cx(const Qai8dxpUnpacked& lhs, size_t n, s
                 acc += static_cast<uint32_t>(lhs.q[i * lhs.kp + kk] * lut[qsu2_code(rhs, k, j, kk)]);
             acc += static_cast<uint32_t>(sum) * static_cast<uint32_t>(lhs.offset[i]);
             volatile float y = static_cast<float>(static_cast<int32_t>(acc));  // 3
-            if (rhs_scale_first) {                                             // 4
-                y = y * scale[j];
-                y = y * lhs.scale[i];
-            } else {
-                volatile float s = lhs.scale[i] * scale[j];
-                y = y * s;
+            volatile float s = lhs.scale[i] * scale[j];
+            switch (epilogue) {  // 4-5
+                case Qsu2Epilogue::kNeonGemm:
+                    y = y * scale[j];
+                    y = y * lhs.scale[i];
+                    y = y + b;
+                    break;
+                case Qsu2Epilogue::kSme2Dot:
+                    y = std::fma(static_cast<float>(y), static_cast<float>(s), b);
+                    break;
+                default:
+                    y = y * s;
+                    y = y + b;
+                    break;
             }
-            y = y + b;  // 5
-            dst[i * n + j] = clamp_fmax_fmin(y, clamp_min, clamp_max);
+            const bool fc = epilogue == Qsu2Epilogue::kSme2Mopa || epilogue == Qsu2Epilogue::kSme2Dot;
+            dst[i * n + j] = fc ? fclamp(y, clamp_min, clamp_max) : clamp_fmax_fmin(y, clamp_min, clamp_max);  // 6
         }
     }
     return dst;
