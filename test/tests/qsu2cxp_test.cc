@@ -315,7 +315,7 @@ TEST_P(Qsu2cxpKernel, MatchesTheReferenceBitForBit) {
     const auto& v = variant(GetParam());
     const size_t ms = v.ukernel.get_m_step(), ns = v.ukernel.get_n_step();
     std::vector<size_t> ms_list = {1};
-    if (!gemv_only(v)) ms_list = {1, 2, 5, ms - 1, ms, ms + 1, 2 * ms + 3};
+    if (!gemv_only(v)) ms_list = {1, 2, 4, 5, ms - 1, ms, ms + 1, ms + 4, 2 * ms + 3};  // 4: one LHS block of the 8x4 GEMM
     const bool reduced = kai_test::reduced_sweep();
     for (size_t m : ms_list) {
         if (m == 0) continue;  // ms - 1 of a 1-row tile
