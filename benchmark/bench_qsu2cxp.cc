@@ -126,43 +126,51 @@ private:
     std::vector<std::vector<uint8_t>> rhs_packed_;
 };
 
-// The RHS packer at the default depth.
-void add_packer(const Options& opt, std::vector<BenchCase>& out) {
+// The two RHS packers at the default depth: the NEON kernels' (nr 4) and the SME2 kernels' (nr 64, 4VL at SVL 512;
+// a NEON packer, it runs anywhere).
+void add_packers(const Options& opt, std::vector<BenchCase>& out) {
     const size_t n = opt.shapes.empty() ? 4096 : opt.shapes[0].n;
     const size_t k = opt.shapes.empty() ? 4096 : opt.shapes[0].k;
-    struct State {
-        std::vector<uint8_t> w, packed;
-        std::vector<float> scale, bias;
-    };
-    auto st = std::make_shared<State>();
-    PackerSpec p;
-    p.name = "kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon";
-    p.family = "qsu2cxp";
-    p.kind = "rhs_packer";
-    p.shape = {0, n, k};
-    p.elements = static_cast<double>(n * k);
-    p.extent = n;
-    p.granule = 4;
-    p.prepare = [st, n, k] {
-        st->w = random_bytes(n * k / 4, 22);
-        st->scale = kai_test::random_f32(n, 0.0005f, 0.02f, 23);
-        st->bias = kai_test::random_f32(n, -1.0f, 1.0f, 24);
-        st->packed.assign(kai_get_rhs_packed_size_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon(n, k, 4, 4, 1), 0);
-    };
-    p.pack = [st, k](size_t b, size_t e) {
-        kai_run_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon(
-            1, e - b, k, 4, 4, 1, st->w.data() + b * k / 4, st->bias.data() + b, st->scale.data() + b,
-            st->packed.data() + kai_get_rhs_packed_offset_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon(b, k, 4, 4, 1), 0,
-            &kParams, kLut);
-    };
-    p.check = [st, n, k](bool) {
-        const std::vector<uint8_t> ref =
-            kai_ref::pack_qsu2cxp4x4(n, k, st->w.data(), st->bias.data(), st->scale.data(), kLut);
-        if (ref.size() != st->packed.size()) return std::string("packed size differs from the reference");
-        return compare_bytes(st->packed.data(), ref.data(), ref.size(), nullptr, "packed RHS");
-    };
-    p.release = [st] { *st = State(); };
-    add_packer_case(p, out);
+    for (int vl = 0; vl < 2; ++vl) {
+        struct State {
+            std::vector<uint8_t> w, packed;
+            std::vector<float> scale, bias;
+        };
+        auto st = std::make_shared<State>();
+        const size_t nr = vl ? 64 : 4;
+        auto* size_fn = vl ? kai_get_rhs_packed_size_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon
+                           : kai_get_rhs_packed_size_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon;
+        auto* offset_fn = vl ? kai_get_rhs_packed_offset_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon
+                             : kai_get_rhs_packed_offset_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon;
+        auto* run_fn = vl ? kai_run_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon : kai_run_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon;
+        PackerSpec p;
+        p.name = vl ? "kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon" : "kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon";
+        p.family = "qsu2cxp";
+        p.kind = "rhs_packer";
+        p.shape = {0, n, k};
+        p.elements = static_cast<double>(n * k);
+        p.extent = n;
+        p.granule = nr;
+        p.prepare = [st, n, k, nr, size_fn] {
+            st->w = random_bytes(n * k / 4, 22);
+            st->scale = kai_test::random_f32(n, 0.0005f, 0.02f, 23);
+            st->bias = kai_test::random_f32(n, -1.0f, 1.0f, 24);
+            st->packed.assign(size_fn(n, k, nr, 4, 1), 0);
+        };
+        p.pack = [st, k, nr, offset_fn, run_fn](size_t b, size_t e) {
+            run_fn(1, e - b, k, nr, 4, 1, st->w.data() + b * k / 4, st->bias.data() + b, st->scale.data() + b,
+                   st->packed.data() + offset_fn(b, k, nr, 4, 1), 0, &kParams, kLut);
+        };
+        p.check = [st, n, k, nr, vl](bool) {
+            const std::vector<uint8_t> ref =
+                vl ? kai_ref::pack_qsu2cxp4vlx4(n, k, nr, st->w.data(), st->bias.data(), st->scale.data(), kLut)
+                   : kai_ref::pack_qsu2cxp4x4(n, k, st->w.data(), st->bias.data(), st->scale.data(), kLut);
+            if (ref.size() != st->packed.size()) return std::string("packed size differs from the reference");
+            return compare_bytes(st->packed.data(), ref.data(), ref.size(), nullptr, "packed RHS");
+        };
+        p.release = [st] { *st = State(); };
+        add_packer_case(p, out);
+    }
 }
 
 }  // namespace
@@ -177,7 +185,7 @@ void add_qsu2cxp_cases(const Options& opt, std::vector<BenchCase>& out) {
                              [&v, s] { return std::unique_ptr<MatmulProblem>(new I2cxProblem(v, s)); }, out);
         }
     }
-    add_packer(opt, out);
+    add_packers(opt, out);
 }
 
 }  // namespace kai_bench
