@@ -366,6 +366,19 @@ TEST_P(Qsu2cxpKernel, NaNScaleFollowsTheKernelsClamp) {
     }
 }
 
+// The SME2 kernels return at once when m or n is 0 (the NEON ones require both to be at least 1).
+TEST_P(Qsu2cxpKernel, Sme2EmptyTileWritesNothing) {
+    const auto& v = variant(GetParam());
+    if (!is_sme(v)) GTEST_SKIP() << "m and n must be at least 1 for the NEON kernels";
+    const Packed p = pack_random(v, 2, 5, 32, 5, nullptr);
+    DstBuffer dst(2, 5, 4, 5 * 4);
+    v.ukernel.run_matmul(0, 5, 32, p.lhs_p.data(), p.rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), 20, 4,
+                         -FLT_MAX, FLT_MAX, nullptr);
+    v.ukernel.run_matmul(2, 0, 32, p.lhs_p.data(), p.rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), 20, 4,
+                         -FLT_MAX, FLT_MAX, nullptr);
+    EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
+}
+
 INSTANTIATE_TEST_SUITE_P(Variants, Qsu2cxpKernel, ::testing::Range(size_t{0}, instances().size()),
                          [](const ::testing::TestParamInfo<size_t>& info) {
                              std::string name = std::string(variant(info.param).name).substr(4);
