@@ -2,7 +2,7 @@
 # kai's list for CMake (included by CMakeLists.txt, read by cmake/KaiKernels.cmake):
 #   KAI_KERNEL_NAMES, KAI_FAMILIES, KAI_KERNEL_<name>_FAMILY/_KIND/_DIR/_FEATURES/_MARCH,
 #   KAI_MARCH_<features joined by +> (the -march flag of each feature set, tools/kai_list.py).
-set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k)
+set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k qsu2cxp)
 set(KAI_KERNEL_NAMES
   kai_lhs_quant_pack_bf16p8x4_f32_neon
   kai_lhs_quant_pack_bf16p1x4_f32_neon
@@ -130,6 +130,12 @@ set(KAI_KERNEL_NAMES
   kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod
   kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod
   kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm
+  kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon
+  kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod
+  kai_matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod
+  kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon
+  kai_matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa
+  kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot
 )
 set("KAI_MARCH_" "-march=armv8-a")
 set("KAI_MARCH_bf16" "-march=armv8.6-a+bf16")
@@ -775,3 +781,33 @@ set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_KIND "mat
 set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_DIR "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp")
 set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_FEATURES "i8mm")
 set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_MARCH "-march=armv8.6-a+i8mm")
+set(KAI_KERNEL_kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon_FAMILY "qsu2cxp")
+set(KAI_KERNEL_kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon_KIND "rhs_packer")
+set(KAI_KERNEL_kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon_DIR "kai/ukernels/pack")
+set(KAI_KERNEL_kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon_FEATURES "")
+set(KAI_KERNEL_kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod_FAMILY "qsu2cxp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod_DIR "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsu2cxp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod_FEATURES "dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod_MARCH "-march=armv8.2-a+dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod_FAMILY "qsu2cxp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod_DIR "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsu2cxp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod_FEATURES "dotprod")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod_MARCH "-march=armv8.2-a+dotprod")
+set(KAI_KERNEL_kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon_FAMILY "qsu2cxp")
+set(KAI_KERNEL_kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon_KIND "rhs_packer")
+set(KAI_KERNEL_kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon_DIR "kai/ukernels/pack")
+set(KAI_KERNEL_kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon_FEATURES "")
+set(KAI_KERNEL_kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa_FAMILY "qsu2cxp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa_DIR "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsu2cxp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa_FEATURES "sme2")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa_MARCH "-march=armv9-a+sme2")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot_FAMILY "qsu2cxp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot_DIR "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsu2cxp")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot_FEATURES "sme2")
+set(KAI_KERNEL_kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot_MARCH "-march=armv9-a+sme2")

@@ -1,0 +1,111 @@
+//
+// SPDX-FileCopyrightText: Copyright 2026 The kai authors
+// SPDX-License-Identifier: Apache-2.0
+//
+
+/// @file
+/// kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot: f32 = clamp((int8 LHS, per-row asymmetric) x (2-bit RHS codes through a 4-entry look-up table, per-channel f32 scale) + bias), SME2
+/// (GEMV, multi-vector SDOT into ZA, a 1 x 4VL tile; m > 1 runs row by row). LHS from kai_lhs_quant_pack_qai8dxp_f32 with mr = 1, kr = 4, sr = 1; RHS from
+/// kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon with nr = SVL / 8 (4VL), kr = 4, sr = 1 and the same look-up table. See
+/// docs/matmul_int2_channelwise.md and docs/matmul_sme.md.
+///
+/// Vector length: VL = SVL / 32 int32 lanes of the streaming vector of the CPU that calls (16 at SVL 512); every
+/// getter reads the SVL (RDSVL) on each call, so m_step, n_step, mr and nr report the length the kernel assumes.
+/// Packed buffers are valid only at the SVL they were packed at: query the getters and pack on the machine and
+/// thread that run the kernel (after any prctl(PR_SME_SET_VL)); never reuse a buffer across SVLs.
+///
+/// Calling convention: an ordinary (non-streaming, ZA-less) AAPCS64 function; it enters and leaves streaming mode
+/// itself (SMSTART/SMSTOP), keeps d8-d15 and x19-x28, never touches x18, and is safe from any number of threads.
+/// If the caller has a pending lazy ZA save (TPIDR2_EL0 != 0, AAPCS64 SME lazy-save protocol), the kernel commits
+/// it first: it stores the ZA slices the TPIDR2 block names to its buffer and clears TPIDR2_EL0, as
+/// __arm_tpidr2_save does, without needing that routine. ZA and ZT0 contents do not survive the call (the kernel loads the look-up table into ZT0). Must not be
+/// called in streaming mode. The CPU must have FEAT_SME2 (runtime dispatch is the caller's).
+
+#ifndef KAI_MATMUL_CLAMP_F32_QAI8DXP1X4_QSU2CXP4VLX4_1X4VL_SME2_DOT_H
+#define KAI_MATMUL_CLAMP_F32_QAI8DXP1X4_QSU2CXP4VLX4_1X4VL_SME2_DOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Returns the row granularity at which a tile may start: 1.
+size_t kai_get_m_step_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(void);
+
+/// Returns the column granularity at which a tile may start: SVL / 8 (4VL, 64 at SVL 512).
+size_t kai_get_n_step_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(void);
+
+/// Returns mr, the rows per packed LHS block to pass to the LHS packer: 1.
+size_t kai_get_mr_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(void);
+
+/// Returns nr, the columns per packed RHS block to pass to the RHS packer: SVL / 8 (4VL).
+size_t kai_get_nr_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(void);
+
+/// Returns kr to pass to the packers: 4.
+size_t kai_get_kr_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(void);
+
+/// Returns sr to pass to the packers: 1.
+size_t kai_get_sr_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(void);
+
+/// Returns the byte offset of the packed LHS block holding row m_idx.
+///
+/// @param[in] m_idx Row index; must be a multiple of mr (1).
+/// @param[in] k     Depth K; must be at least 1.
+///
+/// @return (m_idx / mr) * mr * (roundup(k, 32) + 8).
+size_t kai_get_lhs_packed_offset_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(size_t m_idx, size_t k);
+
+/// Returns the byte offset of the packed RHS block holding column n_idx.
+///
+/// @param[in] n_idx Column index; must be a multiple of nr (SVL / 8).
+/// @param[in] k     Depth K; must be at least 1.
+///
+/// @return (n_idx / nr) * nr * (roundup(k, 32) / 4 + 12).
+size_t kai_get_rhs_packed_offset_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(size_t n_idx, size_t k);
+
+/// Returns the byte offset of element (m_idx, n_idx) of the destination.
+///
+/// @param[in] m_idx      Row index; must be a multiple of m_step (1).
+/// @param[in] n_idx      Column index; must be a multiple of n_step (SVL / 8).
+/// @param[in] dst_stride Row stride of the destination in bytes.
+///
+/// @return m_idx * dst_stride + n_idx * sizeof(float).
+size_t kai_get_dst_offset_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(size_t m_idx, size_t n_idx, size_t dst_stride);
+
+/// Returns the size in bytes of an m x n f32 destination: m * n * sizeof(float).
+///
+/// @param[in] m Rows.
+/// @param[in] n Columns.
+///
+/// @return The size in bytes.
+size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(size_t m, size_t n);
+
+/// Computes dst[i][j] = clamp(ls_i * rs_j * sum_k (q[i][k] - ZP_i) * lut[c[j][k]] + bias_j) for an m x n tile,
+/// with the integer accumulation of docs/formats.md, "qsu2cxp matmul" and the epilogue of docs/formats.md, "SME matmul recipes" for the DOT GEMVs: y = f32(A + sum_j *
+/// off_i), s = rs_j * ls_i, y = fmaf(y, s, b_j) (one fused multiply-add for scale and bias, KleidiAI's
+/// bits); this equals the NEON kernels' unfused result wherever b_j = 0 (no bias). Clamp: KleidiAI's FCLAMP, minNum(maxNum(y, scalar_min), scalar_max) (a NaN y, from inf - inf or a NaN scale, gives scalar_min, capped by scalar_max). Writes exactly the m x n
+/// elements; returns at once when m or n is 0. Both packed buffers must come from this thread's SVL.
+///
+/// @param[in]  m              Rows of the tile (any value; the packed LHS must hold them).
+/// @param[in]  n              Columns of the tile (any value; the packed RHS must hold them).
+/// @param[in]  k              Depth K the operands were packed with; must be a positive multiple of 32.
+/// @param[in]  lhs_packed     Packed LHS at the block of the tile's first row; not NULL.
+/// @param[in]  rhs_packed     Packed RHS at the block of the tile's first column; not NULL.
+/// @param[out] dst            Element (0, 0) of the tile; not NULL.
+/// @param[in]  dst_stride_row Row stride of dst in bytes; at least n * dst_stride_col when m > 1.
+/// @param[in]  dst_stride_col Column stride of dst in bytes; must be sizeof(float).
+/// @param[in]  scalar_min     Lower clamp bound (applied first: maxNum).
+/// @param[in]  scalar_max     Upper clamp bound (applied second: minNum; it wins when below scalar_min).
+/// @param[in]  lut            The 4 weights of the codes 0-3, each in [-64, 63] and the same the RHS was packed
+///                            with, or NULL for {-2, -1, 0, 1}.
+void kai_run_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(
+    size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
+    size_t dst_stride_col, float scalar_min, float scalar_max, const int32_t* lut);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // KAI_MATMUL_CLAMP_F32_QAI8DXP1X4_QSU2CXP4VLX4_1X4VL_SME2_DOT_H
