@@ -94,6 +94,7 @@ KAI_FAMILIES = [
     {"family": "q4k", "title": "GGUF Q4_K (qsi8d256p x q4kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "q6k", "title": "GGUF Q6_K (qsi8d256p x q6kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "f16p_f16p", "title": "f16 SME/SME2 GEMM (f16 output, packed LHS)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_f16_test", "reference": "//test/reference:sme_f16", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "f16_f16p", "title": "f16 SME/SME2 GEMV (f16 output, unpacked LHS row)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_f16_test", "reference": "//test/reference:sme_f16", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
 ]
 
 KAI_PACKER_FEEDS = [
@@ -130,7 +131,8 @@ KAI_PACKER_FEEDS = [
     {"family": "f16_qai4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
     {"family": "q4k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q4kp_q4k_neon"]},
     {"family": "q6k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q6kp_q6k_neon"]},
-    {"family": "f16p_f16p", "match": "", "packers": ["kai_lhs_pack_x16p2vlx2_x16_sme", "kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]}
+    {"family": "f16p_f16p", "match": "", "packers": ["kai_lhs_pack_x16p2vlx2_x16_sme", "kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]},
+    {"family": "f16_f16p", "match": "", "packers": ["kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]}
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -193,7 +195,9 @@ KAI_KLEIDIAI_ASM = [
     "kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme",
     "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme",
     "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa",
-    "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa"
+    "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa",
+    "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot",
+    "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla"
 ]
 
 KAI_KERNELS = [
@@ -351,11 +355,13 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod", "family": "q6k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp", "features": ["dotprod"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "dotprod", "fmt": "q6k", "engine": "sdot"},
     {"name": "kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm", "family": "q6k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp", "features": ["i8mm"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "i8mm", "fmt": "q6k", "engine": "mmla"},
     # --- end q4k / q6k ---
-    # --- family f16p_f16p (f16 SME/SME2): docs/matmul_sme.md ---
+    # --- family f16p_f16p / f16_f16p (f16 SME/SME2): docs/matmul_sme.md ---
     {"name": "kai_lhs_pack_x16p2vlx2_x16_sme", "family": "f16p_f16p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "family": "f16p_f16p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme", "family": "f16p_f16p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa", "family": "f16p_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16p_f16p", "features": ["sme2"], "template": ["f16p_sme_mopa.c.in", "f16p_sme_mopa.h.in"], "isa": "sme2"},
     {"name": "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa", "family": "f16p_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16p_f16p", "features": ["sme"], "template": ["f16p_sme_mopa.c.in", "f16p_sme_mopa.h.in"], "isa": "sme"},
-    # --- end f16p_f16p ---
+    {"name": "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot", "family": "f16_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p", "features": ["sme2"], "gemv_only": "1", "template": ["f16_sme_gemv.h.in"], "isa": "sme2"},
+    {"name": "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla", "family": "f16_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p", "features": ["sme"], "gemv_only": "1", "template": ["f16_sme_gemv.h.in"], "isa": "sme"},
+    # --- end f16p_f16p / f16_f16p ---
 ]

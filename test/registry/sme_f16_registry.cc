@@ -9,6 +9,7 @@
 
 // Only this family's headers (kai/kai_all_headers.inc, generated from kai/kernels.bzl).
 #define KAI_HEADERS_f16p_f16p
+#define KAI_HEADERS_f16_f16p
 #include "kai/kai_all_headers.inc"
 
 namespace kai_registry {
@@ -25,6 +26,18 @@ namespace {
 #define KAI_REGISTRY_MATMUL(family, stem, features) \
     KAI_KEEP_IF(KAI_SMEH_MATMUL_##family##_KEEP, KAI_SMEH_MATMUL_##family(stem, features))
 const SmeF16Variant kVariants[] = {
+#include "kai/kai_registry.inc"
+};
+
+#define KAI_SMEH_GEMV_f16_f16p(stem, features)                                                                    \
+    {"kai_" #stem, (features), ((features) & KAI_FEATURE_SME2) != 0,                                               \
+     {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_nr_##stem, kai_get_kr_##stem, kai_get_sr_##stem,       \
+      nullptr, kai_get_rhs_packed_offset_##stem, kai_get_dst_offset_##stem, kai_get_dst_size_##stem,               \
+      kai_run_##stem}},
+#define KAI_SMEH_GEMV_f16_f16p_KEEP KAI_KEEP
+#define KAI_REGISTRY_MATMUL(family, stem, features) \
+    KAI_KEEP_IF(KAI_SMEH_GEMV_##family##_KEEP, KAI_SMEH_GEMV_##family(stem, features))
+const SmeF16GemvVariant kGemvVariants[] = {
 #include "kai/kai_registry.inc"
 };
 
@@ -54,6 +67,11 @@ const SmeF16RhsPacker kRhsPackers[] = {
 
 const std::vector<SmeF16Variant>& sme_f16_variants() {
     static const std::vector<SmeF16Variant> v(std::begin(kVariants), std::end(kVariants));
+    return v;
+}
+
+const std::vector<SmeF16GemvVariant>& sme_f16_gemv_variants() {
+    static const std::vector<SmeF16GemvVariant> v(std::begin(kGemvVariants), std::end(kGemvVariants));
     return v;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The f16 SME/SME2 kernels and packers (family f16p_f16p), generated from kai/kernels.bzl (through
+// The f16 SME/SME2 kernels and packers (families f16p_f16p and f16_f16p), generated from kai/kernels.bzl (through
 // kai/kai_registry.inc): the one list the tests and the benchmark iterate.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p/kai_matmul_clamp_f16_f16_f16p_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_f16_f16p_f16p/kai_matmul_clamp_f16_f16p_f16p_interface.h"
 
 namespace kai_registry {
@@ -16,6 +17,16 @@ struct SmeF16Variant {
     uint32_t features;  // KAI_FEATURE_* bits the CPU needs
     bool fclamp;        // SME2 kernel: FCLAMP (a NaN gives the lower bound); SME kernel: FMIN/FMAX (NaN stays)
     kai_matmul_clamp_f16_f16p_f16p_ukernel ukernel;
+};
+
+// A GEMV (family f16_f16p). KleidiAI names the LHS-offset getter get_lhs_packed_offset in the SME2 kernel and
+// get_lhs_offset in the SME one, so the table leaves ukernel.get_lhs_packed_offset NULL (the suite calls both by
+// name).
+struct SmeF16GemvVariant {
+    const char* name;
+    uint32_t features;
+    bool fclamp;
+    kai_matmul_clamp_f16_f16_f16p_ukernel ukernel;
 };
 
 struct SmeF16LhsPacker {
@@ -44,6 +55,7 @@ struct SmeF16RhsPacker {
 };
 
 const std::vector<SmeF16Variant>& sme_f16_variants();
+const std::vector<SmeF16GemvVariant>& sme_f16_gemv_variants();
 const std::vector<SmeF16LhsPacker>& sme_f16_lhs_packers();
 const std::vector<SmeF16RhsPacker>& sme_f16_rhs_packers();
 

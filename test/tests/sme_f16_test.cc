@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the f16 SME/SME2 GEMMs and their packers (family f16p_f16p; docs/matmul_sme.md, "f16 SME/SME2 GEMM";
+// Tests of the f16 SME/SME2 GEMMs, GEMVs and their packers (families f16p_f16p and f16_f16p; docs/matmul_sme.md, "f16 SME/SME2 GEMM";
 // docs/formats.md, "x16p2vlx2", "x16p2vlx2b" and "f16 SME matmul"), each at SVL 128 and 512 bits
 // (prctl(PR_SME_SET_VL): mr, nr and the packed layouts change with it):
 //  - the three packers byte for byte against test/reference/sme_f16_ref (shapes, sub-ranges through the offset
@@ -8,6 +8,8 @@
 //    from K and f16 precision), with KleidiAI's clamp on NaN (SME2: FCLAMP gives the lower bound; SME: NaN stays),
 //    over shapes (1x1x1, tile +- 1, primes, large K), clamps, sub-tiles through the offset getters and a wider
 //    DST stride with a NaN sentinel around the tile;
+//  - the two GEMVs the same way (n around nr and the n step, k tails, a sub-range of columns through the offset
+//    getters, NaN accumulators, m == 1 only);
 //  - the KleidiAI v1.30.0 vectors (SVL 128 and 512): packers byte-exact, kernels packed byte-exact and their
 //    outputs within the bound;
 //  - the documented preconditions (death tests, debug builds).
@@ -26,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p/kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot.h"
+#include "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p/kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla.h"
 #include "test/common/buffers.h"
 #include "test/common/compat_vector.h"
 #include "test/common/cpu_features.h"
@@ -273,6 +277,83 @@ TEST(SmeF16Kernel, NanAccumulatorsFollowKleidiAI) {
     }
 }
 
+// ---- GEMVs ----
+
+using kai_registry::SmeF16GemvVariant;
+
+// Runs the GEMV on columns [n0, n0 + nt) (n0 a multiple of nr) and checks them and that nothing else was written.
+void run_gemv_and_check(const SmeF16GemvVariant& v, const Problem& p, size_t n0, size_t nt, float lo, float hi) {
+    const auto& u = v.ukernel;
+    const std::vector<uint8_t> rp = kai_pack_rhs(false, transpose(p.rhs_kxn, p.k, p.n).data(), p.bias.data(), p.n, p.k,
+                                                 u.get_nr());
+    kai_test::GuardedBuffer lhs(p.k * 2, 0);  // the LHS row ends at a guard page
+    std::memcpy(lhs.data(), p.lhs.data(), p.k * 2);
+    kai_test::DstBuffer dst(1, p.n, 2, p.n * 2);
+    u.run_matmul(1, nt, p.k, lhs.data(), p.k * 2, rp.data() + u.get_rhs_packed_offset(n0, p.k),
+                 dst.at(0, 0) + u.get_dst_offset(0, n0, p.n * 2), p.n * 2, 2, lo, hi);
+    EXPECT_TRUE(dst.untouched_outside(0, 1, n0, nt));
+    size_t bad = 0;
+    for (size_t j = n0; j < n0 + nt; ++j) {
+        const uint16_t want = kai_ref::sme_f16_output(p.exact[j], lo, hi, v.fclamp);
+        const auto r = f16_close(static_cast<uint16_t>(dst.bits(0, j)), want, p.abs_sum[j], p.k);
+        if (!r && bad++ < 5) ADD_FAILURE() << v.name << " column " << j << " of 1x" << p.n << "x" << p.k << ": " << r.message();
+    }
+    EXPECT_EQ(bad, 0u) << v.name;
+}
+
+TEST(SmeF16Gemv, ShapesClampsAndSubRanges) {
+    const bool reduced = kai_test::reduced_sweep();
+    for (const SmeF16GemvVariant& v : kai_registry::sme_f16_gemv_variants()) {
+        if (skip_for(v.features)) {
+            ADD_FAILURE() << v.name << " cannot run here";
+            continue;
+        }
+        for (size_t svl : kSvls) {
+            ASSERT_TRUE(set_svl(svl));
+            const size_t nr = svl / 2, step = v.ukernel.get_n_step();
+            ASSERT_EQ(v.ukernel.get_m_step(), 1u);
+            ASSERT_EQ(v.ukernel.get_nr(), nr);
+            ASSERT_EQ(step, (v.fclamp ? 8 : 4) * nr);
+            ASSERT_EQ(v.ukernel.get_kr(), 2u);
+            ASSERT_EQ(v.ukernel.get_sr(), 1u);
+            SCOPED_TRACE(std::string(v.name) + " svl " + std::to_string(svl * 8));
+            const size_t ns[] = {1, nr - 1, nr + 1, step - 1, step, step + 1, 2 * step + 3};
+            const size_t ks[] = {1, 2, 7, 8, 9, 45, 129, reduced ? 512u : 2048u};
+            uint64_t seed = 100;
+            for (size_t n : ns) {
+                for (size_t k : ks) {
+                    if (reduced && k > 9 && n != step + 1) continue;
+                    const Problem p = make_problem(1, n, k, seed++);
+                    run_gemv_and_check(v, p, 0, n, -INFINITY, INFINITY);
+                }
+            }
+            const Problem p = make_problem(1, 2 * step + 3, 33, 7);
+            std::vector<double> sorted = p.exact;
+            std::sort(sorted.begin(), sorted.end());
+            run_gemv_and_check(v, p, 0, p.n, static_cast<float>(sorted[p.n / 5]) + 1e-4f,
+                               static_cast<float>(sorted[p.n * 4 / 5]) - 1e-4f);
+            run_gemv_and_check(v, p, nr, p.n - nr, -1.0f, 1.0f);   // a sub-range from a block boundary
+            run_gemv_and_check(v, p, step, nr + 1, -INFINITY, INFINITY);
+        }
+    }
+    // KleidiAI names the LHS-offset getter differently in the two kernels; both return 0.
+    EXPECT_EQ(kai_get_lhs_packed_offset_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot(0, 77), 0u);
+    EXPECT_EQ(kai_get_lhs_offset_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla(0, 77), 0u);
+}
+
+TEST(SmeF16Gemv, NanAccumulatorsFollowKleidiAI) {
+    for (const SmeF16GemvVariant& v : kai_registry::sme_f16_gemv_variants()) {
+        if (skip_for(v.features)) continue;
+        ASSERT_TRUE(set_svl(16));
+        Problem p = make_problem(1, 19, 6, 9);
+        for (size_t kk = 0; kk < p.k; ++kk) p.lhs[kk] = 0x7c00;  // +inf
+        p.rhs_kxn[0] = 0;                                        // column 0: inf * 0
+        kai_ref::sme_matmul_f16_exact(p.lhs.data(), p.rhs_kxn.data(), p.bias.data(), 1, p.n, p.k, &p.exact, &p.abs_sum);
+        ASSERT_TRUE(std::isnan(p.exact[0]));
+        run_gemv_and_check(v, p, 0, p.n, -1.5f, 2.5f);
+    }
+}
+
 // ---- KleidiAI v1.30.0 vectors ----
 
 std::vector<uint16_t> halfwords(const kai_test::CompatSection& s) {
@@ -332,9 +413,32 @@ TEST(SmeF16Compat, KleidiAIVectors) {
                 EXPECT_EQ(bad, 0u);
             });
         }
+        for (const SmeF16GemvVariant& v : kai_registry::sme_f16_gemv_variants()) {
+            for_prefix(std::string(v.name) + "__", [&](const kai_test::CompatVector& cv) {
+                const size_t n = cv.size("n"), k = cv.size("k");
+                ASSERT_EQ(cv.size("m"), 1u);
+                const auto& u = v.ukernel;
+                ASSERT_EQ(u.get_nr(), cv.size("nr"));
+                ASSERT_EQ(u.get_n_step(), cv.size("n_step"));
+                const std::vector<uint16_t> lhs = halfwords(cv.section("lhs")), rhs = halfwords(cv.section("rhs")),
+                                            bias = halfwords(cv.section("bias")), want = halfwords(cv.section("dst"));
+                const std::vector<uint8_t> rp = kai_pack_rhs(true, rhs.data(), bias.data(), n, k, u.get_nr());
+                EXPECT_EQ(rp, cv.section("rhs_packed").bytes);
+                std::vector<uint16_t> dst(n, 0x7dde);
+                u.run_matmul(1, n, k, lhs.data(), k * 2, rp.data(), dst.data(), n * 2, 2, cv.clamp_min(), cv.clamp_max());
+                std::vector<double> exact, abs_sum;
+                kai_ref::sme_matmul_f16_exact(lhs.data(), rhs.data(), bias.data(), 1, n, k, &exact, &abs_sum);
+                size_t bad = 0;
+                for (size_t j = 0; j < n; ++j) {
+                    const auto r = f16_close(dst[j], want[j], abs_sum[j], k);
+                    if (!r && bad++ < 5) ADD_FAILURE() << "column " << j << ": " << r.message();
+                }
+                EXPECT_EQ(bad, 0u);
+            });
+        }
     }
-    // 4 LHS, 8 RHS and 8 kernel files per SVL.
-    EXPECT_EQ(files, 2u * (4 + 8 + 8));
+    // 4 LHS, 8 RHS, 8 GEMM and 8 GEMV files per SVL.
+    EXPECT_EQ(files, 2u * (4 + 8 + 8 + 8));
 }
 
 // ---- preconditions ----
@@ -373,6 +477,16 @@ TEST(SmeF16Preconditions, DocumentedChecksFire) {
                          }});
         cases.push_back({std::string(v.name) + " m_idx", kfile, "m_idx must be a multiple of the m step",
                          [u, t](bool bad) { (void)u.get_lhs_packed_offset(bad ? 1 : t, 8); }});
+    }
+    for (const SmeF16GemvVariant& v : kai_registry::sme_f16_gemv_variants()) {
+        if (skip_for(v.features)) continue;
+        const std::string kfile = std::string(v.name) + ".c";
+        const auto u = v.ukernel;
+        cases.push_back({std::string(v.name) + " m", kfile, "m must be 1", [u, &out](bool bad) {
+                             u.run_matmul(bad ? 2 : 1, 1, 2, out.data(), 4, out.data() + 4096, out.data() + 32768, 2, 2, -1.0f, 1.0f);
+                         }});
+        cases.push_back({std::string(v.name) + " n_idx", kfile, "n_idx must be a multiple of nr",
+                         [u, t](bool bad) { (void)u.get_rhs_packed_offset(bad ? 1 : t, 8); }});
     }
     kai_test::expect_preconditions(cases);
 }
