@@ -136,24 +136,6 @@ struct kai_args {
     "fmopa za2.s, p0/m, p0/m, " a_hi ".h, " b_lo ".h\n" \
     "fmopa za3.s, p0/m, p0/m, " a_hi ".h, " b_hi ".h\n"
 
-// Stores the rows of one half of the tile (ZA tiles t_lo, t_hi: columns 0..VL-1 and VL..2VL-1), x22 rows from
-// slice 0, to x21 onwards (stride x8), one row at a time: both halves to f16 (in the low half of each 32-bit lane),
-// UZP1 packs them into one vector of 2VL f16, then the clamp to [z14, z15].
-#define KAI_STORE_HALF(t_lo, t_hi, l1, lend)            \
-    l1 ":\n"                                            \
-    "cbz x22, " lend "f\n"                              \
-    "mova z0.s, p0/m, za" t_lo "h.s[w12, 0]\n"          \
-    "mova z8.s, p0/m, za" t_hi "h.s[w12, 0]\n"          \
-    "fcvt z0.h, p0/m, z0.s\n"                           \
-    "fcvt z8.h, p0/m, z8.s\n"                           \
-    "uzp1 z0.h, z0.h, z8.h\n"                           \
-    "fclamp z0.h, z14.h, z15.h\n"                       \
-    "st1h {z0.h}, p1, [x21]\n"                          \
-    "add x21, x21, x8\n"                                \
-    "add w12, w12, #1\n"                                \
-    "sub x22, x22, #1\n"                                \
-    "b " l1 "b\n"                                       \
-    lend ":\n"
 
 void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, void* dst, size_t dst_stride_row,
@@ -254,15 +236,30 @@ void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa(
         "dup z15.h, w13\n"
         "whilelt p1.h, x27, x26\n"
         "mov x21, x15\n"
+        // Row i of the tile and row i + VL at once: ZA byte slices 4i .. 4i + 3 are row i of za0, za1, za2 and za3,
+        // so one 4-vector MOVA reads both rows' two halves and each 2-vector FCVT narrows one row to f16 in order.
+        // x22 is row i + VL, x19 counts i + VL against the tile's rows x23, x20 counts the rows of the first half.
+        "madd x22, x8, x25, x15\n"
+        "mov x19, x25\n"
         "cmp x23, x25\n"
-        "csel x22, x23, x25, lo\n"
+        "csel x20, x23, x25, lo\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("0", "1", "10", "11")
-        "subs x22, x23, x25\n"
-        "b.ls 9f\n"
-        "mov w12, #0\n"
-        KAI_STORE_HALF("2", "3", "12", "13")
-        "9:\n"
+        "10:\n"
+        "mova {z0.b-z3.b}, za0h.b[w12, 0:3]\n"
+        "fcvt z16.h, {z0.s-z1.s}\n"
+        "fcvt z17.h, {z2.s-z3.s}\n"
+        "fclamp {z16.h-z17.h}, z14.h, z15.h\n"
+        "st1h {z16.h}, p1, [x21]\n"
+        "cmp x19, x23\n"
+        "b.hs 11f\n"
+        "st1h {z17.h}, p1, [x22]\n"
+        "11:\n"
+        "add x21, x21, x8\n"
+        "add x22, x22, x8\n"
+        "add w12, w12, #4\n"
+        "add x19, x19, #1\n"
+        "subs x20, x20, #1\n"
+        "b.ne 10b\n"
         "add x15, x15, x24, lsl #1\n"
         "add x14, x14, x10\n"
         "subs x16, x16, x26\n"

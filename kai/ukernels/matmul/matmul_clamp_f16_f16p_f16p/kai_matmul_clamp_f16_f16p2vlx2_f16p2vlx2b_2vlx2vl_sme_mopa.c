@@ -138,7 +138,7 @@ struct kai_args {
 
 // Stores the rows of one half of the tile (ZA tiles t_lo, t_hi: columns 0..VL-1 and VL..2VL-1), x22 rows from
 // slice 0, to x21 onwards (stride x8), one row at a time: both halves to f16 (in the low half of each 32-bit lane),
-// UZP1 packs them into one vector of 2VL f16, then the clamp to [z14, z15].
+// UZP1 packs them into one vector of 2VL f16, then the clamp to [z14, z15] (FMIN, then FMAX).
 #define KAI_STORE_HALF(t_lo, t_hi, l1, lend)            \
     l1 ":\n"                                            \
     "cbz x22, " lend "f\n"                              \
