@@ -127,7 +127,7 @@ std::vector<uint16_t> transpose(const std::vector<uint16_t>& kxn, size_t k, size
 // ---- packers ----
 
 TEST(SmeF16Pack, PackersMatchTheReferenceAtEachSvl) {
-    if (skip_for(KAI_FEATURE_SME)) GTEST_SKIP() << "needs SME";
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME);
     for (size_t svl : kSvls) {
         ASSERT_TRUE(set_svl(svl));
         const size_t tile = svl / 2;  // 2 * SVL / 32 lanes
@@ -149,7 +149,7 @@ TEST(SmeF16Pack, PackersMatchTheReferenceAtEachSvl) {
 }
 
 TEST(SmeF16Pack, GettersAndSubRanges) {
-    if (skip_for(KAI_FEATURE_SME)) GTEST_SKIP() << "needs SME";
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME);
     for (size_t svl : kSvls) {
         ASSERT_TRUE(set_svl(svl));
         const size_t tile = svl / 2, k = 13, kp = 14, n = 2 * tile + 5;
@@ -218,12 +218,10 @@ void run_and_check(const SmeF16Variant& v, const Problem& p, size_t m0, size_t m
 }
 
 TEST(SmeF16Kernel, ShapesClampsAndSubTiles) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME);
     const bool reduced = kai_test::reduced_sweep();
     for (const SmeF16Variant& v : kai_registry::sme_f16_variants()) {
-        if (skip_for(v.features)) {
-            ADD_FAILURE() << v.name << " cannot run here";
-            continue;
-        }
+        if (skip_for(v.features)) continue;  // an SME-only CPU: the SME2 kernels skip
         for (size_t svl : kSvls) {
             ASSERT_TRUE(set_svl(svl));
             const size_t t = v.ukernel.get_m_step();
@@ -253,6 +251,7 @@ TEST(SmeF16Kernel, ShapesClampsAndSubTiles) {
 }
 
 TEST(SmeF16Kernel, NanAccumulatorsFollowKleidiAI) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME);
     for (const SmeF16Variant& v : kai_registry::sme_f16_variants()) {
         if (skip_for(v.features)) continue;
         ASSERT_TRUE(set_svl(64));
@@ -302,12 +301,10 @@ void run_gemv_and_check(const SmeF16GemvVariant& v, const Problem& p, size_t n0,
 }
 
 TEST(SmeF16Gemv, ShapesClampsAndSubRanges) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME);
     const bool reduced = kai_test::reduced_sweep();
     for (const SmeF16GemvVariant& v : kai_registry::sme_f16_gemv_variants()) {
-        if (skip_for(v.features)) {
-            ADD_FAILURE() << v.name << " cannot run here";
-            continue;
-        }
+        if (skip_for(v.features)) continue;  // an SME-only CPU: the SME2 kernels skip
         for (size_t svl : kSvls) {
             ASSERT_TRUE(set_svl(svl));
             const size_t nr = svl / 2, step = v.ukernel.get_n_step();
@@ -342,6 +339,7 @@ TEST(SmeF16Gemv, ShapesClampsAndSubRanges) {
 }
 
 TEST(SmeF16Gemv, NanAccumulatorsFollowKleidiAI) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME);
     for (const SmeF16GemvVariant& v : kai_registry::sme_f16_gemv_variants()) {
         if (skip_for(v.features)) continue;
         ASSERT_TRUE(set_svl(16));
@@ -363,6 +361,7 @@ std::vector<uint16_t> halfwords(const kai_test::CompatSection& s) {
 }
 
 TEST(SmeF16Compat, KleidiAIVectors) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME | KAI_FEATURE_SME2);  // the files of all four kernels
     size_t files = 0;
     for (size_t svl : kSvls) {
         ASSERT_TRUE(set_svl(svl));
@@ -444,6 +443,7 @@ TEST(SmeF16Compat, KleidiAIVectors) {
 // ---- preconditions ----
 
 TEST(SmeF16Preconditions, DocumentedChecksFire) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME);
     ASSERT_TRUE(set_svl(64));
     const size_t t = 32;
     std::vector<uint16_t> in(4 * t * 8, 0), bias(4 * t, 0);
