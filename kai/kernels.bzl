@@ -361,7 +361,7 @@ KAI_KERNELS = [
     {"name": "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme", "family": "f16p_f16p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa", "family": "f16p_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16p_f16p", "features": ["sme2"], "template": ["f16p_sme_mopa.c.in", "f16p_sme_mopa.h.in"], "isa": "sme2"},
     {"name": "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa", "family": "f16p_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16p_f16p", "features": ["sme"], "template": ["f16p_sme_mopa.c.in", "f16p_sme_mopa.h.in"], "isa": "sme"},
-    {"name": "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot", "family": "f16_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p", "features": ["sme2"], "gemv_only": "1", "template": ["f16_sme_gemv.h.in"], "isa": "sme2"},
-    {"name": "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla", "family": "f16_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p", "features": ["sme"], "gemv_only": "1", "template": ["f16_sme_gemv.h.in"], "isa": "sme"},
+    {"name": "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot", "family": "f16_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p", "features": ["sme2"], "gemv_only": "1", "template": ["f16_sme_gemv.c.in", "f16_sme_gemv.h.in"], "isa": "sme2"},
+    {"name": "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla", "family": "f16_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p", "features": ["sme"], "gemv_only": "1", "template": ["f16_sme_gemv.c.in", "f16_sme_gemv.h.in"], "isa": "sme"},
     # --- end f16p_f16p / f16_f16p ---
 ]
