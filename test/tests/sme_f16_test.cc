@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <functional>
 #include <cstdint>
 #include <cstring>
@@ -47,6 +48,24 @@
 #ifndef PR_SME_VL_LEN_MASK
 #define PR_SME_VL_LEN_MASK 0xffff
 #endif
+
+extern "C" {
+struct AbiFrame {
+    uint64_t fn;
+    uint64_t x[8];
+    uint64_t stack_arg;
+    float s0, s1;
+    uint64_t in_gpr[11];  // x18 ... x28
+    uint64_t in_d[8];     // d8 ... d15
+    uint64_t out_gpr[11];
+    uint64_t out_d[8];
+};
+void kai_test_abi_call(AbiFrame* f);
+void kai_test_za_arm_lazy_save(const void* pattern, void* tpidr2_block);
+void kai_test_za_finish(uint64_t* tpidr2, uint64_t* svcr);
+}
+static_assert(offsetof(AbiFrame, stack_arg) == 72, "frame layout of sme_abi_probe.S");
+static_assert(offsetof(AbiFrame, in_gpr) == 88, "frame layout of sme_abi_probe.S");
 
 namespace {
 
@@ -438,6 +457,110 @@ TEST(SmeF16Compat, KleidiAIVectors) {
     }
     // 4 LHS, 8 RHS, 8 GEMM and 8 GEMV files per SVL.
     EXPECT_EQ(files, 2u * (4 + 8 + 8 + 8));
+}
+
+// ---- calling convention ----
+
+// Each kernel through the assembly trampoline (x18-x28 and d8-d15 hold canaries across the call; streaming mode
+// and ZA are off after it), then with a pending lazy ZA save of the caller (the kernel must commit it: TPIDR2_EL0
+// cleared, the save buffer holding the caller's ZA), both times with a right result.
+TEST(SmeF16Abi, CalleeSavedRegistersAndLazyZaSave) {
+    KAI_TEST_SKIP_UNLESS(KAI_FEATURE_SME);
+    struct Call {
+        const char* name;
+        uint32_t features;
+        bool gemv;
+        uint64_t fn;
+        std::function<void(const Problem&, std::vector<uint8_t>*, std::vector<uint8_t>*)> pack;
+        std::function<void(const Problem&, const uint8_t*, const uint8_t*, uint16_t*)> run;
+        bool fclamp;
+    };
+    std::vector<Call> calls;
+    for (const SmeF16Variant& v : kai_registry::sme_f16_variants()) {
+        const auto u = v.ukernel;
+        calls.push_back({v.name, v.features, false, reinterpret_cast<uint64_t>(u.run_matmul),
+                         [u](const Problem& p, std::vector<uint8_t>* lp, std::vector<uint8_t>* rp) {
+                             *lp = kai_pack_lhs(p.lhs.data(), p.m, p.k, u.get_mr());
+                             *rp = kai_pack_rhs(true, p.rhs_kxn.data(), p.bias.data(), p.n, p.k, u.get_nr());
+                         },
+                         [u](const Problem& p, const uint8_t* lp, const uint8_t* rp, uint16_t* d) {
+                             u.run_matmul(p.m, p.n, p.k, lp, rp, d, p.n * 2, 2, -2.0f, 2.0f);
+                         },
+                         v.fclamp});
+    }
+    for (const SmeF16GemvVariant& v : kai_registry::sme_f16_gemv_variants()) {
+        const auto u = v.ukernel;
+        calls.push_back({v.name, v.features, true, reinterpret_cast<uint64_t>(u.run_matmul),
+                         [u](const Problem& p, std::vector<uint8_t>* lp, std::vector<uint8_t>* rp) {
+                             lp->assign(reinterpret_cast<const uint8_t*>(p.lhs.data()),
+                                        reinterpret_cast<const uint8_t*>(p.lhs.data()) + p.k * 2);
+                             *rp = kai_pack_rhs(true, p.rhs_kxn.data(), p.bias.data(), p.n, p.k, u.get_nr());
+                         },
+                         [u](const Problem& p, const uint8_t* lp, const uint8_t* rp, uint16_t* d) {
+                             u.run_matmul(1, p.n, p.k, lp, p.k * 2, rp, d, p.n * 2, 2, -2.0f, 2.0f);
+                         },
+                         v.fclamp});
+    }
+    for (const Call& c : calls) {
+        if (skip_for(c.features)) continue;
+        for (size_t svl : kSvls) {
+            ASSERT_TRUE(set_svl(svl));
+            SCOPED_TRACE(std::string(c.name) + " svl " + std::to_string(svl * 8));
+            const size_t t = svl / 2;
+            const Problem p = make_problem(c.gemv ? 1 : t + 1, c.gemv ? 8 * t + 3 : t + 1, 19, 11);
+            std::vector<uint8_t> lp, rp;
+            c.pack(p, &lp, &rp);
+            auto check = [&](const std::vector<uint16_t>& d) {
+                size_t bad = 0;
+                for (size_t i = 0; i < p.m * p.n; ++i) {
+                    const uint16_t want = kai_ref::sme_f16_output(p.exact[i], -2.0f, 2.0f, c.fclamp);
+                    bad += !f16_close(d[i], want, p.abs_sum[i], p.k);
+                }
+                return bad;
+            };
+            std::vector<uint16_t> dst(p.m * p.n, 0x7dde);
+            AbiFrame f = {};
+            f.fn = c.fn;
+            const uint64_t dst_addr = reinterpret_cast<uint64_t>(dst.data());
+            if (c.gemv) {
+                const uint64_t x[8] = {1, p.n, p.k, reinterpret_cast<uint64_t>(lp.data()), p.k * 2,
+                                       reinterpret_cast<uint64_t>(rp.data()), dst_addr, p.n * 2};
+                std::memcpy(f.x, x, sizeof(x));
+                f.stack_arg = 2;  // dst_stride_col, the 9th integer argument
+            } else {
+                const uint64_t x[8] = {p.m, p.n, p.k, reinterpret_cast<uint64_t>(lp.data()),
+                                       reinterpret_cast<uint64_t>(rp.data()), dst_addr, p.n * 2, 2};
+                std::memcpy(f.x, x, sizeof(x));
+            }
+            f.s0 = -2.0f;
+            f.s1 = 2.0f;
+            for (size_t i = 0; i < 11; ++i) f.in_gpr[i] = 0x1800000000000000ull + i * 0x0101010101010101ull;
+            for (size_t i = 0; i < 8; ++i) f.in_d[i] = 0x3ff0000000000000ull + (i + 1) * 0x0000111111111111ull;
+            kai_test_abi_call(&f);
+            for (size_t i = 0; i < 11; ++i) EXPECT_EQ(f.out_gpr[i], f.in_gpr[i]) << "x" << 18 + i;
+            for (size_t i = 0; i < 8; ++i) EXPECT_EQ(f.out_d[i], f.in_d[i]) << "d" << 8 + i;
+            EXPECT_EQ(check(dst), 0u) << "through the trampoline";
+            uint64_t tpidr2 = 1, svcr = 1;
+            kai_test_za_finish(&tpidr2, &svcr);
+            EXPECT_EQ(svcr & 3u, 0u) << "SVCR.SM / SVCR.ZA after the call";
+
+            std::vector<uint8_t> pattern(svl * svl), save(svl * svl, 0);
+            for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i * 7 + i / svl + 1);
+            struct alignas(16) Tpidr2Block {
+                uint64_t za_save_buffer;
+                uint16_t num_za_save_slices;
+                uint8_t reserved[6];
+            } block = {reinterpret_cast<uint64_t>(save.data()), static_cast<uint16_t>(svl), {}};
+            std::fill(dst.begin(), dst.end(), 0x7dde);
+            kai_test_za_arm_lazy_save(pattern.data(), &block);
+            c.run(p, lp.data(), rp.data(), dst.data());
+            kai_test_za_finish(&tpidr2, &svcr);
+            EXPECT_EQ(tpidr2, 0u) << "TPIDR2_EL0 not cleared: the lazy save was not committed";
+            EXPECT_EQ(svcr & 3u, 0u);
+            EXPECT_EQ(save, pattern) << "ZA save buffer";
+            EXPECT_EQ(check(dst), 0u) << "after a lazy save";
+        }
+    }
 }
 
 // ---- preconditions ----
