@@ -49,6 +49,7 @@ variant's parameters, declared here and nowhere else (docs/adding_a_kernel.md):
   template   the templates in tools/templates/ that give the files: <t>.c.in gives <name>.c,
              <t>.h.in gives <name>.h (a kernel whose .c is hand-written lists only its .h template)
   isa        (qai4c32p templates) the dot-product instruction the template renders: dotprod | i8mm
+             (f16 SME templates) the SME level the template renders: sme2 | sme
   out        the destination type the template renders: bf16 or f16 (f32 when absent)
 Keys of any matmul entry:
   rank       its place in kai/kai_select.h's preference order within its family (1 = first tried);
