@@ -65,6 +65,7 @@ void add_qsi8d32p_cases(const Options& opt, std::vector<BenchCase>& out);
 void add_int4_pack_cases(const Options& opt, std::vector<BenchCase>& out);  // nrx4 / nrx8 and SME-layout int4 packers
 void add_qsi8cxp_cases(const Options& opt, std::vector<BenchCase>& out);
 void add_sme_float_cases(const Options& opt, std::vector<BenchCase>& out);
+void add_sme_f16_cases(const Options& opt, std::vector<BenchCase>& out);
 void add_qsi4cxpf16_cases(const Options& opt, std::vector<BenchCase>& out);  // f16 output, f16 LHS packer
 void add_bf16_qai8dxp_cases(const Options& opt, std::vector<BenchCase>& out);  // bf16 in/out int4
 void add_qai4c32p_cases(const Options& opt, std::vector<BenchCase>& out);  // qai4c32p, f16_qai4c32p

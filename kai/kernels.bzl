@@ -49,6 +49,7 @@ variant's parameters, declared here and nowhere else (docs/adding_a_kernel.md):
   template   the templates in tools/templates/ that give the files: <t>.c.in gives <name>.c,
              <t>.h.in gives <name>.h (a kernel whose .c is hand-written lists only its .h template)
   isa        (qai4c32p templates) the dot-product instruction the template renders: dotprod | i8mm
+             (f16 SME templates) the SME level the template renders: sme2 | sme
   out        the destination type the template renders: bf16 or f16 (f32 when absent)
 Keys of any matmul entry:
   rank       its place in kai/kai_select.h's preference order within its family (1 = first tried);
@@ -93,7 +94,9 @@ KAI_FAMILIES = [
     {"family": "f16_qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f16 output)", "doc": "docs/matmul_int4_asymmetric.md", "suite": "//test/tests:qai4c32p_test", "reference": "//test/reference:qai4c32p", "sme2": "", "no_asm": ["KAI_QAI4C32P_NO_ASM"], "select": "", "perf": "f16a4", "perf_gemm": ["128x1024x1024x32", "128x1024x1024x128"], "perf_gemv": ["1x4096x4096x32", "1x4096x4096x128"]},
     {"family": "q4k", "title": "GGUF Q4_K (qsi8d256p x q4kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "q6k", "title": "GGUF Q6_K (qsi8d256p x q6kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
-    {"family": "qsu2cxp", "title": "2-bit per-channel (qai8dxp x qsu2cxp, llama.cpp)", "doc": "docs/matmul_int2_channelwise.md", "suite": "//test/tests:qsu2cxp_test", "reference": "//test/reference:qsu2cxp", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []}
+    {"family": "qsu2cxp", "title": "2-bit per-channel (qai8dxp x qsu2cxp, llama.cpp)", "doc": "docs/matmul_int2_channelwise.md", "suite": "//test/tests:qsu2cxp_test", "reference": "//test/reference:qsu2cxp", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "f16p_f16p", "title": "f16 SME/SME2 GEMM (f16 output, packed LHS)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_f16_test", "reference": "//test/reference:sme_f16", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "f16_f16p", "title": "f16 SME/SME2 GEMV (f16 output, unpacked LHS row)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_f16_test", "reference": "//test/reference:sme_f16", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
 ]
 
 KAI_PACKER_FEEDS = [
@@ -131,7 +134,9 @@ KAI_PACKER_FEEDS = [
     {"family": "q4k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q4kp_q4k_neon"]},
     {"family": "q6k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q6kp_q6k_neon"]},
     {"family": "qsu2cxp", "match": "_neon_dotprod", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon"]},
-    {"family": "qsu2cxp", "match": "_sme2_", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon"]}
+    {"family": "qsu2cxp", "match": "_sme2_", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon"]},
+    {"family": "f16p_f16p", "match": "", "packers": ["kai_lhs_pack_x16p2vlx2_x16_sme", "kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]},
+    {"family": "f16_f16p", "match": "", "packers": ["kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]}
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -193,7 +198,14 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod",
     "kai_matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod",
     "kai_matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa",
-    "kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot"
+    "kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot",
+    "kai_lhs_pack_x16p2vlx2_x16_sme",
+    "kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme",
+    "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme",
+    "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa",
+    "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa",
+    "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot",
+    "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla"
 ]
 
 KAI_KERNELS = [
@@ -357,5 +369,14 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod", "family": "qsu2cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsu2cxp", "features": ["dotprod"]},
     {"name": "kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon", "family": "qsu2cxp", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa", "family": "qsu2cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsu2cxp", "features": ["sme2"]},
-    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot", "family": "qsu2cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsu2cxp", "features": ["sme2"]}
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot", "family": "qsu2cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsu2cxp", "features": ["sme2"]},
+    # --- family f16p_f16p / f16_f16p (f16 SME/SME2): docs/matmul_sme.md ---
+    {"name": "kai_lhs_pack_x16p2vlx2_x16_sme", "family": "f16p_f16p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "family": "f16p_f16p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme", "family": "f16p_f16p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa", "family": "f16p_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16p_f16p", "features": ["sme2"], "template": ["f16p_sme_mopa.c.in", "f16p_sme_mopa.h.in"], "isa": "sme2"},
+    {"name": "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa", "family": "f16p_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16p_f16p", "features": ["sme"], "template": ["f16p_sme_mopa.c.in", "f16p_sme_mopa.h.in"], "isa": "sme"},
+    {"name": "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot", "family": "f16_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p", "features": ["sme2"], "gemv_only": "1", "template": ["f16_sme_gemv.c.in", "f16_sme_gemv.h.in"], "isa": "sme2"},
+    {"name": "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla", "family": "f16_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p", "features": ["sme"], "gemv_only": "1", "template": ["f16_sme_gemv.c.in", "f16_sme_gemv.h.in"], "isa": "sme"},
+    # --- end f16p_f16p / f16_f16p ---
 ]

@@ -1,0 +1,76 @@
+//
+// SPDX-FileCopyrightText: Copyright 2026 The kai authors
+// SPDX-License-Identifier: Apache-2.0
+//
+
+/// @file
+/// kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme: packs a 16-bit RHS given as N rows of K (nxk) with a 16-bit
+/// bias (f16, or any 16-bit data: the values are copied) for the f16 SME/SME2 kernels of families f16p_f16p and
+/// f16_f16p. See docs/formats.md, "x16p2vlx2b", and docs/matmul_sme.md.
+///
+/// Vector length: nr = 2 * SVL / 32, read with RDSVL on every call. A buffer packed at one SVL must not be used
+/// at another: pack on the machine (and thread, after any prctl(PR_SME_SET_VL)) that runs the kernel, and never
+/// cache packed data across SVLs. Needs FEAT_SME (RDSVL); does not enter streaming mode.
+
+#ifndef KAI_RHS_PACK_NXK_X16P2VLX2B_X16_X16_SME_H
+#define KAI_RHS_PACK_NXK_X16P2VLX2B_X16_X16_SME_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Returns the packer's n step, nr = 2 * SVL / 32: the column origin of a packed range must be a multiple of it.
+size_t kai_get_n_step_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme(void);
+
+/// Returns the byte offset of row (channel) n_idx of the unpacked nxk RHS: n_idx * rhs_stride.
+/// @param[in] n_idx      Channel index; must be a multiple of nr.
+/// @param[in] rhs_stride Row stride of the RHS in bytes.
+size_t kai_get_rhs_offset_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme(size_t n_idx, size_t rhs_stride);
+
+/// Returns the byte offset of channel n_idx in the bias: n_idx * 2.
+/// @param[in] n_idx Channel index; must be a multiple of nr.
+size_t kai_get_bias_offset_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme(size_t n_idx);
+
+/// Returns the bytes per packed channel, 2 + 2 * roundup(k, 2) (KleidiAI's definition for this packer: one
+/// block of nr channels takes nr times this).
+/// @param[in] k Depth.
+size_t kai_get_rhs_packed_stride_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme(size_t k);
+
+/// Returns the byte offset of channel n_idx in the packed RHS: n_idx * get_rhs_packed_stride(k).
+/// @param[in] n_idx Channel index; must be a multiple of nr.
+/// @param[in] k     Depth.
+size_t kai_get_rhs_packed_offset_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme(size_t n_idx, size_t k);
+
+/// Returns the size in bytes of the packed RHS: roundup(n, nr) * get_rhs_packed_stride(k).
+/// @param[in] n Output channels.
+/// @param[in] k Depth.
+size_t kai_get_rhs_packed_size_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme(size_t n, size_t k);
+
+/// Packs n channels. Each block of nr channels holds nr 16-bit biases, then for each pair p of k values and each
+/// channel c the values w[c][2p] and w[c][2p + 1]. The pad slot of an odd k is 0, and channels past n are 0 (bias and
+/// data). To pack channels [n0, n0 + n) on their own (n0 a multiple of nr), pass rhs + n0 * rhs_stride, bias + n0 * 2 and
+/// rhs_packed + get_rhs_packed_offset(n0, k).
+/// @param[in]  num_groups  Must be 1.
+/// @param[in]  n           Output channels (0 returns at once).
+/// @param[in]  k           Depth.
+/// @param[in]  nr          Must be 2 * SVL / 32 (the kernel's get_nr()).
+/// @param[in]  kr          Must be 2.
+/// @param[in]  sr          Must be 1.
+/// @param[in]  rhs_stride  Row stride of rhs in bytes; at least k * 2 when n > 1.
+/// @param[in]  rhs         16-bit RHS, n rows (channels) of k values; not NULL.
+/// @param[in]  bias        n 16-bit biases; not NULL (pass zeros for no bias).
+/// @param[in]  scale       Must be NULL.
+/// @param[out] rhs_packed  Packed RHS, get_rhs_packed_size(n, k) bytes; not NULL.
+/// @param[in]  extra_bytes Must be 0.
+/// @param[in]  params      Must be NULL.
+void kai_run_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme(
+    size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride, const void* rhs,
+    const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // KAI_RHS_PACK_NXK_X16P2VLX2B_X16_X16_SME_H
