@@ -1,0 +1,293 @@
+//
+// SPDX-FileCopyrightText: Copyright 2026 The kai authors
+// SPDX-License-Identifier: Apache-2.0
+//
+
+// dst[i][j] = clamp(fma chain over k starting from bias[j]) (docs/imatmul.md, "Indirect GEMM"), K =
+// k_chunk_count * k_chunk_length: the packed operands of an indirect GEMM are those of a GEMM of depth K
+// (docs/formats.md, "Indirect GEMM packed layouts"), so the body is the f32p_f32p family's. VL = SVL / 32 f32 lanes.
+// Packed LHS: blocks of 2VL rows, for each k the 2VL values of column k (two vectors). Packed RHS: blocks of 2VL
+// channels, stride 2VL * (1 + K) * 4: 2VL biases (two vectors), then for each k the 2VL values (two vectors).
+// Tile 2VL x 2VL in the four 32-bit ZA tiles: za0 = rows 0..VL-1 x cols 0..VL-1, za1 = rows 0..VL-1 x cols
+// VL..2VL-1, za2 and za3 the same for rows VL..2VL-1. Per k, four FMOPAs of (LHS lo/hi) x (RHS lo/hi): each ZA
+// element does one fused multiply-add per k, in k order. The bias enters first as the outer product of a vector
+// of 1.0 with the bias row (exact). The whole call runs in one streaming-mode section (inline assembly: GCC 12's
+// libgcc has no SME ABI routines, so no __arm_new("za") / __arm_locally_streaming).
+
+#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
+#error "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa needs AArch64 with FEAT_SME2"
+#endif
+
+#include "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kai/kai_common.h"
+
+#include "kai_imatmul_clamp_f32_f32p_f32p_interface.h"
+
+// The streaming body is one assembly string (it must not be split: it holds state in registers throughout),
+// longer than the 4095 characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Woverlength-strings"
+#endif
+
+// The depth of the product: k_chunk_count chunks of k_chunk_length values (kr = 1: no padding), checked for
+// overflow.
+static size_t kai_depth(size_t k_chunk_count, size_t k_chunk_length) {
+    return kai_mul_size_checked(k_chunk_count, k_chunk_length);
+}
+
+// 2 * the f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
+static size_t kai_tile(void) {
+    uint64_t svl_bytes;
+    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    return (size_t)svl_bytes / sizeof(float) * 2;
+}
+
+// Commits a pending lazy ZA save of the caller (AAPCS64 SME): when TPIDR2_EL0 points to a TPIDR2 block, stores
+// its num_za_save_slices ZA slices to its za_save_buffer (ZA is then active, so STR ZA is valid outside streaming
+// mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
+static void kai_commit_za(void) {
+    __asm__ volatile(
+        "mrs x16, tpidr2_el0\n"
+        "cbz x16, 2f\n"
+        "ldr x17, [x16]\n"
+        "ldrh w15, [x16, #8]\n"
+        "cbz x17, 1f\n"
+        "cbz w15, 1f\n"
+        "mov w12, #0\n"
+        "0:\n"
+        "str za[w12, 0], [x17]\n"
+        "addsvl x17, x17, #1\n"
+        "add w12, w12, #1\n"
+        "cmp w12, w15\n"
+        "b.lo 0b\n"
+        "1:\n"
+        "msr tpidr2_el0, xzr\n"
+        "2:\n"
+        :
+        :
+        : "x12", "x15", "x16", "x17", "cc", "memory");
+}
+
+size_t kai_get_m_step_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(void) {
+    return kai_tile();
+}
+
+size_t kai_get_n_step_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(void) {
+    return kai_tile();
+}
+
+size_t kai_get_lhs_packed_offset_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(
+    size_t m_idx, size_t k_chunk_count, size_t k_chunk_length) {
+    const size_t k = kai_depth(k_chunk_count, k_chunk_length);
+    KAI_ASSUME_MSG(m_idx % kai_tile() == 0, "m_idx must be a multiple of the m step");
+    return kai_mul_size_checked(kai_mul_size_checked(m_idx, k), sizeof(float));
+}
+
+size_t kai_get_rhs_packed_offset_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(
+    size_t n_idx, size_t k_chunk_count, size_t k_chunk_length) {
+    const size_t k = kai_depth(k_chunk_count, k_chunk_length);
+    KAI_ASSUME_MSG(n_idx % kai_tile() == 0, "n_idx must be a multiple of the n step");
+    return kai_mul_size_checked(n_idx, kai_mul_size_checked(kai_add_size_checked(k, 1), sizeof(float)));
+}
+
+size_t kai_get_dst_offset_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(
+    size_t m_idx, size_t n_idx, size_t dst_stride_row) {
+    KAI_ASSUME_MSG(m_idx % kai_tile() == 0, "m_idx must be a multiple of the m step");
+    KAI_ASSUME_MSG(n_idx % kai_tile() == 0, "n_idx must be a multiple of the n step");
+    return kai_add_size_checked(kai_mul_size_checked(m_idx, dst_stride_row), kai_mul_size_checked(n_idx, sizeof(float)));
+}
+
+size_t kai_get_dst_size_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(size_t m, size_t n) {
+    return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(float));
+}
+
+// Arguments of the assembly body, read with ldr from x0 (offsets in the comments).
+struct kai_args {
+    const void* lhs;       // 0: packed LHS block of the first row block
+    const void* rhs;       // 8: packed RHS block of the first column block
+    void* dst;             // 16
+    uint64_t m;            // 24
+    uint64_t n;            // 32
+    uint64_t k_main;       // 40: k / 8
+    uint64_t k_tail;       // 48: k % 8
+    uint64_t dst_stride;   // 56
+    uint64_t lhs_block;    // 64: bytes per LHS block, 2VL * k * 4
+    uint64_t rhs_block;    // 72: bytes per RHS block, 2VL * (1 + k) * 4
+    uint32_t min_bits;     // 80
+    uint32_t max_bits;     // 84
+};
+
+// One k step: the four outer products of LHS (lo, hi) x RHS (lo, hi).
+#define KAI_MOPA4(a_lo, a_hi, b_lo, b_hi)                              \
+    "fmopa za0.s, p0/m, p0/m, " a_lo ".s, " b_lo ".s\n"               \
+    "fmopa za1.s, p0/m, p0/m, " a_lo ".s, " b_hi ".s\n"               \
+    "fmopa za2.s, p0/m, p0/m, " a_hi ".s, " b_lo ".s\n"               \
+    "fmopa za3.s, p0/m, p0/m, " a_hi ".s, " b_hi ".s\n"
+
+// Stores the rows of one half of the tile (ZA tiles t_lo, t_hi: columns 0..VL-1 and VL..2VL-1), x22 rows from
+// slice 0, to x21 onwards (stride x8): four rows at a time, then one at a time. Clamp: FCLAMP to [z14, z15] (maxNum, then minNum: NaN -> z14).
+#define KAI_STORE_HALF(t_lo, t_hi, l4, l1, lend)                               \
+    l4 ":\n"                                                                    \
+    "cmp x22, #4\n"                                                             \
+    "b.lo " l1 "f\n"                                                            \
+    "mova {z0.s-z3.s}, za" t_lo "h.s[w12, 0:3]\n"                               \
+    "mova {z8.s-z11.s}, za" t_hi "h.s[w12, 0:3]\n"                              \
+    "fclamp {z0.s-z3.s}, z14.s, z15.s\n"                                        \
+    "fclamp {z8.s-z11.s}, z14.s, z15.s\n"                                       \
+    "st1w {z0.s, z8.s}, pn9, [x21]\n"                                           \
+    "add x21, x21, x8\n"                                                        \
+    "st1w {z1.s, z9.s}, pn9, [x21]\n"                                           \
+    "add x21, x21, x8\n"                                                        \
+    "st1w {z2.s, z10.s}, pn9, [x21]\n"                                          \
+    "add x21, x21, x8\n"                                                        \
+    "st1w {z3.s, z11.s}, pn9, [x21]\n"                                          \
+    "add x21, x21, x8\n"                                                        \
+    "add w12, w12, #4\n"                                                        \
+    "sub x22, x22, #4\n"                                                        \
+    "b " l4 "b\n"                                                               \
+    l1 ":\n"                                                                    \
+    "cbz x22, " lend "f\n"                                                      \
+    "mova z0.s, p0/m, za" t_lo "h.s[w12, 0]\n"                                  \
+    "mova z8.s, p0/m, za" t_hi "h.s[w12, 0]\n"                                  \
+    "fclamp z0.s, z14.s, z15.s\n"                                               \
+    "fclamp z8.s, z14.s, z15.s\n"                                               \
+    "st1w {z0.s, z8.s}, pn9, [x21]\n"                                           \
+    "add x21, x21, x8\n"                                                        \
+    "add w12, w12, #1\n"                                                        \
+    "sub x22, x22, #1\n"                                                        \
+    "b " l1 "b\n"                                                               \
+    lend ":\n"
+
+void kai_run_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(
+    size_t m, size_t n, size_t k_chunk_count, size_t k_chunk_length, const void* lhs_packed, const void* rhs_packed,
+    void* dst, size_t dst_stride_row, float clamp_min, float clamp_max) {
+    const size_t k = kai_depth(k_chunk_count, k_chunk_length);
+    if (m == 0 || n == 0) {
+        return;
+    }
+    KAI_ASSUME_MSG(lhs_packed != NULL, "lhs_packed must not be NULL");
+    KAI_ASSUME_MSG(rhs_packed != NULL, "rhs_packed must not be NULL");
+    KAI_ASSUME_MSG(dst != NULL, "dst must not be NULL");
+    KAI_ASSUME_MSG(m == 1 || dst_stride_row / sizeof(float) >= n, "dst_stride_row must be at least n * 4 when m > 1");
+
+    const size_t tile = kai_tile();
+    struct kai_args args;
+    args.lhs = lhs_packed;
+    args.rhs = rhs_packed;
+    args.dst = dst;
+    args.m = m;
+    args.n = n;
+    args.k_main = k / 8;
+    args.k_tail = k % 8;
+    args.dst_stride = dst_stride_row;
+    args.lhs_block = kai_mul_size_checked(kai_mul_size_checked(tile, k), sizeof(float));
+    args.rhs_block = kai_mul_size_checked(tile, kai_mul_size_checked(kai_add_size_checked(k, 1), sizeof(float)));
+    memcpy(&args.min_bits, &clamp_min, sizeof(float));
+    memcpy(&args.max_bits, &clamp_max, sizeof(float));
+
+    kai_commit_za();
+
+    // Register map: x1 LHS block, x2 RHS block of column 0, x3 DST row block, x4 rows left, x5 n, x6 k / 8,
+    // x7 k % 8, x8 DST stride, x9 / x10 LHS / RHS block bytes, w11 / w13 clamp bits, w12 ZA slice, x14 RHS block,
+    // x15 DST tile, x16 columns left, x17 / x19 LHS / RHS k pointer, x20 k counter, x21 DST row, x22 rows of a
+    // half, x23 rows of the tile, x24 2VL, x25 VL, x26 columns of the tile, x27 zero.
+    // Main loop: 8 k per iteration, LHS in z0-z15 (two vectors per k), RHS in z16-z31.
+    register const struct kai_args* a __asm__("x0") = &args;
+    __asm__ volatile(
+        "ldp x1, x2, [x0, #0]\n"
+        "ldp x3, x4, [x0, #16]\n"
+        "ldp x5, x6, [x0, #32]\n"
+        "ldp x7, x8, [x0, #48]\n"
+        "ldp x9, x10, [x0, #64]\n"
+        "ldp w11, w13, [x0, #80]\n"
+        "smstart\n"
+        "ptrue p0.b\n"
+        "ptrue pn8.s\n"
+        "cntw x25\n"
+        "lsl x24, x25, #1\n"
+        "mov x27, #0\n"
+        "1:\n"  // row blocks
+        "cmp x4, x24\n"
+        "csel x23, x4, x24, lo\n"
+        "mov x14, x2\n"
+        "mov x15, x3\n"
+        "mov x16, x5\n"
+        "2:\n"  // column blocks
+        "cmp x16, x24\n"
+        "csel x26, x16, x24, lo\n"
+        "zero {za}\n"
+        "fmov z31.s, #1.0\n"
+        "ld1w {z0.s-z1.s}, pn8/z, [x14]\n"
+        KAI_MOPA4("z31", "z31", "z0", "z1")
+        "mov x17, x1\n"
+        "addvl x19, x14, #2\n"
+        "mov x20, x6\n"
+        "cbz x20, 4f\n"
+        "3:\n"  // 8 k per iteration
+        "ld1w {z0.s-z3.s}, pn8/z, [x17]\n"
+        "ld1w {z16.s-z19.s}, pn8/z, [x19]\n"
+        "ld1w {z4.s-z7.s}, pn8/z, [x17, #4, mul vl]\n"
+        "ld1w {z20.s-z23.s}, pn8/z, [x19, #4, mul vl]\n"
+        KAI_MOPA4("z0", "z1", "z16", "z17")
+        KAI_MOPA4("z2", "z3", "z18", "z19")
+        "ld1w {z8.s-z11.s}, pn8/z, [x17, #8, mul vl]\n"
+        "ld1w {z24.s-z27.s}, pn8/z, [x19, #8, mul vl]\n"
+        KAI_MOPA4("z4", "z5", "z20", "z21")
+        KAI_MOPA4("z6", "z7", "z22", "z23")
+        "ld1w {z12.s-z15.s}, pn8/z, [x17, #12, mul vl]\n"
+        "ld1w {z28.s-z31.s}, pn8/z, [x19, #12, mul vl]\n"
+        KAI_MOPA4("z8", "z9", "z24", "z25")
+        KAI_MOPA4("z10", "z11", "z26", "z27")
+        KAI_MOPA4("z12", "z13", "z28", "z29")
+        KAI_MOPA4("z14", "z15", "z30", "z31")
+        "addvl x17, x17, #16\n"
+        "addvl x19, x19, #16\n"
+        "subs x20, x20, #1\n"
+        "b.ne 3b\n"
+        "4:\n"
+        "mov x20, x7\n"
+        "cbz x20, 6f\n"
+        "5:\n"  // one k per iteration
+        "ld1w {z0.s-z1.s}, pn8/z, [x17]\n"
+        "ld1w {z16.s-z17.s}, pn8/z, [x19]\n"
+        KAI_MOPA4("z0", "z1", "z16", "z17")
+        "addvl x17, x17, #2\n"
+        "addvl x19, x19, #2\n"
+        "subs x20, x20, #1\n"
+        "b.ne 5b\n"
+        "6:\n"  // clamp and store the tile
+        "dup z14.s, w11\n"
+        "dup z15.s, w13\n"
+        "whilelt pn9.s, x27, x26, vlx2\n"
+        "mov x21, x15\n"
+        "cmp x23, x25\n"
+        "csel x22, x23, x25, lo\n"
+        "mov w12, #0\n"
+        KAI_STORE_HALF("0", "1", "10", "11", "12")
+        "subs x22, x23, x25\n"
+        "b.ls 9f\n"
+        "mov w12, #0\n"
+        KAI_STORE_HALF("2", "3", "13", "14", "15")
+        "9:\n"
+        "add x15, x15, x24, lsl #2\n"
+        "add x14, x14, x10\n"
+        "subs x16, x16, x26\n"
+        "b.ne 2b\n"
+        "add x1, x1, x9\n"
+        "madd x3, x8, x24, x3\n"
+        "subs x4, x4, x23\n"
+        "b.ne 1b\n"
+        "smstop\n"
+        :
+        : "r"(a)
+        : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
+          "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x30", "z0", "z1", "z2", "z3", "z4",
+          "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20",
+          "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4",
+          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+}
