@@ -353,7 +353,7 @@ KAI_KERNELS = [
     # --- family imatmul_f32p (f32 SME/SME2 indirect GEMM): docs/imatmul.md ---
     {"name": "kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme", "family": "imatmul_f32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme", "family": "imatmul_f32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
-    {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme2"]},
-    {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme"]},
+    {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme2"], "note": "FMOPA 2VL x 2VL tile, FCLAMP"},
+    {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme"], "note": "FMOPA 2VL x 2VL tile, SME only (FMIN / FMAX clamp)"},
     # --- end imatmul_f32p ---
 ]

@@ -357,41 +357,55 @@ TEST_P(ImatmulKernelTest, BitExactAgainstTheRecipe) {
 INSTANTIATE_TEST_SUITE_P(Kernels, ImatmulKernelTest, ::testing::ValuesIn(kernel_cases()), kernel_case_name);
 
 // An accumulator that becomes NaN (inf - inf): the SME2 kernel's FCLAMP gives clamp_min, the SME kernel's
-// FMIN / FMAX keep NaN (each KleidiAI's result); +inf and -inf accumulators clamp to the bounds.
+// FMIN / FMAX keep NaN (each KleidiAI's result); +inf and -inf accumulators clamp to the bounds. Row i reads
+// chunks (inf, inf), (inf, 1) or (1, 1) by i % 3, column j has weights (1, -1), (1, 1) or (-1, -1) by j % 3, over
+// 2VL + 3 rows and columns, so every kind reaches both halves of the tile and both store paths (4 rows, 1 row).
 TEST(ImatmulSpecialValues, NanAndInfinityAccumulators) {
     for (const ImatmulVariant& v : kai_registry::imatmul_variants()) {
         SCOPED_TRACE(v.name);
         KAI_TEST_SKIP_UNLESS(v.features);
-        ASSERT_TRUE(set_svl(16));
-        const size_t m = 3, n = 3, kcc = 2, kcl = 1, t = tile_of_svl(16);
-        IndirectLhs l = make_lhs(m, kcc, kcl, t, false, 1);
-        const float inf = std::numeric_limits<float>::infinity();
-        // Rows read chunks 0 .. 5 in order: row 0 = (inf, inf), row 1 = (inf, 1), row 2 = (1, 1).
-        const float chunks[] = {inf, inf, inf, 1.0f, 1.0f, 1.0f};
-        l.pool.assign(chunks, chunks + 6);
-        for (size_t i = 0; i < m; ++i)
-            for (size_t c = 0; c < kcc; ++c)
-                l.table[c * t + i] = reinterpret_cast<const void*>(static_cast<uintptr_t>((i * kcc + c) * 4));
-        // Column 0: w = (1, -1) (row 0: inf - inf = NaN); column 1: (1, 1) (+inf); column 2: (-1, -1) (-inf).
-        const float w[] = {1.0f, 1.0f, -1.0f, -1.0f, 1.0f, -1.0f};
-        const float bias[] = {0.0f, 0.0f, 0.0f};
-        const Packed p = pack(m, n, kcc, kcl, l, w, bias);
-        float dst[9];
-        v.uk.run_imatmul(m, n, kcc, kcl, p.lhs.data(), p.rhs.data(), dst, n * 4, -2.0f, 3.0f);
-        if (v.fclamp) {
-            EXPECT_EQ(dst[0], -2.0f);
-        } else {
-            EXPECT_TRUE(std::isnan(dst[0])) << dst[0];
+        for (size_t svl : kSvls) {
+            ASSERT_TRUE(set_svl(svl));
+            const size_t t = tile_of_svl(svl), m = t + 3, n = t + 3, kcc = 2, kcl = 1;
+            IndirectLhs l = make_lhs(m, kcc, kcl, t, false, 1);
+            const float inf = std::numeric_limits<float>::infinity();
+            l.pool = {inf, inf, inf, 1.0f, 1.0f, 1.0f};  // the three row kinds, chunk by chunk
+            for (size_t i = 0; i < m; ++i)
+                for (size_t c = 0; c < kcc; ++c)
+                    l.table[(i / t) * t * kcc + c * t + i % t] =
+                        reinterpret_cast<const void*>(static_cast<uintptr_t>(((i % 3) * kcc + c) * 4));
+            const float kinds[3][2] = {{1.0f, -1.0f}, {1.0f, 1.0f}, {-1.0f, -1.0f}};
+            std::vector<float> w(kcc * n), bias(n, 0.0f);
+            for (size_t j = 0; j < n; ++j)
+                for (size_t c = 0; c < kcc; ++c) w[c * n + j] = kinds[j % 3][c];
+            const Packed p = pack(m, n, kcc, kcl, l, w.data(), bias.data());
+            DstBuffer dst(m, n, 4, n * 4);
+            v.uk.run_imatmul(m, n, kcc, kcl, p.lhs.data(), p.rhs.data(), dst.at(0, 0), n * 4, -2.0f, 3.0f);
+            for (size_t i = 0; i < m; ++i)
+                for (size_t j = 0; j < n; ++j) {
+                    const float got = dst.value(i, j);
+                    if (i % 3 == 0 && j % 3 == 0) {  // inf - inf
+                        if (v.fclamp) {
+                            EXPECT_EQ(got, -2.0f) << i << ", " << j;
+                        } else {
+                            EXPECT_TRUE(std::isnan(got)) << i << ", " << j << ": " << got;
+                        }
+                    } else if (i % 3 != 2 && j % 3 != 0) {  // +-inf
+                        EXPECT_EQ(got, j % 3 == 1 ? 3.0f : -2.0f) << i << ", " << j;
+                    }
+                }
+            const std::vector<float> a =
+                kai_ref::imatmul_gather_f32(l.table.data(), m, kcc, kcl, t, l.offset(), l.pad.data());
+            const std::vector<float> ref = kai_ref::imatmul_f32_fma(
+                a.data(), w.data(), bias.data(), m, n, kcc * kcl, -2.0f, 3.0f,
+                v.fclamp ? kai_ref::ImatmulClamp::fclamp : kai_ref::ImatmulClamp::min_max);
+            for (size_t i = 0; i < m; ++i)
+                for (size_t j = 0; j < n; ++j) {
+                    uint32_t want;
+                    std::memcpy(&want, &ref[i * n + j], 4);
+                    EXPECT_EQ(dst.bits(i, j), want) << i << ", " << j;
+                }
         }
-        EXPECT_EQ(dst[1], 3.0f);
-        EXPECT_EQ(dst[2], -2.0f);
-        EXPECT_EQ(dst[3], 3.0f);  // row 1, column 0: inf - 1
-        EXPECT_EQ(dst[6], 0.0f);  // row 2, column 0: 1 - 1
-        const std::vector<float> a = kai_ref::imatmul_gather_f32(l.table.data(), m, kcc, kcl, t, l.offset(), l.pad.data());
-        const std::vector<float> ref = kai_ref::imatmul_f32_fma(
-            a.data(), w, bias, m, n, kcc * kcl, -2.0f, 3.0f,
-            v.fclamp ? kai_ref::ImatmulClamp::fclamp : kai_ref::ImatmulClamp::min_max);
-        EXPECT_TRUE(kai_test::bytes_equal(dst, ref.data(), sizeof(dst)));
     }
 }
 
