@@ -56,6 +56,9 @@ Keys of any matmul entry:
   gemv_only  "1": the kernel accepts only m == 1 (kai_select never returns it for m > 1)
   select     "0": kai_select leaves the kernel out of its family's table (it reads other packed layouts)
   note       what to use it for, in a few words (the family document's generated variant table)
+  derive     (indirect GEMM kernels, docs/imatmul.md) the GEMM entry whose .c tools/gen_kernels.py rewrites
+             into this kernel's .c (same body at depth k_chunk_count * k_chunk_length); with
+  clamp      "fmin_fmax": the rewrite swaps the GEMM's clamp into KleidiAI's SME order (FMIN, then FMAX)
 
 Two smaller tables stand before KAI_KERNELS (same plain syntax; add lines, never reorder):
 
@@ -353,7 +356,7 @@ KAI_KERNELS = [
     # --- family imatmul_f32p (f32 SME/SME2 indirect GEMM): docs/imatmul.md ---
     {"name": "kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme", "family": "imatmul_f32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme", "family": "imatmul_f32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
-    {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme2"], "note": "FMOPA 2VL x 2VL tile, FCLAMP"},
-    {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme"], "note": "FMOPA 2VL x 2VL tile, SME only (FMIN / FMAX clamp)"},
+    {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme2"], "note": "FMOPA 2VL x 2VL tile, FCLAMP", "derive": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa"},
+    {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme"], "note": "FMOPA 2VL x 2VL tile, SME only (FMIN / FMAX clamp)", "derive": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "clamp": "fmin_fmax"},
     # --- end imatmul_f32p ---
 ]
