@@ -74,9 +74,34 @@ struct kai_args {
     void* out;                   // 24: the chunk's packed bytes, width * 2VL * 4
 };
 
+// Stores column w12 + i of the slab (ZA vertical slices za0v / za1v: 2VL values) at x4, then steps x4 on.
+#define KAI_STORE_COLUMN(i)                                   \
+    "st1w {za0v.s[w12, " i "]}, p1, [x4]\n"                  \
+    "st1w {za1v.s[w12, " i "]}, p1, [x4, x5, lsl #2]\n"      \
+    "addvl x4, x4, #2\n"
+
+// Loads `count` rows (pointers at x7 onwards) as horizontal slices w12, w12 + 1, ... of tile za<t>, two per
+// iteration (x9 pairs left), then the odd one. Lanes k0 + i >= width are 0 (p0).
+#define KAI_LOAD_ROWS(t, count, l2, lend)                              \
+    "lsr x9, " count ", #1\n"                                           \
+    "cbz x9, " lend "f\n"                                               \
+    l2 ":\n"                                                            \
+    "ldr x8, [x7], #8\n"                                                \
+    "ld1w {za" t "h.s[w12, 0]}, p0/z, [x8, x6, lsl #2]\n"              \
+    "ldr x8, [x7], #8\n"                                                \
+    "ld1w {za" t "h.s[w12, 1]}, p0/z, [x8, x6, lsl #2]\n"              \
+    "add w12, w12, #2\n"                                                \
+    "subs x9, x9, #1\n"                                                 \
+    "b.ne " l2 "b\n"                                                    \
+    lend ":\n"                                                          \
+    "tbz " count ", #0, " lend "0f\n"                                   \
+    "ldr x8, [x7], #8\n"                                                \
+    "ld1w {za" t "h.s[w12, 0]}, p0/z, [x8, x6, lsl #2]\n"              \
+    lend "0:\n"
+
 // Packs one chunk of one block (docs/formats.md, "Indirect GEMM packed layouts") through ZA: one streaming-mode
-// section. Register map: x1 rows, x2 height, x3 width, x4 out, x5 VL, x6 first k of the slab, x7 row, x8 row
-// pointer, x9 out + VL * 4, x10 columns of the slab, x11 min(height, VL), w12 ZA slice.
+// section. Register map: x1 rows, x2 height, x3 width, x4 out, x5 VL, x6 first k of the slab, x7 row pointer
+// cursor, x8 row pointer, x9 row pairs left, x10 columns of the slab left, x11 min(height, VL), x13 rows of za1, w12 ZA slice.
 static void kai_pack_chunk(const struct kai_args* args) {
     register const struct kai_args* a __asm__("x0") = args;
     __asm__ volatile(
@@ -87,54 +112,49 @@ static void kai_pack_chunk(const struct kai_args* args) {
         "cntw x5\n"
         "cmp x2, x5\n"
         "csel x11, x2, x5, lo\n"
+        "sub x13, x2, x11\n"
         "mov x6, #0\n"
         "1:\n"  // slabs of VL values
-        "cmp x6, x3\n"
-        "b.hs 9f\n"
         "whilelt p0.s, x6, x3\n"
         "zero {za}\n"
-        "mov x7, #0\n"
+        "mov x7, x1\n"
         "mov w12, #0\n"
-        "2:\n"  // rows 0 .. min(height, VL) - 1 into za0
-        "ldr x8, [x1, x7, lsl #3]\n"
-        "ld1w {za0h.s[w12, 0]}, p0/z, [x8, x6, lsl #2]\n"
-        "add x7, x7, #1\n"
-        "add w12, w12, #1\n"
-        "cmp x7, x11\n"
-        "b.lo 2b\n"
+        KAI_LOAD_ROWS("0", "x11", "2", "3")
         "mov w12, #0\n"
-        "3:\n"  // rows VL .. height - 1 into za1
-        "cmp x7, x2\n"
-        "b.hs 4f\n"
-        "ldr x8, [x1, x7, lsl #3]\n"
-        "ld1w {za1h.s[w12, 0]}, p0/z, [x8, x6, lsl #2]\n"
-        "add x7, x7, #1\n"
-        "add w12, w12, #1\n"
-        "b 3b\n"
-        "4:\n"  // columns: min(VL, width - k0) of them, 2VL values each
+        KAI_LOAD_ROWS("1", "x13", "8", "9")
+        "mov w12, #0\n"
+        "4:\n"  // columns: min(VL, width - k0) of them, four at a time, then one at a time
         "sub x10, x3, x6\n"
         "cmp x10, x5\n"
         "csel x10, x10, x5, lo\n"
-        "mov w12, #0\n"
         "5:\n"
-        "addvl x9, x4, #1\n"
-        "st1w {za0v.s[w12, 0]}, p1, [x4]\n"
-        "st1w {za1v.s[w12, 0]}, p1, [x9]\n"
-        "addvl x4, x4, #2\n"
+        "cmp x10, #4\n"
+        "b.lo 6f\n"
+        KAI_STORE_COLUMN("0")
+        KAI_STORE_COLUMN("1")
+        KAI_STORE_COLUMN("2")
+        KAI_STORE_COLUMN("3")
+        "add w12, w12, #4\n"
+        "sub x10, x10, #4\n"
+        "b 5b\n"
+        "6:\n"
+        "cbz x10, 7f\n"
+        KAI_STORE_COLUMN("0")
         "add w12, w12, #1\n"
-        "subs x10, x10, #1\n"
-        "b.ne 5b\n"
+        "sub x10, x10, #1\n"
+        "b 6b\n"
+        "7:\n"
         "add x6, x6, x5\n"
-        "b 1b\n"
-        "9:\n"
+        "cmp x6, x3\n"
+        "b.lo 1b\n"
         "smstop\n"
         :
         : "r"(a)
         // SMSTART / SMSTOP zero every Z and P register: all are clobbered, whatever the body uses.
-        : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "z0", "z1", "z2", "z3", "z4", "z5",
-          "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20", "z21",
-          "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4", "p5", "p6",
-          "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+        : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "z0", "z1", "z2", "z3", "z4",
+          "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20",
+          "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4",
+          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
 }
 
 size_t kai_get_m_step_lhs_imatmul_pack_x32p2vlx1_x32p_sme(void) {
