@@ -48,7 +48,7 @@ struct kai_args {
 };
 
 // Packs every block of 2VL columns: one streaming-mode section. Register map: x1 rhs, x2 stride, x3 bias, x4 n,
-// x5 K, x6 out, x7 first column of the block, x8 first column of its upper half, x9 row pointer, x10 rows left.
+// x5 K, x6 out, x7 first column of the block, x8 first column of its upper half, x9 / x11 row pointers, x10 row pairs left.
 static void kai_pack_blocks(const struct kai_args* args) {
     register const struct kai_args* a __asm__("x0") = args;
     __asm__ volatile(
@@ -70,18 +70,30 @@ static void kai_pack_blocks(const struct kai_args* args) {
         "st1w z1.s, p2, [x6, #1, mul vl]\n"
         "addvl x6, x6, #2\n"
         "mov x9, x1\n"
-        "mov x10, x5\n"
+        "lsr x10, x5, #1\n"
         "cbz x10, 3f\n"
-        "2:\n"  // the K rows of the block
+        "2:\n"  // the K rows of the block, two per iteration
+        "add x11, x9, x2\n"
         "ld1w z0.s, p0/z, [x9, x7, lsl #2]\n"
         "ld1w z1.s, p1/z, [x9, x8, lsl #2]\n"
-        "add x9, x9, x2\n"
+        "ld1w z2.s, p0/z, [x11, x7, lsl #2]\n"
+        "ld1w z3.s, p1/z, [x11, x8, lsl #2]\n"
+        "add x9, x11, x2\n"
         "st1w z0.s, p2, [x6]\n"
         "st1w z1.s, p2, [x6, #1, mul vl]\n"
-        "addvl x6, x6, #2\n"
+        "st1w z2.s, p2, [x6, #2, mul vl]\n"
+        "st1w z3.s, p2, [x6, #3, mul vl]\n"
+        "addvl x6, x6, #4\n"
         "subs x10, x10, #1\n"
         "b.ne 2b\n"
         "3:\n"
+        "tbz x5, #0, 4f\n"  // the odd row
+        "ld1w z0.s, p0/z, [x9, x7, lsl #2]\n"
+        "ld1w z1.s, p1/z, [x9, x8, lsl #2]\n"
+        "st1w z0.s, p2, [x6]\n"
+        "st1w z1.s, p2, [x6, #1, mul vl]\n"
+        "addvl x6, x6, #2\n"
+        "4:\n"
         "incw x7, all, mul #2\n"
         "cmp x7, x4\n"
         "b.lo 1b\n"
@@ -89,10 +101,10 @@ static void kai_pack_blocks(const struct kai_args* args) {
         :
         : "r"(a)
         // SMSTART / SMSTOP zero every Z and P register: all are clobbered, whatever the body uses.
-        : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7",
-          "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20", "z21", "z22", "z23",
-          "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8",
-          "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
+        : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "z0", "z1", "z2", "z3", "z4", "z5", "z6",
+          "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20", "z21", "z22",
+          "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7",
+          "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }
 
 size_t kai_get_n_step_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme(void) {
