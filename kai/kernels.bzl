@@ -57,6 +57,9 @@ Keys of any matmul entry:
   gemv_only  "1": the kernel accepts only m == 1 (kai_select never returns it for m > 1)
   select     "0": kai_select leaves the kernel out of its family's table (it reads other packed layouts)
   note       what to use it for, in a few words (the family document's generated variant table)
+  derive     (indirect GEMM kernels, docs/imatmul.md) the GEMM entry whose .c tools/gen_kernels.py rewrites
+             into this kernel's .c (same body at depth k_chunk_count * k_chunk_length); with
+  clamp      "fmin_fmax": the rewrite swaps the GEMM's clamp into KleidiAI's SME order (FMIN, then FMAX)
 
 Two smaller tables stand before KAI_KERNELS (same plain syntax; add lines, never reorder):
 
@@ -97,6 +100,7 @@ KAI_FAMILIES = [
     {"family": "qsu2cxp", "title": "2-bit per-channel (qai8dxp x qsu2cxp, llama.cpp)", "doc": "docs/matmul_int2_channelwise.md", "suite": "//test/tests:qsu2cxp_test", "reference": "//test/reference:qsu2cxp", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "f16p_f16p", "title": "f16 SME/SME2 GEMM (f16 output, packed LHS)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_f16_test", "reference": "//test/reference:sme_f16", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "f16_f16p", "title": "f16 SME/SME2 GEMV (f16 output, unpacked LHS row)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_f16_test", "reference": "//test/reference:sme_f16", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "imatmul_f32p", "title": "f32 SME/SME2 indirect GEMM (pointer-table LHS)", "doc": "docs/imatmul.md", "suite": "//test/tests:imatmul_test", "reference": "//test/reference:imatmul", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
 ]
 
 KAI_PACKER_FEEDS = [
@@ -136,7 +140,8 @@ KAI_PACKER_FEEDS = [
     {"family": "qsu2cxp", "match": "_neon_dotprod", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon"]},
     {"family": "qsu2cxp", "match": "_sme2_", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon"]},
     {"family": "f16p_f16p", "match": "", "packers": ["kai_lhs_pack_x16p2vlx2_x16_sme", "kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]},
-    {"family": "f16_f16p", "match": "", "packers": ["kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]}
+    {"family": "f16_f16p", "match": "", "packers": ["kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]},
+    {"family": "imatmul_f32p", "match": "", "packers": ["kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme", "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -205,7 +210,11 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa",
     "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa",
     "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot",
-    "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla"
+    "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla",
+    "kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme",
+    "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme",
+    "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa",
+    "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa",
 ]
 
 KAI_KERNELS = [
@@ -379,4 +388,10 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot", "family": "f16_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p", "features": ["sme2"], "gemv_only": "1", "template": ["f16_sme_gemv.c.in", "f16_sme_gemv.h.in"], "isa": "sme2"},
     {"name": "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla", "family": "f16_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p", "features": ["sme"], "gemv_only": "1", "template": ["f16_sme_gemv.c.in", "f16_sme_gemv.h.in"], "isa": "sme"},
     # --- end f16p_f16p / f16_f16p ---
+    # --- family imatmul_f32p (f32 SME/SME2 indirect GEMM): docs/imatmul.md ---
+    {"name": "kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme", "family": "imatmul_f32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme", "family": "imatmul_f32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme2"], "note": "FMOPA 2VL x 2VL tile, FCLAMP", "derive": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa"},
+    {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme"], "note": "FMOPA 2VL x 2VL tile, SME only (FMIN / FMAX clamp)", "derive": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "clamp": "fmin_fmax"},
+    # --- end imatmul_f32p ---
 ]

@@ -38,6 +38,9 @@ SME_MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|f16)_(?:[a-z0-9]+p\d+(?:vl)?x
 SME_PACKER = re.compile(r"^kai_(?:lhs|rhs)_pack_(?:kxn_|nxk_)?[a-z0-9]+(?:_[a-z0-9]+){1,2}_sme$")
 # The qai4c32p packers (docs/formats.md, "qai4c32p matmul") name their three f32 inputs (scale, zero, bias): "_f32_f32_f32".
 PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:quant_)?pack_(?:kxn_|nxk_)?[a-z0-9]+_[a-z0-9]+(?:_f32_f32_f32)?(?:_neon)?$")
+# Indirect GEMM (docs/imatmul.md): kai_imatmul_clamp_<dst>_..., and its packers kai_{lhs,rhs}_imatmul_pack_...
+IMATMUL = re.compile(r"^kai_imatmul_clamp_(?:f32|f16|qai8)_[a-z0-9]+p\d+(?:vl)?x\d+_[a-z0-9]+p\d+(?:vl)?x\d+b?_\d+(?:vl)?x\d+vl_sme2?_mopa$")
+IMATMUL_PACKER = re.compile(r"^kai_(?:lhs|rhs)_imatmul_pack_(?:kxn_)?[a-z0-9]+(?:_[a-z0-9]+){1,3}_sme$")
 GUARDS = {"i8mm": "__ARM_FEATURE_MATMUL_INT8", "dotprod": "__ARM_FEATURE_DOTPROD",
           "bf16": "__ARM_FEATURE_BF16_VECTOR_ARITHMETIC", "fp16": "__ARM_FEATURE_FP16_VECTOR_ARITHMETIC", "sve": "__ARM_FEATURE_SVE",
           "sme": "__ARM_FEATURE_SME", "sme2": "__ARM_FEATURE_SME2"}
@@ -85,7 +88,8 @@ def main():
             if not os.path.exists(f):
                 problems.append("%s: missing %s" % (name, os.path.relpath(f, ROOT)))
         grammar = MATMUL if e["kind"] == "matmul" else PACKER
-        if not grammar.match(name) and not (SME_MATMUL if e["kind"] == "matmul" else SME_PACKER).match(name):
+        if not grammar.match(name) and not (SME_MATMUL if e["kind"] == "matmul" else SME_PACKER).match(name) \
+                and not (IMATMUL if e["kind"] == "matmul" else IMATMUL_PACKER).match(name):
             problems.append("%s: name does not follow the naming grammar for a %s" % (name, e["kind"]))
         if not os.path.exists(c):
             continue

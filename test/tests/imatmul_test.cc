@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tests of the f32 indirect GEMM (family imatmul_f32p: kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme,
+// kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme and the SME2 / SME MOPA kernels), at SVL 128 and 512 bits (set
+// with prctl(PR_SME_SET_VL): mr, nr and the packed layouts change with it):
+//  - packers: byte-exact against test/reference/imatmul_ref (written from docs/formats.md, "Indirect GEMM packed
+//    layouts"): pointer tables of offsets (lhs_ptr_offset the base, entry 0 included) with padding chunks, the size
+//    and stride getters, packing by row / column blocks through the offset getters;
+//  - kernels: bit-exact against the recipe's fma chain over shapes x chunkings x clamps, whole and tile by tile
+//    through the offset getters, into a NaN-sentinel destination with a wider row stride; NaN accumulators
+//    (inf - inf) give each kernel's KleidiAI clamp result;
+//  - KleidiAI v1.30.0 vectors (test/data/compat, SVL 128 and 512): packed bytes and kernel outputs;
+//  - death tests: every documented precondition aborts naming its parameter (debug builds).
+// The target runs under the SME2 emulator (KAI_NEEDS_SME2=1).
+
+#include <gtest/gtest.h>
+
+#include <sys/prctl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test/common/buffers.h"
+#include "test/common/compare.h"
+#include "test/common/compat_vector.h"
+#include "test/common/cpu_features.h"
+#include "test/common/environment.h"
+#include "test/common/preconditions.h"
+#include "test/common/rng.h"
+#include "test/reference/imatmul_ref.h"
+#include "test/registry/imatmul_registry.h"
+
+#ifndef PR_SME_SET_VL
+#define PR_SME_SET_VL 63
+#define PR_SME_GET_VL 64
+#endif
+#ifndef PR_SME_VL_LEN_MASK
+#define PR_SME_VL_LEN_MASK 0xffff
+#endif
+
+namespace {
+
+using kai_registry::ImatmulLhsPacker;
+using kai_registry::ImatmulRhsPacker;
+using kai_registry::ImatmulVariant;
+using kai_test::DstBuffer;
+using kai_test::GuardedBuffer;
+using kai_test::Rng;
+
+// The streaming vector lengths of the suite, in bytes (128 and 512 bits).
+const size_t kSvls[] = {16, 64};
+
+::testing::AssertionResult set_svl(size_t bytes) {
+    if (prctl(PR_SME_SET_VL, static_cast<unsigned long>(bytes), 0, 0, 0) < 0)
+        return ::testing::AssertionFailure() << "prctl(PR_SME_SET_VL, " << bytes << ") failed";
+    const int got = prctl(PR_SME_GET_VL, 0, 0, 0, 0) & PR_SME_VL_LEN_MASK;
+    if (static_cast<size_t>(got) != bytes) return ::testing::AssertionFailure() << "SVL is " << got << " bytes";
+    return ::testing::AssertionSuccess();
+}
+
+size_t tile_of_svl(size_t svl_bytes) {
+    return 2 * svl_bytes / sizeof(float);
+}
+
+uint64_t test_seed() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    return kai_test::seed_from(std::string(info->test_suite_name()) + "." + info->name());
+}
+
+std::string short_name(const char* name) {
+    std::string s(name);
+    for (const std::string p : {"kai_imatmul_clamp_f32_", "kai_lhs_imatmul_pack_", "kai_rhs_imatmul_pack_"})
+        if (s.rfind(p, 0) == 0) return s.substr(p.size());
+    return s;
+}
+
+// An indirect LHS: a pool of chunks (k_chunk_length f32 each) and a padding chunk; the table (in the packers'
+// blocked order, docs/formats.md, "Indirect GEMM packed layouts") holds byte offsets from the pool (the first
+// entry is offset 0, a NULL pointer) or pad_ptr, one in five entries when `pads`.
+struct IndirectLhs {
+    std::vector<float> pool;
+    std::vector<float> pad;
+    std::vector<const void*> table;
+    size_t offset() const { return reinterpret_cast<uintptr_t>(pool.data()); }
+};
+
+IndirectLhs make_lhs(size_t m, size_t kcc, size_t kcl, size_t mr, bool pads, uint64_t seed) {
+    Rng rng(seed);
+    IndirectLhs l;
+    const size_t chunks = m * kcc + 2;
+    l.pool.resize(std::max<size_t>(chunks * kcl, 1));
+    for (auto& x : l.pool) x = rng.uniform(-1.0f, 1.0f);
+    l.pad.resize(std::max<size_t>(kcl, 1));
+    for (size_t i = 0; i < l.pad.size(); ++i) l.pad[i] = 0.5f + static_cast<float>(i);  // not 0: seen if misread
+    const size_t blocks = (m + mr - 1) / mr;
+    l.table.assign(blocks * mr * kcc, nullptr);
+    size_t next = 0;
+    for (size_t e = 0; e < l.table.size(); ++e) {
+        if (pads && static_cast<size_t>(rng.next_u64()) % 5 == 0) {
+            l.table[e] = l.pad.data();
+        } else {
+            // The first non-pad entry is offset 0 (NULL); then a scattered chunk of the pool.
+            const size_t chunk = next++ == 0 ? 0 : static_cast<size_t>(rng.next_u64()) % chunks;
+            l.table[e] = reinterpret_cast<const void*>(static_cast<uintptr_t>(chunk * kcl * sizeof(float)));
+        }
+    }
+    return l;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Packers.
+// ------------------------------------------------------------------------------------------------
+
+struct PackCase {
+    size_t svl;
+    size_t rows, kcc, kcl;
+};
+
+std::vector<PackCase> pack_cases() {
+    std::vector<PackCase> out;
+    for (size_t svl : kSvls) {
+        const size_t t = tile_of_svl(svl);
+        for (size_t rows : {size_t{1}, size_t{3}, t - 1, t, t + 1, 2 * t + 5})
+            for (const auto& kc : std::vector<std::pair<size_t, size_t>>{{1, 1}, {1, 7}, {3, 1}, {4, 5}, {9, 16}, {2, 33}}) {
+                if (kai_test::reduced_sweep() && kc.first != 4 && kc.first != 1) continue;
+                out.push_back({svl, rows, kc.first, kc.second});
+            }
+    }
+    return out;
+}
+
+std::string pack_case_name(const ::testing::TestParamInfo<PackCase>& info) {
+    std::ostringstream os;
+    os << "svl" << info.param.svl * 8 << "_" << info.param.rows << "_kc" << info.param.kcc << "x" << info.param.kcl;
+    return os.str();
+}
+
+class ImatmulLhsPackTest : public ::testing::TestWithParam<PackCase> {};
+
+TEST_P(ImatmulLhsPackTest, MatchesReference) {
+    const PackCase& c = GetParam();
+    for (const ImatmulLhsPacker& p : kai_registry::imatmul_lhs_packers()) {
+        SCOPED_TRACE(p.name);
+        KAI_TEST_SKIP_UNLESS(p.features);
+        ASSERT_TRUE(set_svl(c.svl));
+        const uint64_t seed = test_seed();
+        SCOPED_TRACE(kai_test::seed_trace(seed));
+        const size_t m = c.rows, mr = tile_of_svl(c.svl);
+        const IndirectLhs l = make_lhs(m, c.kcc, c.kcl, mr, true, seed);
+        EXPECT_EQ(p.get_m_step(), mr);
+        EXPECT_EQ(p.get_lhs_packed_offset(mr, c.kcc, c.kcl), mr * c.kcc * c.kcl * 4);
+        const std::vector<uint8_t> expected =
+            kai_ref::imatmul_pack_lhs_x32p2vlx1(l.table.data(), m, c.kcc, c.kcl, mr, l.offset(), l.pad.data());
+        ASSERT_EQ(p.get_lhs_packed_size(m, c.kcc, c.kcl), expected.size());
+        GuardedBuffer whole(expected.size());
+        p.run(m, c.kcc, c.kcl, l.table.data(), l.offset(), l.pad.data(), whole.data());
+        EXPECT_TRUE(kai_test::bytes_equal(whole.data(), expected.data(), expected.size()));
+        EXPECT_TRUE(whole.front_intact());
+        if (m > mr) {  // row blocks from multiples of mr, through the offset getter
+            GuardedBuffer parts(expected.size(), 0x5A);
+            for (size_t m0 = 0; m0 < m; m0 += mr) {
+                p.run(std::min(mr, m - m0), c.kcc, c.kcl, l.table.data() + m0 * c.kcc, l.offset(), l.pad.data(),
+                      parts.data() + p.get_lhs_packed_offset(m0, c.kcc, c.kcl));
+            }
+            EXPECT_TRUE(kai_test::bytes_equal(parts.data(), expected.data(), expected.size())) << "by row blocks";
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Packers, ImatmulLhsPackTest, ::testing::ValuesIn(pack_cases()), pack_case_name);
+
+class ImatmulRhsPackTest : public ::testing::TestWithParam<PackCase> {};
+
+TEST_P(ImatmulRhsPackTest, MatchesReference) {
+    const PackCase& c = GetParam();
+    for (const ImatmulRhsPacker& p : kai_registry::imatmul_rhs_packers()) {
+        SCOPED_TRACE(p.name);
+        KAI_TEST_SKIP_UNLESS(p.features);
+        ASSERT_TRUE(set_svl(c.svl));
+        const uint64_t seed = test_seed();
+        SCOPED_TRACE(kai_test::seed_trace(seed));
+        const size_t n = c.rows, k = c.kcc * c.kcl, nr = tile_of_svl(c.svl), ld = n + 3;
+        Rng rng(seed);
+        std::vector<float> rhs(k * ld, std::numeric_limits<float>::quiet_NaN()), bias(n);
+        for (size_t kk = 0; kk < k; ++kk)
+            for (size_t j = 0; j < n; ++j) rhs[kk * ld + j] = rng.uniform(-1.0f, 1.0f);
+        for (auto& b : bias) b = rng.uniform(-1.0f, 1.0f);
+        EXPECT_EQ(p.get_n_step(), nr);
+        EXPECT_EQ(p.get_rhs_offset(nr), nr * 4);
+        EXPECT_EQ(p.get_bias_offset(3), 12u);
+        EXPECT_EQ(p.get_rhs_packed_stride(c.kcc, c.kcl), nr * (1 + k) * 4);
+        EXPECT_EQ(p.get_rhs_packed_offset(nr, c.kcc, c.kcl), nr * (1 + k) * 4);
+        const std::vector<uint8_t> expected = kai_ref::imatmul_pack_rhs_x32p2vlx1b(
+            reinterpret_cast<const uint8_t*>(rhs.data()), ld * 4, reinterpret_cast<const uint8_t*>(bias.data()), n, k,
+            nr);
+        ASSERT_EQ(p.get_rhs_packed_size(n, c.kcc, c.kcl), expected.size());
+        GuardedBuffer whole(expected.size());
+        p.run(n, c.kcc, c.kcl, ld * 4, rhs.data(), bias.data(), whole.data());
+        EXPECT_TRUE(kai_test::bytes_equal(whole.data(), expected.data(), expected.size()));
+        EXPECT_TRUE(whole.front_intact());
+        if (n > nr) {  // column blocks from multiples of nr, through the offset getters
+            GuardedBuffer parts(expected.size(), 0x5A);
+            for (size_t n0 = 0; n0 < n; n0 += nr) {
+                p.run(std::min(nr, n - n0), c.kcc, c.kcl, ld * 4,
+                      reinterpret_cast<const uint8_t*>(rhs.data()) + p.get_rhs_offset(n0),
+                      reinterpret_cast<const uint8_t*>(bias.data()) + p.get_bias_offset(n0),
+                      parts.data() + p.get_rhs_packed_offset(n0, c.kcc, c.kcl));
+            }
+            EXPECT_TRUE(kai_test::bytes_equal(parts.data(), expected.data(), expected.size())) << "by column blocks";
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Packers, ImatmulRhsPackTest, ::testing::ValuesIn(pack_cases()), pack_case_name);
+
+TEST(ImatmulPackers, TheRegistryHoldsTheFamilysUnits) {
+    std::vector<std::string> names;
+    for (const auto& p : kai_registry::imatmul_lhs_packers()) names.push_back(p.name);
+    for (const auto& p : kai_registry::imatmul_rhs_packers()) names.push_back(p.name);
+    for (const auto& v : kai_registry::imatmul_variants()) names.push_back(v.name);
+    const std::vector<std::string> want = {"kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme",
+                                           "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme",
+                                           "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa",
+                                           "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa"};
+    EXPECT_EQ(names, want);
+    for (const auto& v : kai_registry::imatmul_variants())
+        EXPECT_EQ(v.fclamp, std::string(v.name).find("_sme2_") != std::string::npos) << v.name;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Kernels.
+// ------------------------------------------------------------------------------------------------
+
+enum class Clamp { kNone, kBoth, kInverted };
+
+struct KernelCase {
+    size_t variant;
+    size_t svl;
+    int m_rel, n_rel;  // tile-relative: t * (x / 100) + x % 100 for x >= 100, else x
+    size_t kcc, kcl;
+    Clamp clamp;
+};
+
+size_t resolve(int x, size_t t) {
+    return x >= 100 ? t * static_cast<size_t>(x / 100) + static_cast<size_t>(x % 100) : static_cast<size_t>(x);
+}
+
+std::vector<KernelCase> kernel_cases() {
+    std::vector<KernelCase> out;
+    const std::pair<int, int> shapes[] = {{1, 1}, {3, 5}, {100, 100}, {101, 199}, {199, 101}, {205, 203}};
+    const std::pair<size_t, size_t> chunks[] = {{1, 1}, {1, 9}, {3, 1}, {4, 5}, {9, 8}, {2, 33}};
+    for (size_t v = 0; v < kai_registry::imatmul_variants().size(); ++v)
+        for (size_t svl : kSvls)
+            for (const auto& s : shapes)
+                for (const auto& kc : chunks)
+                    for (Clamp cl : {Clamp::kNone, Clamp::kBoth, Clamp::kInverted}) {
+                        if (cl != Clamp::kNone && kc.first != 4 && kc.first != 2) continue;
+                        if (kai_test::reduced_sweep() && (kc.first == 9 || kc.first == 1 || cl == Clamp::kInverted)) continue;
+                        out.push_back({v, svl, s.first, s.second, kc.first, kc.second, cl});
+                    }
+    return out;
+}
+
+std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
+    const KernelCase& c = info.param;
+    std::ostringstream os;
+    os << short_name(kai_registry::imatmul_variants()[c.variant].name) << "_svl" << c.svl * 8 << "_m" << c.m_rel
+       << "_n" << c.n_rel << "_kc" << c.kcc << "x" << c.kcl
+       << (c.clamp == Clamp::kNone ? "" : c.clamp == Clamp::kBoth ? "_clamp" : "_inverted");
+    return os.str();
+}
+
+// Packs an indirect problem with the family's packers.
+struct Packed {
+    std::vector<uint8_t> lhs, rhs;
+};
+
+Packed pack(size_t m, size_t n, size_t kcc, size_t kcl, const IndirectLhs& l, const float* w_kxn, const float* bias) {
+    const ImatmulLhsPacker& lp = kai_registry::imatmul_lhs_packers()[0];
+    const ImatmulRhsPacker& rp = kai_registry::imatmul_rhs_packers()[0];
+    Packed p;
+    p.lhs.resize(lp.get_lhs_packed_size(m, kcc, kcl));
+    p.rhs.resize(rp.get_rhs_packed_size(n, kcc, kcl));
+    lp.run(m, kcc, kcl, l.table.data(), l.offset(), l.pad.data(), p.lhs.data());
+    rp.run(n, kcc, kcl, n * 4, w_kxn, bias, p.rhs.data());
+    return p;
+}
+
+class ImatmulKernelTest : public ::testing::TestWithParam<KernelCase> {};
+
+TEST_P(ImatmulKernelTest, BitExactAgainstTheRecipe) {
+    const KernelCase& c = GetParam();
+    const ImatmulVariant& v = kai_registry::imatmul_variants()[c.variant];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    ASSERT_TRUE(set_svl(c.svl));
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+    const size_t t = tile_of_svl(c.svl), m = resolve(c.m_rel, t), n = resolve(c.n_rel, t), k = c.kcc * c.kcl;
+    const auto& uk = v.uk;
+    EXPECT_EQ(uk.get_m_step(), t);
+    EXPECT_EQ(uk.get_n_step(), t);
+    EXPECT_EQ(uk.get_lhs_packed_offset(t, c.kcc, c.kcl), t * k * 4);
+    EXPECT_EQ(uk.get_rhs_packed_offset(t, c.kcc, c.kcl), t * (1 + k) * 4);
+    EXPECT_EQ(uk.get_dst_offset(t, t, 1000), t * 1000 + t * 4);
+    EXPECT_EQ(uk.get_dst_size(m, n), m * n * 4);
+
+    const IndirectLhs l = make_lhs(m, c.kcc, c.kcl, t, true, seed);
+    Rng rng(seed + 1);
+    std::vector<float> w(k * n), bias(n);
+    for (auto& x : w) x = rng.uniform(-1.0f, 1.0f);
+    for (auto& x : bias) x = rng.uniform(-1.0f, 1.0f);
+    const Packed p = pack(m, n, c.kcc, c.kcl, l, w.data(), bias.data());
+    const std::vector<float> a =
+        kai_ref::imatmul_gather_f32(l.table.data(), m, c.kcc, c.kcl, t, l.offset(), l.pad.data());
+    float lo = -std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::max();
+    if (c.clamp == Clamp::kBoth) lo = -0.3f, hi = 0.4f;
+    if (c.clamp == Clamp::kInverted) lo = 0.25f, hi = -0.25f;
+    const auto mode = v.fclamp ? kai_ref::ImatmulClamp::fclamp : kai_ref::ImatmulClamp::min_max;
+    const std::vector<float> ref = kai_ref::imatmul_f32_fma(a.data(), w.data(), bias.data(), m, n, k, lo, hi, mode);
+
+    const size_t stride = (n + 3) * 4;
+    DstBuffer whole(m, n, 4, stride);
+    uk.run_imatmul(m, n, c.kcc, c.kcl, p.lhs.data(), p.rhs.data(), whole.at(0, 0), stride, lo, hi);
+    EXPECT_TRUE(whole.untouched_outside(0, m, 0, n));
+    size_t bad = 0;
+    for (size_t i = 0; i < m; ++i)
+        for (size_t j = 0; j < n; ++j) {
+            uint32_t want;
+            std::memcpy(&want, &ref[i * n + j], 4);
+            if (whole.bits(i, j) != want && bad++ < 3)
+                ADD_FAILURE() << "(" << i << ", " << j << "): got " << whole.value(i, j) << ", want " << ref[i * n + j];
+        }
+    EXPECT_EQ(bad, 0u);
+
+    // Tile by tile through the offset getters gives the same bits.
+    if (m > t || n > t) {
+        DstBuffer tiles(m, n, 4, stride);
+        for (size_t m0 = 0; m0 < m; m0 += t)
+            for (size_t n0 = 0; n0 < n; n0 += t) {
+                uk.run_imatmul(std::min(t, m - m0), std::min(t, n - n0), c.kcc, c.kcl,
+                               p.lhs.data() + uk.get_lhs_packed_offset(m0, c.kcc, c.kcl),
+                               p.rhs.data() + uk.get_rhs_packed_offset(n0, c.kcc, c.kcl),
+                               tiles.at(0, 0) + uk.get_dst_offset(m0, n0, stride), stride, lo, hi);
+            }
+        EXPECT_TRUE(tiles.untouched_outside(0, m, 0, n));
+        for (size_t i = 0; i < m; ++i)
+            for (size_t j = 0; j < n; ++j) ASSERT_EQ(tiles.bits(i, j), whole.bits(i, j)) << i << ", " << j;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, ImatmulKernelTest, ::testing::ValuesIn(kernel_cases()), kernel_case_name);
+
+// An accumulator that becomes NaN (inf - inf): the SME2 kernel's FCLAMP gives clamp_min, the SME kernel's
+// FMIN / FMAX keep NaN (each KleidiAI's result); +inf and -inf accumulators clamp to the bounds. Row i reads
+// chunks (inf, inf), (inf, 1) or (1, 1) by i % 3, column j has weights (1, -1), (1, 1) or (-1, -1) by j % 3, over
+// 2VL + 3 rows and columns, so every kind reaches both halves of the tile and both store paths (4 rows, 1 row).
+TEST(ImatmulSpecialValues, NanAndInfinityAccumulators) {
+    for (const ImatmulVariant& v : kai_registry::imatmul_variants()) {
+        SCOPED_TRACE(v.name);
+        KAI_TEST_SKIP_UNLESS(v.features);
+        for (size_t svl : kSvls) {
+            ASSERT_TRUE(set_svl(svl));
+            const size_t t = tile_of_svl(svl), m = t + 3, n = t + 3, kcc = 2, kcl = 1;
+            IndirectLhs l = make_lhs(m, kcc, kcl, t, false, 1);
+            const float inf = std::numeric_limits<float>::infinity();
+            l.pool = {inf, inf, inf, 1.0f, 1.0f, 1.0f};  // the three row kinds, chunk by chunk
+            for (size_t i = 0; i < m; ++i)
+                for (size_t c = 0; c < kcc; ++c)
+                    l.table[(i / t) * t * kcc + c * t + i % t] =
+                        reinterpret_cast<const void*>(static_cast<uintptr_t>(((i % 3) * kcc + c) * 4));
+            const float kinds[3][2] = {{1.0f, -1.0f}, {1.0f, 1.0f}, {-1.0f, -1.0f}};
+            std::vector<float> w(kcc * n), bias(n, 0.0f);
+            for (size_t j = 0; j < n; ++j)
+                for (size_t c = 0; c < kcc; ++c) w[c * n + j] = kinds[j % 3][c];
+            const Packed p = pack(m, n, kcc, kcl, l, w.data(), bias.data());
+            DstBuffer dst(m, n, 4, n * 4);
+            v.uk.run_imatmul(m, n, kcc, kcl, p.lhs.data(), p.rhs.data(), dst.at(0, 0), n * 4, -2.0f, 3.0f);
+            for (size_t i = 0; i < m; ++i)
+                for (size_t j = 0; j < n; ++j) {
+                    const float got = dst.value(i, j);
+                    if (i % 3 == 0 && j % 3 == 0) {  // inf - inf
+                        if (v.fclamp) {
+                            EXPECT_EQ(got, -2.0f) << i << ", " << j;
+                        } else {
+                            EXPECT_TRUE(std::isnan(got)) << i << ", " << j << ": " << got;
+                        }
+                    } else if (i % 3 != 2 && j % 3 != 0) {  // +-inf
+                        EXPECT_EQ(got, j % 3 == 1 ? 3.0f : -2.0f) << i << ", " << j;
+                    }
+                }
+            const std::vector<float> a =
+                kai_ref::imatmul_gather_f32(l.table.data(), m, kcc, kcl, t, l.offset(), l.pad.data());
+            const std::vector<float> ref = kai_ref::imatmul_f32_fma(
+                a.data(), w.data(), bias.data(), m, n, kcc * kcl, -2.0f, 3.0f,
+                v.fclamp ? kai_ref::ImatmulClamp::fclamp : kai_ref::ImatmulClamp::min_max);
+            for (size_t i = 0; i < m; ++i)
+                for (size_t j = 0; j < n; ++j) {
+                    uint32_t want;
+                    std::memcpy(&want, &ref[i * n + j], 4);
+                    EXPECT_EQ(dst.bits(i, j), want) << i << ", " << j;
+                }
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// KleidiAI v1.30.0 vectors (docs/imatmul.md, "Compat vectors"): the packers byte for byte on
+// the recorded pointer table, the kernel's outputs bit for bit.
+// ------------------------------------------------------------------------------------------------
+
+TEST(ImatmulCompat, PackersAndKernelsAtSvl128And512) {
+    size_t files = 0;
+    for (const ImatmulVariant& v : kai_registry::imatmul_variants()) {
+        KAI_TEST_SKIP_UNLESS(v.features);
+        for (const std::string& path : kai_test::list_compat_vectors(std::string(v.name) + "__")) {
+            SCOPED_TRACE(path);
+            const kai_test::CompatVector cv = kai_test::load_compat_vector(path);
+            const std::string vl = cv.str("vector_length");
+            ASSERT_TRUE(vl == "svl128" || vl == "svl512");
+            ASSERT_TRUE(set_svl(vl == "svl128" ? 16 : 64));
+            const size_t m = cv.size("m"), n = cv.size("n"), kcc = cv.size("k_chunk_count"),
+                         kcl = cv.size("k_chunk_length"), t = tile_of_svl(vl == "svl128" ? 16 : 64);
+            EXPECT_EQ(v.uk.get_m_step(), cv.size("m_step"));
+            EXPECT_EQ(v.uk.get_n_step(), cv.size("n_step"));
+            // The table: chunk indices of [lhs] (0xFFFFFFFF: the padding chunk, 0xFFFFFFFE: never read).
+            const auto& tab = cv.section("table");
+            const float* pool = cv.section("lhs").f32();
+            const float* pad = cv.section("pad").f32();
+            std::vector<const void*> table(tab.bytes.size() / 4);
+            for (size_t e = 0; e < table.size(); ++e) {
+                uint32_t idx;
+                std::memcpy(&idx, &tab.bytes[e * 4], 4);
+                table[e] = idx == 0xFFFFFFFFu ? static_cast<const void*>(pad)
+                           : idx == 0xFFFFFFFEu ? nullptr
+                                                : reinterpret_cast<const void*>(static_cast<uintptr_t>(idx * kcl * 4));
+            }
+            const ImatmulLhsPacker& lp = kai_registry::imatmul_lhs_packers()[0];
+            const ImatmulRhsPacker& rp = kai_registry::imatmul_rhs_packers()[0];
+            const auto& want_l = cv.section("lhs_packed");
+            const auto& want_r = cv.section("rhs_packed");
+            ASSERT_EQ(lp.get_lhs_packed_size(m, kcc, kcl), want_l.bytes.size());
+            ASSERT_EQ(rp.get_rhs_packed_size(n, kcc, kcl), want_r.bytes.size());
+            GuardedBuffer lhs_packed(want_l.bytes.size()), rhs_packed(want_r.bytes.size());
+            lp.run(m, kcc, kcl, table.data(), reinterpret_cast<uintptr_t>(pool), pad, lhs_packed.data());
+            rp.run(n, kcc, kcl, cv.size("rhs_stride"), cv.section("rhs").bytes.data(), cv.section("bias").bytes.data(),
+                   rhs_packed.data());
+            EXPECT_TRUE(kai_test::bytes_equal(lhs_packed.data(), want_l.bytes.data(), want_l.bytes.size(),
+                                              want_l.mask.data()));
+            EXPECT_TRUE(kai_test::bytes_equal(rhs_packed.data(), want_r.bytes.data(), want_r.bytes.size(),
+                                              want_r.mask.data()));
+            // The reference packer agrees with the recorded bytes too (the spec is KleidiAI's layout).
+            const std::vector<uint8_t> ref_l =
+                kai_ref::imatmul_pack_lhs_x32p2vlx1(table.data(), m, kcc, kcl, t, reinterpret_cast<uintptr_t>(pool), pad);
+            EXPECT_TRUE(kai_test::bytes_equal(ref_l.data(), want_l.bytes.data(), want_l.bytes.size(), want_l.mask.data()));
+            DstBuffer dst(m, n, 4, (n + 1) * 4);
+            v.uk.run_imatmul(m, n, kcc, kcl, lhs_packed.data(), rhs_packed.data(), dst.at(0, 0), (n + 1) * 4,
+                             cv.clamp_min(), cv.clamp_max());
+            EXPECT_TRUE(dst.untouched_outside(0, m, 0, n));
+            const auto& want_d = cv.section("dst");
+            size_t bad = 0;
+            for (size_t i = 0; i < m; ++i)
+                for (size_t j = 0; j < n; ++j) {
+                    uint32_t want;
+                    std::memcpy(&want, &want_d.bytes[(i * n + j) * 4], 4);
+                    if (dst.bits(i, j) != want && bad++ < 3) ADD_FAILURE() << "(" << i << ", " << j << ")";
+                }
+            EXPECT_EQ(bad, 0u) << "outputs differ from KleidiAI's";
+            ++files;
+        }
+    }
+    EXPECT_EQ(files, 20u);  // 2 kernels x 5 problems (one with infinities: NaN accumulators) x 2 SVLs
+}
+
+// ------------------------------------------------------------------------------------------------
+// Preconditions (debug builds only: KAI_ASSUME is compiled out with NDEBUG).
+// ------------------------------------------------------------------------------------------------
+
+#ifndef NDEBUG
+struct Violation {
+    const char* function;
+    std::string message;
+    std::function<void()> call;
+};
+
+void expect_each_aborts(const char* stem, const std::vector<Violation>& table) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    const std::string file = std::string(stem) + ".c";
+    for (const Violation& v : table)
+        EXPECT_DEATH(v.call(), kai_test::kai_error_regex(file, v.message)) << v.function << ": \"" << v.message << "\"";
+}
+
+TEST(ImatmulPreconditionsDeathTest, EachViolationAbortsNamingTheParameter) {
+    KAI_TEST_SKIP_UNLESS(kai_registry::imatmul_lhs_packers()[0].features);
+    ASSERT_TRUE(set_svl(64));
+    alignas(16) static float buf[8192];
+    float* dst = buf + 4096;
+    const size_t t = tile_of_svl(64);
+    for (const ImatmulVariant& v : kai_registry::imatmul_variants()) {
+        KAI_TEST_SKIP_UNLESS(v.features);
+        const auto uk = v.uk;
+        const auto run = [uk](size_t m, size_t n, const void* lhs, const void* rhs, void* d, size_t dsr) {
+            uk.run_imatmul(m, n, 2, 2, lhs, rhs, d, dsr, -1.0f, 1.0f);
+        };
+        run(2, 3, buf, buf, dst, 64);  // valid
+        expect_each_aborts(v.name, {
+            {"get_lhs_packed_offset", "m_idx must be a multiple of the m step",
+             [&] { (void)uk.get_lhs_packed_offset(t / 2, 2, 2); }},
+            {"get_rhs_packed_offset", "n_idx must be a multiple of the n step",
+             [&] { (void)uk.get_rhs_packed_offset(t / 2, 2, 2); }},
+            {"get_dst_offset", "m_idx must be a multiple of the m step", [&] { (void)uk.get_dst_offset(1, 0, 64); }},
+            {"get_dst_offset", "n_idx must be a multiple of the n step", [&] { (void)uk.get_dst_offset(0, 1, 64); }},
+            {"run_imatmul", "lhs_packed must not be NULL", [&] { run(2, 3, nullptr, buf, dst, 64); }},
+            {"run_imatmul", "rhs_packed must not be NULL", [&] { run(2, 3, buf, nullptr, dst, 64); }},
+            {"run_imatmul", "dst must not be NULL", [&] { run(2, 3, buf, buf, nullptr, 64); }},
+            {"run_imatmul", "dst_stride_row must be at least n * 4 when m > 1", [&] { run(2, 3, buf, buf, dst, 8); }},
+        });
+    }
+    const ImatmulLhsPacker& lp = kai_registry::imatmul_lhs_packers()[0];
+    const void* ptrs[1] = {buf};
+    lp.run(1, 1, 1, ptrs, 0, nullptr, dst);  // valid
+    expect_each_aborts(lp.name, {
+        {"get_lhs_packed_offset", "m_idx must be a multiple of the m step", [&] { (void)lp.get_lhs_packed_offset(1, 1, 1); }},
+        {"run", "lhs_ptrs must not be NULL", [&] { lp.run(1, 1, 1, nullptr, 0, nullptr, dst); }},
+        {"run", "lhs_packed must not be NULL", [&] { lp.run(1, 1, 1, ptrs, 0, nullptr, nullptr); }},
+    });
+    const ImatmulRhsPacker& rp = kai_registry::imatmul_rhs_packers()[0];
+    rp.run(3, 1, 2, 12, buf, buf, dst);  // valid
+    expect_each_aborts(rp.name, {
+        {"get_rhs_offset", "n_idx must be a multiple of the n step", [&] { (void)rp.get_rhs_offset(1); }},
+        {"get_rhs_packed_offset", "n_idx must be a multiple of the n step", [&] { (void)rp.get_rhs_packed_offset(1, 1, 1); }},
+        {"run", "rhs must not be NULL", [&] { rp.run(3, 1, 2, 12, nullptr, buf, dst); }},
+        {"run", "bias must not be NULL", [&] { rp.run(3, 1, 2, 12, buf, nullptr, dst); }},
+        {"run", "rhs_packed must not be NULL", [&] { rp.run(3, 1, 2, 12, buf, buf, nullptr); }},
+        {"run", "rhs_stride_row must be at least n * 4 when K > 1", [&] { rp.run(3, 1, 2, 8, buf, buf, dst); }},
+    });
+}
+#endif
+
+}  // namespace
