@@ -19,6 +19,15 @@
 
 #include "kai/kai_common.h"
 
+// Weak definitions, written by tools/gen_kernels.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_lhs_offset_lhs_pack_x8p2vlx4_x8_sme
+#pragma weak kai_get_lhs_packed_offset_lhs_pack_x8p2vlx4_x8_sme
+#pragma weak kai_get_lhs_packed_size_lhs_pack_x8p2vlx4_x8_sme
+#pragma weak kai_get_m_step_lhs_pack_x8p2vlx4_x8_sme
+#pragma weak kai_run_lhs_pack_x8p2vlx4_x8_sme
+// (end of the weak definitions)
+
 static const size_t kai_kr = 4;
 static const size_t kai_sr = 1;
 

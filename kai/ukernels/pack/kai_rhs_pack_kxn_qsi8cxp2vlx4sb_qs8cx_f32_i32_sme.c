@@ -21,6 +21,18 @@
 
 #include "kai/kai_common.h"
 
+// Weak definitions, written by tools/gen_kernels.py (docs/integration.md, KleidiAI's paths):
+// a build that compiles this file and its copy at kai/ukernels/matmul/pack/ links once.
+#pragma weak kai_get_bias_offset_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme
+#pragma weak kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme
+#pragma weak kai_get_rhs_offset_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme
+#pragma weak kai_get_rhs_packed_offset_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme
+#pragma weak kai_get_rhs_packed_size_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme
+#pragma weak kai_get_rhs_packed_stride_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme
+#pragma weak kai_get_scale_offset_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme
+#pragma weak kai_run_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme
+// (end of the weak definitions)
+
 static const size_t kai_kr = 4;
 static const size_t kai_sr = 1;
 

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tests of the static int8 SME family (qai8p_qsi8cxpsb): int8 LHS and RHS, int8 output requantized.
+//  - packers: byte-exact against test/reference/qai8_static_ref (written from docs/formats.md) and the size /
+//    offset getters, at SVL 128, 512 and 2048 bits (set with prctl(PR_SME_SET_VL): mr, nr and the layouts change);
+//  - the kernel: bit-exact against the reference's requantization over shapes around the tile, clamps, zero
+//    points, whole matrix and tile by tile through the offset getters, a wider DST row stride whose gaps must
+//    stay untouched;
+//  - KleidiAI v1.30.0 compat vectors (test/data/compat, SVL 128 and 512): the packers reproduce the recorded
+//    packed buffers and the kernel the recorded output from them.
+// The target runs under the SME2 emulator (KAI_NEEDS_SME2=1).
+
+#include <gtest/gtest.h>
+
+#include <sys/prctl.h>
+
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h"
+#include "kai/ukernels/pack/kai_lhs_pack_x8p2vlx4_x8_sme.h"
+#include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
+#include "test/common/compat_vector.h"
+#include "test/common/environment.h"
+#include "test/common/rng.h"
+#include "test/reference/qai8_static_ref.h"
+
+#ifndef PR_SME_SET_VL
+#define PR_SME_SET_VL 63
+#define PR_SME_GET_VL 64
+#endif
+
+namespace {
+
+using kai_test::Rng;
+
+::testing::AssertionResult set_svl(size_t bytes) {
+    const int r = prctl(PR_SME_SET_VL, static_cast<unsigned long>(bytes), 0, 0, 0);
+    if (r < 0) return ::testing::AssertionFailure() << "prctl(PR_SME_SET_VL, " << bytes << ") failed";
+    const int got = prctl(PR_SME_GET_VL, 0, 0, 0, 0) & 0xffff;
+    if (static_cast<size_t>(got) != bytes) return ::testing::AssertionFailure() << "SVL is " << got << " bytes";
+    return ::testing::AssertionSuccess();
+}
+
+const kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_ukernel& sme_mopa() {
+    static const kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_ukernel u = {
+        kai_get_m_step_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+        kai_get_n_step_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+        kai_get_mr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+        kai_get_nr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+        kai_get_kr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+        kai_get_sr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+        kai_get_lhs_packed_offset_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+        kai_get_rhs_packed_offset_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+        kai_get_dst_offset_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+        kai_get_dst_size_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+        kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+    };
+    return u;
+}
+
+struct Problem {
+    size_t m, n, k;
+    std::vector<int8_t> lhs, rhs;
+    std::vector<int32_t> bias;
+    std::vector<float> scale;
+    kai_ref::Qai8Params p;
+};
+
+Problem make_problem(size_t m, size_t n, size_t k, uint64_t seed, bool narrow_clamp) {
+    Rng rng(seed);
+    Problem pr{m, n, k, std::vector<int8_t>(m * k), std::vector<int8_t>(k * n), std::vector<int32_t>(n),
+               std::vector<float>(n), {}};
+    for (auto& v : pr.lhs) v = static_cast<int8_t>(rng.integer(-128, 127));
+    for (auto& v : pr.rhs) v = static_cast<int8_t>(rng.integer(-128, 127));
+    for (auto& v : pr.bias) v = static_cast<int32_t>(rng.integer(-20000, 20000));
+    // Scales small enough that most outputs stay inside the clamp for K up to a few hundred.
+    for (auto& v : pr.scale) v = rng.uniform(1e-5f, 4e-4f);
+    pr.p.lhs_zero_point = static_cast<int32_t>(rng.integer(-128, 127));
+    pr.p.scale_multiplier = rng.uniform(0.05f, 1.0f);
+    pr.p.output_zero_point = static_cast<int32_t>(rng.integer(-60, 60));
+    pr.p.min_value = narrow_clamp ? static_cast<int32_t>(rng.integer(-100, -20)) : -128;
+    pr.p.max_value = narrow_clamp ? static_cast<int32_t>(rng.integer(20, 100)) : 127;
+    return pr;
+}
+
+std::vector<uint8_t> pack_rhs(const Problem& pr) {
+    const size_t nr = kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme();
+    std::vector<uint8_t> out(kai_get_rhs_packed_size_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(pr.n, pr.k));
+    const kai_rhs_pack_qsi8cx_params params{pr.p.lhs_zero_point, pr.p.scale_multiplier};
+    kai_run_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(1, pr.n, pr.k, nr, 4, 1, pr.n, pr.rhs.data(),
+                                                         pr.bias.data(), pr.scale.data(), out.data(), 0, &params);
+    return out;
+}
+
+std::vector<uint8_t> pack_lhs(const Problem& pr) {
+    const size_t mr = sme_mopa().get_mr();
+    std::vector<uint8_t> out(kai_get_lhs_packed_size_lhs_pack_x8p2vlx4_x8_sme(pr.m, pr.k, mr, 4, 1));
+    kai_run_lhs_pack_x8p2vlx4_x8_sme(pr.m, pr.k, mr, 4, 1, 0, pr.lhs.data(), pr.k, out.data());
+    return out;
+}
+
+const size_t kSvls[] = {16, 64, 256};
+
+TEST(Qai8Static, PackersMatchTheReferenceByteForByte) {
+    for (size_t svl : kSvls) {
+        ASSERT_TRUE(set_svl(svl));
+        const size_t t = 2 * svl / 4;
+        ASSERT_EQ(sme_mopa().get_mr(), t);
+        ASSERT_EQ(kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(), t);
+        ASSERT_EQ(kai_get_m_step_lhs_pack_x8p2vlx4_x8_sme(t), t);
+        const size_t shapes[][2] = {{1, 1}, {t - 1, 3}, {t, 4}, {t + 1, 45}, {2 * t + 3, 203}};
+        for (const auto& s : shapes) {
+            SCOPED_TRACE("SVL " + std::to_string(svl * 8) + " rows " + std::to_string(s[0]) + " k " +
+                         std::to_string(s[1]));
+            Problem pr = make_problem(s[0], s[0], s[1], s[0] * 1000 + s[1] + svl, true);
+            EXPECT_EQ(pack_lhs(pr), kai_ref::pack_lhs_x8p2vlx4(pr.m, pr.k, t,
+                                                                reinterpret_cast<const uint8_t*>(pr.lhs.data()), pr.k));
+            EXPECT_EQ(pack_rhs(pr), kai_ref::pack_rhs_qsi8cxp2vlx4sb(pr.n, pr.k, t, pr.rhs.data(), pr.n,
+                                                                      pr.bias.data(), pr.scale.data(),
+                                                                      pr.p.lhs_zero_point, pr.p.scale_multiplier));
+            EXPECT_EQ(kai_get_rhs_packed_offset_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(t, pr.k),
+                      t * ((pr.k + 3) / 4 * 4 + 8));
+            EXPECT_EQ(sme_mopa().get_rhs_packed_offset(t, pr.k),
+                      kai_get_rhs_packed_offset_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(t, pr.k));
+            EXPECT_EQ(sme_mopa().get_lhs_packed_offset(t, pr.k),
+                      kai_get_lhs_packed_offset_lhs_pack_x8p2vlx4_x8_sme(t, pr.k, t, 4, 1));
+        }
+    }
+}
+
+TEST(Qai8Static, KernelIsBitExactWholeAndTileByTile) {
+    const auto& u = sme_mopa();
+    for (size_t svl : kSvls) {
+        ASSERT_TRUE(set_svl(svl));
+        const size_t t = u.get_m_step();
+        ASSERT_EQ(u.get_n_step(), t);
+        std::vector<std::vector<size_t>> shapes = {{1, 1, 1}, {1, t + 1, 7}, {t - 1, t, 4}, {t, t - 1, 45},
+                                                   {t + 1, 2 * t + 3, 17}, {2 * t + 1, t + 2, 203}};
+        if (kai_test::reduced_sweep() && svl == 256) shapes.resize(3);
+        for (const auto& s : shapes) {
+            for (int narrow = 0; narrow < 2; ++narrow) {
+                const size_t m = s[0], n = s[1], k = s[2];
+                SCOPED_TRACE("SVL " + std::to_string(svl * 8) + " " + std::to_string(m) + "x" + std::to_string(n) +
+                             "x" + std::to_string(k) + (narrow ? " narrow clamp" : ""));
+                const Problem pr = make_problem(m, n, k, m * 7919 + n * 31 + k + svl + narrow, narrow != 0);
+                const std::vector<int8_t> want = kai_ref::matmul_qai8_static(
+                    m, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(), pr.scale.data(), pr.p);
+                const auto lp = pack_lhs(pr);
+                const auto rp = pack_rhs(pr);
+                const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
+                // Whole matrix, wider DST rows whose gap bytes must stay 0x5A.
+                const size_t stride = n + 5;
+                std::vector<int8_t> dst(m * stride, 0x5A);
+                u.run_matmul(m, n, k, lp.data(), rp.data(), dst.data(), stride, 1, &qp);
+                size_t bad = 0;
+                for (size_t i = 0; i < m; ++i) {
+                    for (size_t j = 0; j < stride; ++j) {
+                        const int8_t w = j < n ? want[i * n + j] : static_cast<int8_t>(0x5A);
+                        if (dst[i * stride + j] != w && bad++ < 5) {
+                            ADD_FAILURE() << "dst[" << i << "][" << j << "] = " << int{dst[i * stride + j]}
+                                          << ", want " << int{w};
+                        }
+                    }
+                }
+                // Tile by tile through the offset getters.
+                std::vector<int8_t> tiled(m * n, 0x5A);
+                for (size_t m0 = 0; m0 < m; m0 += t) {
+                    for (size_t n0 = 0; n0 < n; n0 += t) {
+                        u.run_matmul(std::min(t, m - m0), std::min(t, n - n0), k,
+                                     lp.data() + u.get_lhs_packed_offset(m0, k),
+                                     rp.data() + u.get_rhs_packed_offset(n0, k),
+                                     tiled.data() + u.get_dst_offset(m0, n0, n), n, 1, &qp);
+                    }
+                }
+                EXPECT_EQ(tiled, want);
+                EXPECT_EQ(u.get_dst_size(m, n), m * n);
+            }
+        }
+    }
+}
+
+TEST(Qai8Static, EmptyProblemsWriteNothing) {
+    ASSERT_TRUE(set_svl(64));
+    const auto& u = sme_mopa();
+    const kai_matmul_requantize32_params qp{-128, 127, 0};
+    int8_t dst = 0x33;
+    const uint8_t lhs[1] = {0};
+    const uint8_t rhs[1] = {0};
+    u.run_matmul(0, 5, 4, lhs, rhs, &dst, 5, 1, &qp);
+    u.run_matmul(5, 0, 4, lhs, rhs, &dst, 5, 1, &qp);
+    EXPECT_EQ(dst, 0x33);
+}
+
+// KleidiAI v1.30.0 compat vectors (test/data/compat).
+std::vector<std::string> compat_files() {
+    return kai_test::list_compat_vectors("kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa__");
+}
+
+TEST(Qai8StaticCompat, EveryVectorIsPresent) {
+    EXPECT_EQ(compat_files().size(), 8u);
+}
+
+class Qai8StaticCompat : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Qai8StaticCompat, Replays) {
+    const kai_test::CompatVector cv = kai_test::load_compat_vector(GetParam());
+    const size_t svl = cv.str("vector_length") == "svl128" ? 16 : 64;
+    ASSERT_TRUE(set_svl(svl));
+    const size_t m = cv.size("m"), n = cv.size("n"), k = cv.size("k");
+    ASSERT_EQ(cv.size("mr"), sme_mopa().get_mr());
+    ASSERT_EQ(cv.size("nr"), sme_mopa().get_nr());
+    Problem pr{m, n, k, {}, {}, std::vector<int32_t>(n), std::vector<float>(n), {}};
+    const auto& lhs = cv.section("lhs").bytes;
+    const auto& rhs = cv.section("rhs").bytes;
+    pr.lhs.assign(lhs.begin(), lhs.end());
+    pr.rhs.assign(rhs.begin(), rhs.end());
+    std::memcpy(pr.bias.data(), cv.section("bias").bytes.data(), 4 * n);
+    std::memcpy(pr.scale.data(), cv.section("scale").bytes.data(), 4 * n);
+    pr.p.lhs_zero_point = std::stoi(cv.str("lhs_zero_point"));
+    const uint32_t mult_bits = cv.bits("scale_multiplier_bits");
+    std::memcpy(&pr.p.scale_multiplier, &mult_bits, 4);
+    pr.p.output_zero_point = std::stoi(cv.str("output_zero_point"));
+    pr.p.min_value = std::stoi(cv.str("clamp_min"));
+    pr.p.max_value = std::stoi(cv.str("clamp_max"));
+    EXPECT_EQ(pack_lhs(pr), cv.section("lhs_packed").bytes);
+    EXPECT_EQ(pack_rhs(pr), cv.section("rhs_packed").bytes);
+    // The kernel on KleidiAI's packed buffers, and the reference on the raw inputs.
+    const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
+    std::vector<int8_t> dst(m * n, 0x5A);
+    sme_mopa().run_matmul(m, n, k, cv.section("lhs_packed").bytes.data(), cv.section("rhs_packed").bytes.data(),
+                          dst.data(), n, 1, &qp);
+    const auto& want = cv.section("dst").bytes;
+    EXPECT_EQ(std::vector<uint8_t>(dst.begin(), dst.end()), want);
+    const auto ref = kai_ref::matmul_qai8_static(m, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(),
+                                                 pr.scale.data(), pr.p);
+    EXPECT_EQ(std::vector<uint8_t>(ref.begin(), ref.end()), want);
+}
+
+INSTANTIATE_TEST_SUITE_P(Vectors, Qai8StaticCompat, ::testing::ValuesIn(compat_files()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string s = info.param.substr(info.param.rfind("__") + 2);
+                             s = s.substr(0, s.find('.'));
+                             return s;
+                         });
+
+}  // namespace
