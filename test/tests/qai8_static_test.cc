@@ -89,7 +89,8 @@ Problem make_problem(size_t m, size_t n, size_t k, uint64_t seed, bool narrow_cl
 
 std::vector<uint8_t> pack_rhs(const Problem& pr) {
     const size_t nr = kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme();
-    std::vector<uint8_t> out(kai_get_rhs_packed_size_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(pr.n, pr.k));
+    // Filled with 0xA5 first, so that padding the packer fails to write shows.
+    std::vector<uint8_t> out(kai_get_rhs_packed_size_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(pr.n, pr.k), 0xA5);
     const kai_rhs_pack_qsi8cx_params params{pr.p.lhs_zero_point, pr.p.scale_multiplier};
     kai_run_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(1, pr.n, pr.k, nr, 4, 1, pr.n, pr.rhs.data(),
                                                          pr.bias.data(), pr.scale.data(), out.data(), 0, &params);
@@ -98,7 +99,7 @@ std::vector<uint8_t> pack_rhs(const Problem& pr) {
 
 std::vector<uint8_t> pack_lhs(const Problem& pr) {
     const size_t mr = sme_mopa().get_mr();
-    std::vector<uint8_t> out(kai_get_lhs_packed_size_lhs_pack_x8p2vlx4_x8_sme(pr.m, pr.k, mr, 4, 1));
+    std::vector<uint8_t> out(kai_get_lhs_packed_size_lhs_pack_x8p2vlx4_x8_sme(pr.m, pr.k, mr, 4, 1), 0xA5);
     kai_run_lhs_pack_x8p2vlx4_x8_sme(pr.m, pr.k, mr, 4, 1, 0, pr.lhs.data(), pr.k, out.data());
     return out;
 }
@@ -180,6 +181,35 @@ TEST(Qai8Static, KernelIsBitExactWholeAndTileByTile) {
                 EXPECT_EQ(u.get_dst_size(m, n), m * n);
             }
         }
+    }
+}
+
+// Scales of 0.5 and 0.25 make many products exact halves: ties must go to even (FRINTN), and large biases
+// push some outputs past the clamp bounds on both sides.
+TEST(Qai8Static, TiesRoundToEvenAndTheClampHolds) {
+    const auto& u = sme_mopa();
+    for (size_t svl : {size_t{16}, size_t{64}}) {
+        ASSERT_TRUE(set_svl(svl));
+        const size_t t = u.get_m_step(), m = t + 3, n = 2 * t + 1, k = 3;
+        Problem pr = make_problem(m, n, k, 99 + svl, true);
+        for (size_t j = 0; j < n; ++j) {
+            pr.scale[j] = j % 2 ? 0.5f : 0.25f;
+            pr.bias[j] = static_cast<int32_t>(j * 37 % 200) - 100;
+        }
+        for (auto& v : pr.lhs) v = static_cast<int8_t>(v / 16);
+        for (auto& v : pr.rhs) v = static_cast<int8_t>(v / 16);
+        pr.p.scale_multiplier = 1.0f;
+        const std::vector<int8_t> want =
+            kai_ref::matmul_qai8_static(m, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(), pr.scale.data(), pr.p);
+        const auto lp = pack_lhs(pr);
+        const auto rp = pack_rhs(pr);
+        const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
+        std::vector<int8_t> dst(m * n, 0x5A);
+        u.run_matmul(m, n, k, lp.data(), rp.data(), dst.data(), n, 1, &qp);
+        EXPECT_EQ(dst, want);
+        size_t clamped = 0;
+        for (int8_t v : want) clamped += v == pr.p.min_value || v == pr.p.max_value;
+        EXPECT_GT(clamped, 0u);
     }
 }
 

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+// Benchmark adapter of the static int8 SME family (qai8p_qsi8cxpsb): the GEMM and its two packers, checked
+// against test/reference/qai8_static_ref. The packed sizes follow the SVL of the running thread.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <sstream>
+
+#include "benchmark/bench_matmul.h"
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa.h"
+#include "kai/ukernels/pack/kai_lhs_pack_x8p2vlx4_x8_sme.h"
+#include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
+#include "test/common/cpu_features.h"
+#include "test/common/rng.h"
+#include "test/reference/qai8_static_ref.h"
+
+namespace kai_bench {
+
+namespace {
+
+constexpr const char* kFamily = "qai8p_qsi8cxpsb";
+constexpr const char* kKernel = "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa";
+
+// Inputs of one problem: int8 LHS (m x k) and RHS (k x n), biases, scales and the quantization parameters.
+struct Inputs {
+    std::vector<int8_t> lhs, rhs;
+    std::vector<int32_t> bias;
+    std::vector<float> scale;
+    kai_ref::Qai8Params p{};
+    void make(size_t m, size_t n, size_t k, uint64_t seed) {
+        lhs = kai_test::random_i8(m * k, -128, 127, seed);
+        rhs = kai_test::random_i8(k * n, -128, 127, seed + 1);
+        kai_test::Rng rng(seed + 2);
+        bias.resize(n);
+        scale.resize(n);
+        for (auto& b : bias) b = static_cast<int32_t>(rng.integer(-20000, 20000));
+        for (auto& s : scale) s = rng.uniform(1e-6f, 2e-5f);
+        p = {5, 0.5f, -3, -128, 127};
+    }
+    void pack_rhs(size_t n0, size_t n1, size_t n, size_t k, uint8_t* packed) const {
+        const size_t nr = kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme();
+        const kai_rhs_pack_qsi8cx_params rp{p.lhs_zero_point, p.scale_multiplier};
+        kai_run_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(
+            1, n1 - n0, k, nr, 4, 1, n, rhs.data() + n0, bias.data() + n0, scale.data() + n0,
+            packed + kai_get_rhs_packed_offset_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(n0, k), 0, &rp);
+    }
+};
+
+class Qai8StaticProblem : public MatmulProblem {
+public:
+    explicit Qai8StaticProblem(const Shape& s) : s_(s) {}
+    size_t m_step() const override { return kai_get_m_step_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(); }
+    size_t n_step() const override { return kai_get_n_step_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(); }
+    size_t mr() const override { return kai_get_mr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(); }
+    // 0 on a CPU without SME: the size getters read the SVL (RDSVL).
+    double packed_rhs_bytes() const override {
+        if (!kai_test::missing_features(KAI_FEATURE_SME).empty()) return 0;
+        return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(s_.n, s_.k));
+    }
+
+    void prepare(size_t copies) override {
+        in_.make(s_.m, s_.n, s_.k, kai_test::seed_from(std::string(kKernel) + s_.str()));
+        rhs_packed_.assign(copies, std::vector<uint8_t>(static_cast<size_t>(packed_rhs_bytes())));
+        in_.pack_rhs(0, s_.n, s_.n, s_.k, rhs_packed_[0].data());
+        for (size_t c = 1; c < copies; ++c) rhs_packed_[c] = rhs_packed_[0];
+        lhs_packed_.assign(kai_get_lhs_packed_size_lhs_pack_x8p2vlx4_x8_sme(s_.m, s_.k, mr(), 4, 1), 0);
+        pack_lhs(0, s_.m);
+        dst_.assign(s_.m * s_.n, 0);
+    }
+
+    void pack_lhs(size_t m0, size_t m1) override {
+        kai_run_lhs_pack_x8p2vlx4_x8_sme(
+            m1 - m0, s_.k, mr(), 4, 1, 0, in_.lhs.data() + m0 * s_.k, s_.k,
+            lhs_packed_.data() + kai_get_lhs_packed_offset_lhs_pack_x8p2vlx4_x8_sme(m0, s_.k, mr(), 4, 1));
+    }
+
+    void run_tile(size_t m0, size_t m1, size_t n0, size_t n1, size_t copy) override {
+        const kai_matmul_requantize32_params qp{in_.p.min_value, in_.p.max_value, in_.p.output_zero_point};
+        kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(
+            m1 - m0, n1 - n0, s_.k,
+            lhs_packed_.data() + kai_get_lhs_packed_offset_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(m0, s_.k),
+            rhs_packed_[copy].data() + kai_get_rhs_packed_offset_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(n0, s_.k),
+            dst_.data() + m0 * s_.n + n0, s_.n, 1, &qp);
+    }
+
+    std::string check(const std::vector<size_t>& rows, const std::vector<size_t>& cols) override {
+        std::vector<int8_t> a, w(s_.k * cols.size());
+        std::vector<int32_t> bias;
+        std::vector<float> scale;
+        for (size_t r : rows)
+            a.insert(a.end(), in_.lhs.begin() + static_cast<long>(r * s_.k),
+                     in_.lhs.begin() + static_cast<long>((r + 1) * s_.k));
+        for (size_t kk = 0; kk < s_.k; ++kk)
+            for (size_t j = 0; j < cols.size(); ++j) w[kk * cols.size() + j] = in_.rhs[kk * s_.n + cols[j]];
+        for (size_t c : cols) {
+            bias.push_back(in_.bias[c]);
+            scale.push_back(in_.scale[c]);
+        }
+        const std::vector<int8_t> ref = kai_ref::matmul_qai8_static(rows.size(), cols.size(), s_.k, a.data(), w.data(),
+                                                                    bias.data(), scale.data(), in_.p);
+        for (size_t i = 0; i < rows.size(); ++i)
+            for (size_t j = 0; j < cols.size(); ++j) {
+                const int got = dst_[rows[i] * s_.n + cols[j]], want = ref[i * cols.size() + j];
+                if (got != want) {
+                    std::ostringstream os;
+                    os << "(" << rows[i] << ", " << cols[j] << "): got " << got << ", reference " << want;
+                    return os.str();
+                }
+            }
+        return "";
+    }
+
+    void release() override {
+        in_ = Inputs();
+        std::vector<std::vector<uint8_t>>().swap(rhs_packed_);
+        std::vector<uint8_t>().swap(lhs_packed_);
+        std::vector<int8_t>().swap(dst_);
+    }
+
+private:
+    Shape s_;
+    Inputs in_;
+    std::vector<uint8_t> lhs_packed_;
+    std::vector<std::vector<uint8_t>> rhs_packed_;
+    std::vector<int8_t> dst_;
+};
+
+void add_packers(const Options& opt, std::vector<BenchCase>& out) {
+    const size_t m = opt.shapes.empty() ? 128 : opt.shapes[0].m;
+    const size_t n = opt.shapes.empty() ? 4096 : opt.shapes[0].n;
+    const size_t k = opt.shapes.empty() ? 4096 : opt.shapes[0].k;
+    struct State {
+        Inputs in;
+        std::vector<uint8_t> packed;
+        size_t tile = 0;
+    };
+    {
+        auto st = std::make_shared<State>();
+        PackerSpec p;
+        p.name = "kai_lhs_pack_x8p2vlx4_x8_sme";
+        p.family = kFamily;
+        p.kind = "lhs_packer";
+        p.features = KAI_FEATURE_SME;
+        p.shape = {m, 0, k};
+        p.elements = static_cast<double>(m * k);
+        p.extent = m;
+        p.granule = 128;  // a multiple of mr = 2 * SVL / 32 at every SVL up to 2048 bits
+        p.prepare = [st, m, k] {
+            st->in.lhs = kai_test::random_i8(m * k, -128, 127, 61);
+            st->tile = kai_get_mr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa();
+            st->packed.assign(kai_get_lhs_packed_size_lhs_pack_x8p2vlx4_x8_sme(m, k, st->tile, 4, 1), 0);
+        };
+        p.pack = [st, k](size_t b, size_t e) {
+            kai_run_lhs_pack_x8p2vlx4_x8_sme(
+                e - b, k, st->tile, 4, 1, 0, st->in.lhs.data() + b * k, k,
+                st->packed.data() + kai_get_lhs_packed_offset_lhs_pack_x8p2vlx4_x8_sme(b, k, st->tile, 4, 1));
+        };
+        p.check = [st, m, k](bool) {
+            const std::vector<uint8_t> ref = kai_ref::pack_lhs_x8p2vlx4(
+                m, k, st->tile, reinterpret_cast<const uint8_t*>(st->in.lhs.data()), k);
+            if (ref.size() != st->packed.size()) return std::string("packed size differs from the reference");
+            return compare_bytes(st->packed.data(), ref.data(), ref.size(), nullptr, "packed LHS");
+        };
+        p.release = [st] { *st = State(); };
+        add_packer_case(p, out);
+    }
+    {
+        auto st = std::make_shared<State>();
+        PackerSpec p;
+        p.name = "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme";
+        p.family = kFamily;
+        p.kind = "rhs_packer";
+        p.features = KAI_FEATURE_SME;
+        p.shape = {0, n, k};
+        p.elements = static_cast<double>(n * k);
+        p.extent = n;
+        p.granule = 128;  // a multiple of nr at every SVL up to 2048 bits
+        p.prepare = [st, n, k] {
+            st->in.make(1, n, k, 62);
+            st->tile = kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme();
+            st->packed.assign(kai_get_rhs_packed_size_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(n, k), 0);
+        };
+        p.pack = [st, n, k](size_t b, size_t e) { st->in.pack_rhs(b, e, n, k, st->packed.data()); };
+        p.check = [st, n, k](bool) {
+            const std::vector<uint8_t> ref = kai_ref::pack_rhs_qsi8cxp2vlx4sb(
+                n, k, st->tile, st->in.rhs.data(), n, st->in.bias.data(), st->in.scale.data(),
+                st->in.p.lhs_zero_point, st->in.p.scale_multiplier);
+            if (ref.size() != st->packed.size()) return std::string("packed size differs from the reference");
+            return compare_bytes(st->packed.data(), ref.data(), ref.size(), nullptr, "packed RHS");
+        };
+        p.release = [st] { *st = State(); };
+        add_packer_case(p, out);
+    }
+}
+
+}  // namespace
+
+void add_qai8_static_cases(const Options& opt, std::vector<BenchCase>& out) {
+    // The small emulated shapes (bf16 = true): SME is emulated in software, like BF16.
+    for (const Shape& s : suite_shapes(opt, false, true)) {
+        add_matmul_cases(opt, kKernel, "x8 pack+kernel", kFamily, KAI_FEATURE_SME, s, 0, "GOP/s",
+                         [s] { return std::unique_ptr<MatmulProblem>(new Qai8StaticProblem(s)); }, out);
+    }
+    add_packers(opt, out);
+}
+
+}  // namespace kai_bench
