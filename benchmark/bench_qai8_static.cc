@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark adapter of the static int8 SME family (qai8p_qsi8cxpsb): the GEMM and its two packers, checked
+// Benchmark adapter of the static int8 SME family (qai8p_qsi8cxpsb): the two GEMMs and their two packers, checked
 // against test/reference/qai8_static_ref. The packed sizes follow the SVL of the running thread.
 #include <algorithm>
 #include <cstring>
@@ -8,6 +8,8 @@
 
 #include "benchmark/bench_matmul.h"
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h"
 #include "kai/ukernels/pack/kai_lhs_pack_x8p2vlx4_x8_sme.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
 #include "test/common/cpu_features.h"
@@ -19,7 +21,25 @@ namespace kai_bench {
 namespace {
 
 constexpr const char* kFamily = "qai8p_qsi8cxpsb";
-constexpr const char* kKernel = "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa";
+
+#define KAI_QAI8_UKERNEL(stem, feature)                                                                          \
+    {                                                                                                            \
+        "kai_" #stem, feature,                                                                                  \
+        {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem,  \
+         kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,                 \
+         kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem}                                    \
+    }
+
+struct Kernel {
+    const char* name;
+    uint32_t features;
+    kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_ukernel u;
+};
+
+const Kernel kKernels[] = {
+    KAI_QAI8_UKERNEL(matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa, KAI_FEATURE_SME),
+    KAI_QAI8_UKERNEL(matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa, KAI_FEATURE_SME2),
+};
 
 // Inputs of one problem: int8 LHS (m x k) and RHS (k x n), biases, scales and the quantization parameters.
 struct Inputs {
@@ -48,18 +68,18 @@ struct Inputs {
 
 class Qai8StaticProblem : public MatmulProblem {
 public:
-    explicit Qai8StaticProblem(const Shape& s) : s_(s) {}
-    size_t m_step() const override { return kai_get_m_step_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(); }
-    size_t n_step() const override { return kai_get_n_step_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(); }
-    size_t mr() const override { return kai_get_mr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(); }
+    Qai8StaticProblem(const Kernel& k, const Shape& s) : k_(k), s_(s) {}
+    size_t m_step() const override { return k_.u.get_m_step(); }
+    size_t n_step() const override { return k_.u.get_n_step(); }
+    size_t mr() const override { return k_.u.get_mr(); }
     // 0 on a CPU without SME: the size getters read the SVL (RDSVL).
     double packed_rhs_bytes() const override {
-        if (!kai_test::missing_features(KAI_FEATURE_SME).empty()) return 0;
+        if (!kai_test::missing_features(k_.features).empty()) return 0;
         return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(s_.n, s_.k));
     }
 
     void prepare(size_t copies) override {
-        in_.make(s_.m, s_.n, s_.k, kai_test::seed_from(std::string(kKernel) + s_.str()));
+        in_.make(s_.m, s_.n, s_.k, kai_test::seed_from(std::string(k_.name) + s_.str()));
         rhs_packed_.assign(copies, std::vector<uint8_t>(static_cast<size_t>(packed_rhs_bytes())));
         in_.pack_rhs(0, s_.n, s_.n, s_.k, rhs_packed_[0].data());
         for (size_t c = 1; c < copies; ++c) rhs_packed_[c] = rhs_packed_[0];
@@ -76,11 +96,9 @@ public:
 
     void run_tile(size_t m0, size_t m1, size_t n0, size_t n1, size_t copy) override {
         const kai_matmul_requantize32_params qp{in_.p.min_value, in_.p.max_value, in_.p.output_zero_point};
-        kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(
-            m1 - m0, n1 - n0, s_.k,
-            lhs_packed_.data() + kai_get_lhs_packed_offset_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(m0, s_.k),
-            rhs_packed_[copy].data() + kai_get_rhs_packed_offset_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(n0, s_.k),
-            dst_.data() + m0 * s_.n + n0, s_.n, 1, &qp);
+        k_.u.run_matmul(m1 - m0, n1 - n0, s_.k, lhs_packed_.data() + k_.u.get_lhs_packed_offset(m0, s_.k),
+                        rhs_packed_[copy].data() + k_.u.get_rhs_packed_offset(n0, s_.k), dst_.data() + m0 * s_.n + n0,
+                        s_.n, 1, &qp);
     }
 
     std::string check(const std::vector<size_t>& rows, const std::vector<size_t>& cols) override {
@@ -118,6 +136,7 @@ public:
     }
 
 private:
+    const Kernel& k_;
     Shape s_;
     Inputs in_;
     std::vector<uint8_t> lhs_packed_;
@@ -147,7 +166,7 @@ void add_packers(const Options& opt, std::vector<BenchCase>& out) {
         p.granule = 128;  // a multiple of mr = 2 * SVL / 32 at every SVL up to 2048 bits
         p.prepare = [st, m, k] {
             st->in.lhs = kai_test::random_i8(m * k, -128, 127, 61);
-            st->tile = kai_get_mr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa();
+            st->tile = kKernels[0].u.get_mr();
             st->packed.assign(kai_get_lhs_packed_size_lhs_pack_x8p2vlx4_x8_sme(m, k, st->tile, 4, 1), 0);
         };
         p.pack = [st, k](size_t b, size_t e) {
@@ -197,9 +216,11 @@ void add_packers(const Options& opt, std::vector<BenchCase>& out) {
 
 void add_qai8_static_cases(const Options& opt, std::vector<BenchCase>& out) {
     // The small emulated shapes (bf16 = true): SME is emulated in software, like BF16.
-    for (const Shape& s : suite_shapes(opt, false, true)) {
-        add_matmul_cases(opt, kKernel, "x8 pack+kernel", kFamily, KAI_FEATURE_SME, s, 0, "GOP/s",
-                         [s] { return std::unique_ptr<MatmulProblem>(new Qai8StaticProblem(s)); }, out);
+    for (const Kernel& k : kKernels) {
+        for (const Shape& s : suite_shapes(opt, false, true)) {
+            add_matmul_cases(opt, k.name, "x8 pack+kernel", kFamily, k.features, s, 0, "GOP/s",
+                             [&k, s] { return std::unique_ptr<MatmulProblem>(new Qai8StaticProblem(k, s)); }, out);
+        }
     }
     add_packers(opt, out);
 }

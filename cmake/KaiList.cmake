@@ -133,6 +133,7 @@ set(KAI_KERNEL_NAMES
   kai_lhs_pack_x8p2vlx4_x8_sme
   kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme
   kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa
+  kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa
 )
 set("KAI_MARCH_" "-march=armv8-a")
 set("KAI_MARCH_bf16" "-march=armv8.6-a+bf16")
@@ -793,3 +794,8 @@ set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa_
 set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa_DIR "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp")
 set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa_FEATURES "sme")
 set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa_MARCH "-march=armv9-a+sme")
+set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa_FAMILY "qai8p_qsi8cxpsb")
+set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa_DIR "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp")
+set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa_FEATURES "sme2")
+set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa_MARCH "-march=armv9-a+sme2")

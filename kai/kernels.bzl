@@ -192,6 +192,7 @@ KAI_KLEIDIAI_ASM = [
     "kai_lhs_pack_x8p2vlx4_x8_sme",
     "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme",
     "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa",
+    "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa",
 ]
 
 KAI_KERNELS = [
@@ -353,5 +354,6 @@ KAI_KERNELS = [
     {"name": "kai_lhs_pack_x8p2vlx4_x8_sme", "family": "qai8p_qsi8cxpsb", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme", "family": "qai8p_qsi8cxpsb", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa", "family": "qai8p_qsi8cxpsb", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp", "features": ["sme"]},
+    {"name": "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa", "family": "qai8p_qsi8cxpsb", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp", "features": ["sme2"]},
     # --- end qai8p_qsi8cxpsb ---
 ]

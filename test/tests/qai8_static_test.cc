@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa.h"
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h"
 #include "kai/ukernels/pack/kai_lhs_pack_x8p2vlx4_x8_sme.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
@@ -45,21 +46,30 @@ using kai_test::Rng;
     return ::testing::AssertionSuccess();
 }
 
-const kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_ukernel& sme_mopa() {
-    static const kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_ukernel u = {
-        kai_get_m_step_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
-        kai_get_n_step_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
-        kai_get_mr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
-        kai_get_nr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
-        kai_get_kr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
-        kai_get_sr_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
-        kai_get_lhs_packed_offset_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
-        kai_get_rhs_packed_offset_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
-        kai_get_dst_offset_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
-        kai_get_dst_size_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
-        kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa,
+#define KAI_QAI8_UKERNEL(stem)                                                                           \
+    {                                                                                                    \
+        "kai_" #stem,                                                                                   \
+        {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
+         kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,         \
+         kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem}                            \
+    }
+
+struct Kernel {
+    const char* name;
+    kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_ukernel u;
+};
+
+// The family's kernels (both read the same packed buffers).
+const std::vector<Kernel>& kernels() {
+    static const std::vector<Kernel> k = {
+        KAI_QAI8_UKERNEL(matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa),
+        KAI_QAI8_UKERNEL(matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa),
     };
-    return u;
+    return k;
+}
+
+const kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_ukernel& sme_mopa() {
+    return kernels()[0].u;
 }
 
 struct Problem {
@@ -134,51 +144,54 @@ TEST(Qai8Static, PackersMatchTheReferenceByteForByte) {
 }
 
 TEST(Qai8Static, KernelIsBitExactWholeAndTileByTile) {
-    const auto& u = sme_mopa();
-    for (size_t svl : kSvls) {
-        ASSERT_TRUE(set_svl(svl));
-        const size_t t = u.get_m_step();
-        ASSERT_EQ(u.get_n_step(), t);
-        std::vector<std::vector<size_t>> shapes = {{1, 1, 1}, {1, t + 1, 7}, {t - 1, t, 4}, {t, t - 1, 45},
-                                                   {t + 1, 2 * t + 3, 17}, {2 * t + 1, t + 2, 203}};
-        if (kai_test::reduced_sweep() && svl == 256) shapes.resize(3);
-        for (const auto& s : shapes) {
-            for (int narrow = 0; narrow < 2; ++narrow) {
-                const size_t m = s[0], n = s[1], k = s[2];
-                SCOPED_TRACE("SVL " + std::to_string(svl * 8) + " " + std::to_string(m) + "x" + std::to_string(n) +
-                             "x" + std::to_string(k) + (narrow ? " narrow clamp" : ""));
-                const Problem pr = make_problem(m, n, k, m * 7919 + n * 31 + k + svl + narrow, narrow != 0);
-                const std::vector<int8_t> want = kai_ref::matmul_qai8_static(
-                    m, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(), pr.scale.data(), pr.p);
-                const auto lp = pack_lhs(pr);
-                const auto rp = pack_rhs(pr);
-                const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
-                // Whole matrix, wider DST rows whose gap bytes must stay 0x5A.
-                const size_t stride = n + 5;
-                std::vector<int8_t> dst(m * stride, 0x5A);
-                u.run_matmul(m, n, k, lp.data(), rp.data(), dst.data(), stride, 1, &qp);
-                size_t bad = 0;
-                for (size_t i = 0; i < m; ++i) {
-                    for (size_t j = 0; j < stride; ++j) {
-                        const int8_t w = j < n ? want[i * n + j] : static_cast<int8_t>(0x5A);
-                        if (dst[i * stride + j] != w && bad++ < 5) {
-                            ADD_FAILURE() << "dst[" << i << "][" << j << "] = " << int{dst[i * stride + j]}
-                                          << ", want " << int{w};
+    for (const Kernel& kern : kernels()) {
+        SCOPED_TRACE(kern.name);
+        const auto& u = kern.u;
+        for (size_t svl : kSvls) {
+            ASSERT_TRUE(set_svl(svl));
+            const size_t t = u.get_m_step();
+            ASSERT_EQ(u.get_n_step(), t);
+            std::vector<std::vector<size_t>> shapes = {{1, 1, 1}, {1, t + 1, 7}, {t - 1, t, 4}, {t, t - 1, 45},
+                                                       {t + 1, 2 * t + 3, 17}, {2 * t + 1, t + 2, 203}};
+            if (kai_test::reduced_sweep() && svl == 256) shapes.resize(3);
+            for (const auto& s : shapes) {
+                for (int narrow = 0; narrow < 2; ++narrow) {
+                    const size_t m = s[0], n = s[1], k = s[2];
+                    SCOPED_TRACE("SVL " + std::to_string(svl * 8) + " " + std::to_string(m) + "x" + std::to_string(n) +
+                                 "x" + std::to_string(k) + (narrow ? " narrow clamp" : ""));
+                    const Problem pr = make_problem(m, n, k, m * 7919 + n * 31 + k + svl + narrow, narrow != 0);
+                    const std::vector<int8_t> want = kai_ref::matmul_qai8_static(
+                        m, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(), pr.scale.data(), pr.p);
+                    const auto lp = pack_lhs(pr);
+                    const auto rp = pack_rhs(pr);
+                    const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
+                    // Whole matrix, wider DST rows whose gap bytes must stay 0x5A.
+                    const size_t stride = n + 5;
+                    std::vector<int8_t> dst(m * stride, 0x5A);
+                    u.run_matmul(m, n, k, lp.data(), rp.data(), dst.data(), stride, 1, &qp);
+                    size_t bad = 0;
+                    for (size_t i = 0; i < m; ++i) {
+                        for (size_t j = 0; j < stride; ++j) {
+                            const int8_t w = j < n ? want[i * n + j] : static_cast<int8_t>(0x5A);
+                            if (dst[i * stride + j] != w && bad++ < 5) {
+                                ADD_FAILURE() << "dst[" << i << "][" << j << "] = " << int{dst[i * stride + j]}
+                                              << ", want " << int{w};
+                            }
                         }
                     }
-                }
-                // Tile by tile through the offset getters.
-                std::vector<int8_t> tiled(m * n, 0x5A);
-                for (size_t m0 = 0; m0 < m; m0 += t) {
-                    for (size_t n0 = 0; n0 < n; n0 += t) {
-                        u.run_matmul(std::min(t, m - m0), std::min(t, n - n0), k,
-                                     lp.data() + u.get_lhs_packed_offset(m0, k),
-                                     rp.data() + u.get_rhs_packed_offset(n0, k),
-                                     tiled.data() + u.get_dst_offset(m0, n0, n), n, 1, &qp);
+                    // Tile by tile through the offset getters.
+                    std::vector<int8_t> tiled(m * n, 0x5A);
+                    for (size_t m0 = 0; m0 < m; m0 += t) {
+                        for (size_t n0 = 0; n0 < n; n0 += t) {
+                            u.run_matmul(std::min(t, m - m0), std::min(t, n - n0), k,
+                                         lp.data() + u.get_lhs_packed_offset(m0, k),
+                                         rp.data() + u.get_rhs_packed_offset(n0, k),
+                                         tiled.data() + u.get_dst_offset(m0, n0, n), n, 1, &qp);
+                        }
                     }
+                    EXPECT_EQ(tiled, want);
+                    EXPECT_EQ(u.get_dst_size(m, n), m * n);
                 }
-                EXPECT_EQ(tiled, want);
-                EXPECT_EQ(u.get_dst_size(m, n), m * n);
             }
         }
     }
@@ -187,51 +200,59 @@ TEST(Qai8Static, KernelIsBitExactWholeAndTileByTile) {
 // Scales of 0.5 and 0.25 make many products exact halves: ties must go to even (FRINTN), and large biases
 // push some outputs past the clamp bounds on both sides.
 TEST(Qai8Static, TiesRoundToEvenAndTheClampHolds) {
-    const auto& u = sme_mopa();
-    for (size_t svl : {size_t{16}, size_t{64}}) {
-        ASSERT_TRUE(set_svl(svl));
-        const size_t t = u.get_m_step(), m = t + 3, n = 2 * t + 1, k = 3;
-        Problem pr = make_problem(m, n, k, 99 + svl, true);
-        for (size_t j = 0; j < n; ++j) {
-            pr.scale[j] = j % 2 ? 0.5f : 0.25f;
-            pr.bias[j] = static_cast<int32_t>(j * 37 % 200) - 100;
+    for (const Kernel& kern : kernels()) {
+        SCOPED_TRACE(kern.name);
+        const auto& u = kern.u;
+        for (size_t svl : {size_t{16}, size_t{64}}) {
+            ASSERT_TRUE(set_svl(svl));
+            const size_t t = u.get_m_step(), m = t + 3, n = 2 * t + 1, k = 3;
+            Problem pr = make_problem(m, n, k, 99 + svl, true);
+            for (size_t j = 0; j < n; ++j) {
+                pr.scale[j] = j % 2 ? 0.5f : 0.25f;
+                pr.bias[j] = static_cast<int32_t>(j * 37 % 200) - 100;
+            }
+            for (auto& v : pr.lhs) v = static_cast<int8_t>(v / 16);
+            for (auto& v : pr.rhs) v = static_cast<int8_t>(v / 16);
+            pr.p.scale_multiplier = 1.0f;
+            const std::vector<int8_t> want =
+                kai_ref::matmul_qai8_static(m, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(), pr.scale.data(), pr.p);
+            const auto lp = pack_lhs(pr);
+            const auto rp = pack_rhs(pr);
+            const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
+            std::vector<int8_t> dst(m * n, 0x5A);
+            u.run_matmul(m, n, k, lp.data(), rp.data(), dst.data(), n, 1, &qp);
+            EXPECT_EQ(dst, want);
+            size_t clamped = 0;
+            for (int8_t v : want) clamped += v == pr.p.min_value || v == pr.p.max_value;
+            EXPECT_GT(clamped, 0u);
         }
-        for (auto& v : pr.lhs) v = static_cast<int8_t>(v / 16);
-        for (auto& v : pr.rhs) v = static_cast<int8_t>(v / 16);
-        pr.p.scale_multiplier = 1.0f;
-        const std::vector<int8_t> want =
-            kai_ref::matmul_qai8_static(m, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(), pr.scale.data(), pr.p);
-        const auto lp = pack_lhs(pr);
-        const auto rp = pack_rhs(pr);
-        const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
-        std::vector<int8_t> dst(m * n, 0x5A);
-        u.run_matmul(m, n, k, lp.data(), rp.data(), dst.data(), n, 1, &qp);
-        EXPECT_EQ(dst, want);
-        size_t clamped = 0;
-        for (int8_t v : want) clamped += v == pr.p.min_value || v == pr.p.max_value;
-        EXPECT_GT(clamped, 0u);
     }
 }
 
 TEST(Qai8Static, EmptyProblemsWriteNothing) {
-    ASSERT_TRUE(set_svl(64));
-    const auto& u = sme_mopa();
-    const kai_matmul_requantize32_params qp{-128, 127, 0};
-    int8_t dst = 0x33;
-    const uint8_t lhs[1] = {0};
-    const uint8_t rhs[1] = {0};
-    u.run_matmul(0, 5, 4, lhs, rhs, &dst, 5, 1, &qp);
-    u.run_matmul(5, 0, 4, lhs, rhs, &dst, 5, 1, &qp);
-    EXPECT_EQ(dst, 0x33);
+    for (const Kernel& kern : kernels()) {
+        ASSERT_TRUE(set_svl(64));
+        const auto& u = kern.u;
+        const kai_matmul_requantize32_params qp{-128, 127, 0};
+        int8_t dst = 0x33;
+        const uint8_t lhs[1] = {0};
+        const uint8_t rhs[1] = {0};
+        u.run_matmul(0, 5, 4, lhs, rhs, &dst, 5, 1, &qp);
+        u.run_matmul(5, 0, 4, lhs, rhs, &dst, 5, 1, &qp);
+        EXPECT_EQ(dst, 0x33);
+    }
 }
 
 // KleidiAI v1.30.0 compat vectors (test/data/compat).
 std::vector<std::string> compat_files() {
-    return kai_test::list_compat_vectors("kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa__");
+    std::vector<std::string> files;
+    for (const Kernel& kern : kernels())
+        for (const auto& f : kai_test::list_compat_vectors(std::string(kern.name) + "__")) files.push_back(f);
+    return files;
 }
 
 TEST(Qai8StaticCompat, EveryVectorIsPresent) {
-    EXPECT_EQ(compat_files().size(), 8u);
+    EXPECT_EQ(compat_files().size(), 16u);
 }
 
 class Qai8StaticCompat : public ::testing::TestWithParam<std::string> {};
@@ -241,6 +262,10 @@ TEST_P(Qai8StaticCompat, Replays) {
     const size_t svl = cv.str("vector_length") == "svl128" ? 16 : 64;
     ASSERT_TRUE(set_svl(svl));
     const size_t m = cv.size("m"), n = cv.size("n"), k = cv.size("k");
+    const Kernel* kern = nullptr;
+    for (const Kernel& c : kernels())
+        if (cv.str("name") == c.name) kern = &c;
+    ASSERT_NE(kern, nullptr) << cv.str("name");
     ASSERT_EQ(cv.size("mr"), sme_mopa().get_mr());
     ASSERT_EQ(cv.size("nr"), sme_mopa().get_nr());
     Problem pr{m, n, k, {}, {}, std::vector<int32_t>(n), std::vector<float>(n), {}};
@@ -261,7 +286,7 @@ TEST_P(Qai8StaticCompat, Replays) {
     // The kernel on KleidiAI's packed buffers, and the reference on the raw inputs.
     const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
     std::vector<int8_t> dst(m * n, 0x5A);
-    sme_mopa().run_matmul(m, n, k, cv.section("lhs_packed").bytes.data(), cv.section("rhs_packed").bytes.data(),
+    kern->u.run_matmul(m, n, k, cv.section("lhs_packed").bytes.data(), cv.section("rhs_packed").bytes.data(),
                           dst.data(), n, 1, &qp);
     const auto& want = cv.section("dst").bytes;
     EXPECT_EQ(std::vector<uint8_t>(dst.begin(), dst.end()), want);
@@ -274,7 +299,7 @@ INSTANTIATE_TEST_SUITE_P(Vectors, Qai8StaticCompat, ::testing::ValuesIn(compat_f
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string s = info.param.substr(info.param.rfind("__") + 2);
                              s = s.substr(0, s.find('.'));
-                             return s;
+                             return (info.param.find("_sme2_") != std::string::npos ? "sme2_" : "sme_") + s;
                          });
 
 }  // namespace
