@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark adapter of the static int8 SME family (qai8p_qsi8cxpsb): the two GEMMs and their two packers, checked
+// Benchmark adapter of the static int8 SME families (qai8p_qsi8cxpsb, qai8_qsi8cxp): the two GEMMs, the GEMV and the
+// two packers, checked
 // against test/reference/qai8_static_ref. The packed sizes follow the SVL of the running thread.
 #include <algorithm>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp/kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot.h"
 #include "kai/ukernels/pack/kai_lhs_pack_x8p2vlx4_x8_sme.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
 #include "test/common/cpu_features.h"
@@ -35,6 +37,8 @@ struct Kernel {
     uint32_t features;
     kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_ukernel u;
 };
+
+constexpr const char* kGemv = "kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot";
 
 const Kernel kKernels[] = {
     KAI_QAI8_UKERNEL(matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa, KAI_FEATURE_SME),
@@ -65,6 +69,35 @@ struct Inputs {
             packed + kai_get_rhs_packed_offset_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(n0, k), 0, &rp);
     }
 };
+
+// Compares the sampled outputs with the reference on the raw inputs; "" when they are equal.
+std::string check_against_reference(const Inputs& in, const Shape& s, const std::vector<int8_t>& dst,
+                                    const std::vector<size_t>& rows, const std::vector<size_t>& cols) {
+    std::vector<int8_t> a, w(s.k * cols.size());
+    std::vector<int32_t> bias;
+    std::vector<float> scale;
+    for (size_t r : rows)
+        a.insert(a.end(), in.lhs.begin() + static_cast<long>(r * s.k),
+                 in.lhs.begin() + static_cast<long>((r + 1) * s.k));
+    for (size_t kk = 0; kk < s.k; ++kk)
+        for (size_t j = 0; j < cols.size(); ++j) w[kk * cols.size() + j] = in.rhs[kk * s.n + cols[j]];
+    for (size_t c : cols) {
+        bias.push_back(in.bias[c]);
+        scale.push_back(in.scale[c]);
+    }
+    const std::vector<int8_t> ref = kai_ref::matmul_qai8_static(rows.size(), cols.size(), s.k, a.data(), w.data(),
+                                                                bias.data(), scale.data(), in.p);
+    for (size_t i = 0; i < rows.size(); ++i)
+        for (size_t j = 0; j < cols.size(); ++j) {
+            const int got = dst[rows[i] * s.n + cols[j]], want = ref[i * cols.size() + j];
+            if (got != want) {
+                std::ostringstream os;
+                os << "(" << rows[i] << ", " << cols[j] << "): got " << got << ", reference " << want;
+                return os.str();
+            }
+        }
+    return "";
+}
 
 class Qai8StaticProblem : public MatmulProblem {
 public:
@@ -102,30 +135,7 @@ public:
     }
 
     std::string check(const std::vector<size_t>& rows, const std::vector<size_t>& cols) override {
-        std::vector<int8_t> a, w(s_.k * cols.size());
-        std::vector<int32_t> bias;
-        std::vector<float> scale;
-        for (size_t r : rows)
-            a.insert(a.end(), in_.lhs.begin() + static_cast<long>(r * s_.k),
-                     in_.lhs.begin() + static_cast<long>((r + 1) * s_.k));
-        for (size_t kk = 0; kk < s_.k; ++kk)
-            for (size_t j = 0; j < cols.size(); ++j) w[kk * cols.size() + j] = in_.rhs[kk * s_.n + cols[j]];
-        for (size_t c : cols) {
-            bias.push_back(in_.bias[c]);
-            scale.push_back(in_.scale[c]);
-        }
-        const std::vector<int8_t> ref = kai_ref::matmul_qai8_static(rows.size(), cols.size(), s_.k, a.data(), w.data(),
-                                                                    bias.data(), scale.data(), in_.p);
-        for (size_t i = 0; i < rows.size(); ++i)
-            for (size_t j = 0; j < cols.size(); ++j) {
-                const int got = dst_[rows[i] * s_.n + cols[j]], want = ref[i * cols.size() + j];
-                if (got != want) {
-                    std::ostringstream os;
-                    os << "(" << rows[i] << ", " << cols[j] << "): got " << got << ", reference " << want;
-                    return os.str();
-                }
-            }
-        return "";
+        return check_against_reference(in_, s_, dst_, rows, cols);
     }
 
     void release() override {
@@ -140,6 +150,51 @@ private:
     Shape s_;
     Inputs in_;
     std::vector<uint8_t> lhs_packed_;
+    std::vector<std::vector<uint8_t>> rhs_packed_;
+    std::vector<int8_t> dst_;
+};
+
+// The SME2 GEMV: rows of an unpacked LHS, one call per row (m_step 1) over the same packed RHS.
+class Qai8StaticGemvProblem : public MatmulProblem {
+public:
+    explicit Qai8StaticGemvProblem(const Shape& s) : s_(s) {}
+    size_t m_step() const override { return 1; }
+    size_t n_step() const override { return kai_get_n_step_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot(); }
+    size_t mr() const override { return 1; }
+    double packed_rhs_bytes() const override {
+        if (!kai_test::missing_features(KAI_FEATURE_SME2).empty()) return 0;
+        return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(s_.n, s_.k));
+    }
+    void prepare(size_t copies) override {
+        in_.make(s_.m, s_.n, s_.k, kai_test::seed_from(std::string(kGemv) + s_.str()));
+        rhs_packed_.assign(copies, std::vector<uint8_t>(static_cast<size_t>(packed_rhs_bytes())));
+        in_.pack_rhs(0, s_.n, s_.n, s_.k, rhs_packed_[0].data());
+        for (size_t c = 1; c < copies; ++c) rhs_packed_[c] = rhs_packed_[0];
+        dst_.assign(s_.m * s_.n, 0);
+    }
+    void pack_lhs(size_t, size_t) override {}  // the GEMV reads the int8 rows directly
+    void run_tile(size_t m0, size_t m1, size_t n0, size_t n1, size_t copy) override {
+        const kai_matmul_requantize32_params qp{in_.p.min_value, in_.p.max_value, in_.p.output_zero_point};
+        for (size_t r = m0; r < m1; ++r) {
+            kai_run_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot(
+                1, n1 - n0, s_.k, in_.lhs.data() + r * s_.k,
+                rhs_packed_[copy].data() +
+                    kai_get_rhs_packed_offset_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot(n0, s_.k),
+                dst_.data() + r * s_.n + n0, s_.n, 1, &qp);
+        }
+    }
+    std::string check(const std::vector<size_t>& rows, const std::vector<size_t>& cols) override {
+        return check_against_reference(in_, s_, dst_, rows, cols);
+    }
+    void release() override {
+        in_ = Inputs();
+        std::vector<std::vector<uint8_t>>().swap(rhs_packed_);
+        std::vector<int8_t>().swap(dst_);
+    }
+
+private:
+    Shape s_;
+    Inputs in_;
     std::vector<std::vector<uint8_t>> rhs_packed_;
     std::vector<int8_t> dst_;
 };
@@ -221,6 +276,10 @@ void add_qai8_static_cases(const Options& opt, std::vector<BenchCase>& out) {
             add_matmul_cases(opt, k.name, "x8 pack+kernel", kFamily, k.features, s, 0, "GOP/s",
                              [&k, s] { return std::unique_ptr<MatmulProblem>(new Qai8StaticProblem(k, s)); }, out);
         }
+    }
+    for (const Shape& s : suite_shapes(opt, true, true)) {
+        add_matmul_cases(opt, kGemv, "", "qai8_qsi8cxp", KAI_FEATURE_SME2, s, 0, "GOP/s",
+                         [s] { return std::unique_ptr<MatmulProblem>(new Qai8StaticGemvProblem(s)); }, out);
     }
     add_packers(opt, out);
 }

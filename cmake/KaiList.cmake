@@ -2,7 +2,7 @@
 # kai's list for CMake (included by CMakeLists.txt, read by cmake/KaiKernels.cmake):
 #   KAI_KERNEL_NAMES, KAI_FAMILIES, KAI_KERNEL_<name>_FAMILY/_KIND/_DIR/_FEATURES/_MARCH,
 #   KAI_MARCH_<features joined by +> (the -march flag of each feature set, tools/kai_list.py).
-set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k qai8p_qsi8cxpsb)
+set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k qai8p_qsi8cxpsb qai8_qsi8cxp)
 set(KAI_KERNEL_NAMES
   kai_lhs_quant_pack_bf16p8x4_f32_neon
   kai_lhs_quant_pack_bf16p1x4_f32_neon
@@ -134,6 +134,7 @@ set(KAI_KERNEL_NAMES
   kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme
   kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa
   kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa
+  kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot
 )
 set("KAI_MARCH_" "-march=armv8-a")
 set("KAI_MARCH_bf16" "-march=armv8.6-a+bf16")
@@ -799,3 +800,8 @@ set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa
 set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa_DIR "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp")
 set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa_FEATURES "sme2")
 set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa_MARCH "-march=armv9-a+sme2")
+set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot_FAMILY "qai8_qsi8cxp")
+set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot_DIR "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp")
+set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot_FEATURES "sme2")
+set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot_MARCH "-march=armv9-a+sme2")

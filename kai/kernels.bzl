@@ -93,7 +93,8 @@ KAI_FAMILIES = [
     {"family": "f16_qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f16 output)", "doc": "docs/matmul_int4_asymmetric.md", "suite": "//test/tests:qai4c32p_test", "reference": "//test/reference:qai4c32p", "sme2": "", "no_asm": ["KAI_QAI4C32P_NO_ASM"], "select": "", "perf": "f16a4", "perf_gemm": ["128x1024x1024x32", "128x1024x1024x128"], "perf_gemv": ["1x4096x4096x32", "1x4096x4096x128"]},
     {"family": "q4k", "title": "GGUF Q4_K (qsi8d256p x q4kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "q6k", "title": "GGUF Q6_K (qsi8d256p x q6kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
-    {"family": "qai8p_qsi8cxpsb", "title": "Static int8 SME/SME2 (int8 x qsi8cxp, int8 output)", "doc": "docs/matmul_int8_static.md", "suite": "//test/tests:qai8_static_test", "reference": "//test/reference:qai8_static", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []}
+    {"family": "qai8p_qsi8cxpsb", "title": "Static int8 SME/SME2 (int8 x qsi8cxp, int8 output)", "doc": "docs/matmul_int8_static.md", "suite": "//test/tests:qai8_static_test", "reference": "//test/reference:qai8_static", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "qai8_qsi8cxp", "title": "Static int8 SME2 GEMV (int8 row x qsi8cxp, int8 output)", "doc": "docs/matmul_int8_static.md", "suite": "//test/tests:qai8_static_test", "reference": "//test/reference:qai8_static", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []}
 ]
 
 KAI_PACKER_FEEDS = [
@@ -131,6 +132,7 @@ KAI_PACKER_FEEDS = [
     {"family": "q4k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q4kp_q4k_neon"]},
     {"family": "q6k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q6kp_q6k_neon"]},
     {"family": "qai8p_qsi8cxpsb", "match": "", "packers": ["kai_lhs_pack_x8p2vlx4_x8_sme", "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme"]},
+    {"family": "qai8_qsi8cxp", "match": "", "packers": ["kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -193,6 +195,7 @@ KAI_KLEIDIAI_ASM = [
     "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme",
     "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa",
     "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa",
+    "kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot",
 ]
 
 KAI_KERNELS = [
@@ -350,10 +353,11 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod", "family": "q6k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp", "features": ["dotprod"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "dotprod", "fmt": "q6k", "engine": "sdot"},
     {"name": "kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm", "family": "q6k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp", "features": ["i8mm"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "i8mm", "fmt": "q6k", "engine": "mmla"},
     # --- end q4k / q6k ---
-    # --- family qai8p_qsi8cxpsb (static int8, int8 output, SME/SME2): docs/matmul_int8_static.md ---
+    # --- family qai8p_qsi8cxpsb and qai8_qsi8cxp (static int8, int8 output, SME/SME2): docs/matmul_int8_static.md ---
     {"name": "kai_lhs_pack_x8p2vlx4_x8_sme", "family": "qai8p_qsi8cxpsb", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme", "family": "qai8p_qsi8cxpsb", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa", "family": "qai8p_qsi8cxpsb", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp", "features": ["sme"]},
     {"name": "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa", "family": "qai8p_qsi8cxpsb", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp", "features": ["sme2"]},
+    {"name": "kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot", "family": "qai8_qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp", "features": ["sme2"], "gemv_only": "1"},
     # --- end qai8p_qsi8cxpsb ---
 ]

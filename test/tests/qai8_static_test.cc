@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the static int8 SME family (qai8p_qsi8cxpsb): int8 LHS and RHS, int8 output requantized.
+// Tests of the static int8 SME families (qai8p_qsi8cxpsb: packed-LHS MOPA GEMMs; qai8_qsi8cxp: the SME2 GEMV on an
+// unpacked LHS row): int8 LHS and RHS, int8 output requantized.
 //  - packers: byte-exact against test/reference/qai8_static_ref (written from docs/formats.md) and the size /
 //    offset getters, at SVL 128, 512 and 2048 bits (set with prctl(PR_SME_SET_VL): mr, nr and the layouts change);
-//  - the kernel: bit-exact against the reference's requantization over shapes around the tile, clamps, zero
+//  - the kernels: bit-exact against the reference's requantization over shapes around the tile, clamps, zero
 //    points, whole matrix and tile by tile through the offset getters, a wider DST row stride whose gaps must
 //    stay untouched;
 //  - KleidiAI v1.30.0 compat vectors (test/data/compat, SVL 128 and 512): the packers reproduce the recorded
@@ -22,6 +23,8 @@
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp/kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot.h"
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp/kai_matmul_clamp_qai8_qai8_qsi8cxp_interface.h"
 #include "kai/ukernels/pack/kai_lhs_pack_x8p2vlx4_x8_sme.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
 #include "test/common/compat_vector.h"
@@ -243,16 +246,102 @@ TEST(Qai8Static, EmptyProblemsWriteNothing) {
     }
 }
 
+
+// The SME2 GEMV (family qai8_qsi8cxp): one unpacked LHS row against the same packed RHS.
+const kai_matmul_clamp_qai8_qai8p_qsi8cxp_ukernel& sme2_dot() {
+    static const kai_matmul_clamp_qai8_qai8p_qsi8cxp_ukernel u = {
+        kai_get_m_step_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot,
+        kai_get_n_step_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot,
+        kai_get_nr_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot,
+        kai_get_kr_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot,
+        kai_get_sr_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot,
+        kai_get_lhs_offset_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot,
+        kai_get_rhs_packed_offset_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot,
+        kai_get_dst_offset_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot,
+        kai_get_dst_size_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot,
+        kai_run_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot,
+    };
+    return u;
+}
+
+TEST(Qai8StaticGemv, IsBitExactWholeAndInColumnRanges) {
+    const auto& u = sme2_dot();
+    for (size_t svl : kSvls) {
+        ASSERT_TRUE(set_svl(svl));
+        const size_t nr = u.get_nr(), step = u.get_n_step();
+        ASSERT_EQ(nr, 2 * svl / 4);
+        ASSERT_EQ(step, 8 * nr);
+        ASSERT_EQ(u.get_m_step(), 1u);
+        ASSERT_EQ(u.get_nr(), kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme());
+        std::vector<std::vector<size_t>> shapes = {{1, 1},      {nr - 1, 3}, {nr, 4},        {nr + 1, 5},
+                                                   {2 * nr, 16}, {3 * nr + 1, 17}, {step + 3, 45}, {2 * nr + 5, 203}};
+        if (kai_test::reduced_sweep() && svl == 256) shapes.resize(4);
+        for (const auto& sh : shapes) {
+            for (int narrow = 0; narrow < 2; ++narrow) {
+                const size_t n = sh[0], k = sh[1];
+                SCOPED_TRACE("SVL " + std::to_string(svl * 8) + " n " + std::to_string(n) + " k " + std::to_string(k) +
+                             (narrow ? " narrow clamp" : ""));
+                const Problem pr = make_problem(1, n, k, n * 131 + k + svl + narrow, narrow != 0);
+                const std::vector<int8_t> want = kai_ref::matmul_qai8_static(
+                    1, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(), pr.scale.data(), pr.p);
+                const auto rp = pack_rhs(pr);
+                const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
+                // The whole row, with guard bytes after it.
+                std::vector<int8_t> dst(n + 64, 0x5A);
+                u.run_matmul(1, n, k, pr.lhs.data() + u.get_lhs_offset(0, k), rp.data(), dst.data(), n, 1, &qp);
+                EXPECT_EQ(std::vector<int8_t>(dst.begin(), dst.begin() + static_cast<long>(n)), want);
+                for (size_t j = n; j < dst.size(); ++j) ASSERT_EQ(dst[j], 0x5A) << "byte " << j << " past n written";
+                // Column ranges of nr (any multiple of nr may start a call) and of the n step.
+                for (size_t chunk : {nr, step}) {
+                    std::vector<int8_t> part(n, 0x5A);
+                    for (size_t n0 = 0; n0 < n; n0 += chunk) {
+                        u.run_matmul(1, std::min(chunk, n - n0), k, pr.lhs.data(),
+                                     rp.data() + u.get_rhs_packed_offset(n0, k), part.data() + n0, n, 1, &qp);
+                    }
+                    EXPECT_EQ(part, want) << "chunks of " << chunk;
+                }
+                EXPECT_EQ(u.get_dst_offset(0, step, n), step);
+                EXPECT_EQ(u.get_dst_size(1, n), n);
+            }
+        }
+    }
+}
+
+TEST(Qai8StaticGemv, TiesRoundToEven) {
+    const auto& u = sme2_dot();
+    for (size_t svl : {size_t{16}, size_t{64}}) {
+        ASSERT_TRUE(set_svl(svl));
+        const size_t n = 5 * u.get_nr() + 3, k = 3;
+        Problem pr = make_problem(1, n, k, 7 + svl, true);
+        for (size_t j = 0; j < n; ++j) {
+            pr.scale[j] = j % 2 ? 0.5f : 0.25f;
+            pr.bias[j] = static_cast<int32_t>(j * 37 % 200) - 100;
+        }
+        for (auto& v : pr.lhs) v = static_cast<int8_t>(v / 16);
+        for (auto& v : pr.rhs) v = static_cast<int8_t>(v / 16);
+        pr.p.scale_multiplier = 1.0f;
+        const std::vector<int8_t> want =
+            kai_ref::matmul_qai8_static(1, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(), pr.scale.data(), pr.p);
+        const auto rp = pack_rhs(pr);
+        const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
+        std::vector<int8_t> dst(n, 0x5A);
+        u.run_matmul(1, n, k, pr.lhs.data(), rp.data(), dst.data(), n, 1, &qp);
+        EXPECT_EQ(dst, want);
+    }
+}
+
 // KleidiAI v1.30.0 compat vectors (test/data/compat).
 std::vector<std::string> compat_files() {
     std::vector<std::string> files;
     for (const Kernel& kern : kernels())
         for (const auto& f : kai_test::list_compat_vectors(std::string(kern.name) + "__")) files.push_back(f);
+    for (const auto& f : kai_test::list_compat_vectors("kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot__"))
+        files.push_back(f);
     return files;
 }
 
 TEST(Qai8StaticCompat, EveryVectorIsPresent) {
-    EXPECT_EQ(compat_files().size(), 16u);
+    EXPECT_EQ(compat_files().size(), 24u);
 }
 
 class Qai8StaticCompat : public ::testing::TestWithParam<std::string> {};
@@ -262,11 +351,12 @@ TEST_P(Qai8StaticCompat, Replays) {
     const size_t svl = cv.str("vector_length") == "svl128" ? 16 : 64;
     ASSERT_TRUE(set_svl(svl));
     const size_t m = cv.size("m"), n = cv.size("n"), k = cv.size("k");
-    const Kernel* kern = nullptr;
+    const bool gemv = cv.str("name") == "kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot";
+    const Kernel* kern = gemv ? &kernels()[0] : nullptr;
     for (const Kernel& c : kernels())
         if (cv.str("name") == c.name) kern = &c;
     ASSERT_NE(kern, nullptr) << cv.str("name");
-    ASSERT_EQ(cv.size("mr"), sme_mopa().get_mr());
+    ASSERT_EQ(cv.size("mr"), gemv ? size_t{1} : sme_mopa().get_mr());
     ASSERT_EQ(cv.size("nr"), sme_mopa().get_nr());
     Problem pr{m, n, k, {}, {}, std::vector<int32_t>(n), std::vector<float>(n), {}};
     const auto& lhs = cv.section("lhs").bytes;
@@ -281,13 +371,19 @@ TEST_P(Qai8StaticCompat, Replays) {
     pr.p.output_zero_point = std::stoi(cv.str("output_zero_point"));
     pr.p.min_value = std::stoi(cv.str("clamp_min"));
     pr.p.max_value = std::stoi(cv.str("clamp_max"));
-    EXPECT_EQ(pack_lhs(pr), cv.section("lhs_packed").bytes);
     EXPECT_EQ(pack_rhs(pr), cv.section("rhs_packed").bytes);
     // The kernel on KleidiAI's packed buffers, and the reference on the raw inputs.
     const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
     std::vector<int8_t> dst(m * n, 0x5A);
-    kern->u.run_matmul(m, n, k, cv.section("lhs_packed").bytes.data(), cv.section("rhs_packed").bytes.data(),
-                          dst.data(), n, 1, &qp);
+    if (gemv) {
+        ASSERT_EQ(m, 1u);
+        ASSERT_EQ(cv.size("n_step"), sme2_dot().get_n_step());
+        sme2_dot().run_matmul(1, n, k, pr.lhs.data(), cv.section("rhs_packed").bytes.data(), dst.data(), n, 1, &qp);
+    } else {
+        EXPECT_EQ(pack_lhs(pr), cv.section("lhs_packed").bytes);
+        kern->u.run_matmul(m, n, k, cv.section("lhs_packed").bytes.data(), cv.section("rhs_packed").bytes.data(),
+                           dst.data(), n, 1, &qp);
+    }
     const auto& want = cv.section("dst").bytes;
     EXPECT_EQ(std::vector<uint8_t>(dst.begin(), dst.end()), want);
     const auto ref = kai_ref::matmul_qai8_static(m, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(),
@@ -299,7 +395,9 @@ INSTANTIATE_TEST_SUITE_P(Vectors, Qai8StaticCompat, ::testing::ValuesIn(compat_f
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string s = info.param.substr(info.param.rfind("__") + 2);
                              s = s.substr(0, s.find('.'));
-                             return (info.param.find("_sme2_") != std::string::npos ? "sme2_" : "sme_") + s;
+                             const bool dot = info.param.find("_sme2_dot") != std::string::npos;
+                             const bool sme2 = info.param.find("_sme2_") != std::string::npos;
+                             return (dot ? "sme2_dot_" : sme2 ? "sme2_mopa_" : "sme_mopa_") + s;
                          });
 
 }  // namespace
