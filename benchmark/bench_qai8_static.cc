@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark adapter of the static int8 SME families (qai8p_qsi8cxpsb, qai8_qsi8cxp): the two GEMMs, the GEMV and the
-// two packers, checked
+// Benchmark adapter of the static int8 SME families (qai8p_qsi8cxpsb, qai8_qsi8cxp): the two GEMMs, the GEMV, the
+// two packers and the two indirect packers (K as 9 chunks, a 3x3 convolution's taps), checked
 // against test/reference/qai8_static_ref. The packed sizes follow the SVL of the running thread.
 #include <algorithm>
 #include <cstring>
@@ -12,7 +12,9 @@
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp/kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot.h"
+#include "kai/ukernels/pack/kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme.h"
 #include "kai/ukernels/pack/kai_lhs_pack_x8p2vlx4_x8_sme.h"
+#include "kai/ukernels/pack/kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
 #include "test/common/cpu_features.h"
 #include "test/common/rng.h"
@@ -258,6 +260,85 @@ void add_packers(const Options& opt, std::vector<BenchCase>& out) {
         p.check = [st, n, k](bool) {
             const std::vector<uint8_t> ref = kai_ref::pack_rhs_qsi8cxp2vlx4sb(
                 n, k, st->tile, st->in.rhs.data(), n, st->in.bias.data(), st->in.scale.data(),
+                st->in.p.lhs_zero_point, st->in.p.scale_multiplier);
+            if (ref.size() != st->packed.size()) return std::string("packed size differs from the reference");
+            return compare_bytes(st->packed.data(), ref.data(), ref.size(), nullptr, "packed RHS");
+        };
+        p.release = [st] { *st = State(); };
+        add_packer_case(p, out);
+    }
+    {
+        // Indirect LHS: each row is 9 chunks of k / 9 bytes reached through the pointer table.
+        struct IndirectState {
+            std::vector<uint8_t> src, packed;
+            std::vector<const void*> table;
+            std::vector<const uint8_t*> rows;
+            size_t tile = 0;
+        };
+        auto st = std::make_shared<IndirectState>();
+        const size_t kcc = 9, kcl = std::max<size_t>(k / kcc, 1);
+        PackerSpec p;
+        p.name = "kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme";
+        p.family = kFamily;
+        p.kind = "lhs_packer";
+        p.features = KAI_FEATURE_SME;
+        p.shape = {m, 0, kcc * kcl};
+        p.elements = static_cast<double>(m * kcc * kcl);
+        p.extent = m;
+        p.granule = 128;  // a multiple of mr at every SVL up to 2048 bits
+        p.prepare = [st, m, kcc, kcl] {
+            st->tile = kai_get_m_step_lhs_imatmul_pack_x8p2vlx4_x8p_sme();
+            const auto bytes = kai_test::random_i8(m * kcc * kcl, -128, 127, 63);
+            st->src.assign(bytes.begin(), bytes.end());
+            st->table.assign((m + st->tile - 1) / st->tile * st->tile * kcc, nullptr);
+            st->rows.resize(m * kcc);
+            for (size_t i = 0; i < m; ++i)
+                for (size_t c = 0; c < kcc; ++c) {
+                    st->rows[i * kcc + c] = st->src.data() + (i * kcc + c) * kcl;
+                    st->table[(i / st->tile * kcc + c) * st->tile + i % st->tile] = st->rows[i * kcc + c];
+                }
+            st->packed.assign(kai_get_lhs_packed_size_lhs_imatmul_pack_x8p2vlx4_x8p_sme(m, kcc, kcl), 0);
+        };
+        p.pack = [st, kcc, kcl](size_t b, size_t e) {
+            kai_run_lhs_imatmul_pack_x8p2vlx4_x8p_sme(
+                e - b, kcc, kcl, st->table.data() + b * kcc, 0, nullptr,
+                st->packed.data() + kai_get_lhs_packed_offset_lhs_imatmul_pack_x8p2vlx4_x8p_sme(b, kcc, kcl));
+        };
+        p.check = [st, m, kcc, kcl](bool) {
+            const std::vector<uint8_t> ref = kai_ref::pack_lhs_indirect_x8p2vlx4(m, kcc, kcl, st->tile, st->rows);
+            if (ref.size() != st->packed.size()) return std::string("packed size differs from the reference");
+            return compare_bytes(st->packed.data(), ref.data(), ref.size(), nullptr, "packed LHS");
+        };
+        p.release = [st] { *st = IndirectState(); };
+        add_packer_case(p, out);
+    }
+    {
+        auto st = std::make_shared<State>();
+        const size_t kcc = 9, kcl = std::max<size_t>(k / kcc, 1);
+        PackerSpec p;
+        p.name = "kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme";
+        p.family = kFamily;
+        p.kind = "rhs_packer";
+        p.features = KAI_FEATURE_SME;
+        p.shape = {0, n, kcc * kcl};
+        p.elements = static_cast<double>(n * kcc * kcl);
+        p.extent = n;
+        p.granule = 128;  // a multiple of nr at every SVL up to 2048 bits
+        p.prepare = [st, n, kcc, kcl] {
+            st->in.make(1, n, kcc * kcl, 64);
+            st->tile = kai_get_n_step_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme();
+            st->packed.assign(kai_get_rhs_packed_size_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(n, kcc, kcl), 0);
+        };
+        p.pack = [st, n, kcc, kcl](size_t b, size_t e) {
+            const kai_rhs_pack_qsi8cx_params rp{st->in.p.lhs_zero_point, st->in.p.scale_multiplier};
+            kai_run_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(
+                e - b, kcc, kcl, n, st->in.rhs.data() + b, st->in.bias.data() + b, st->in.scale.data() + b,
+                st->packed.data() + kai_get_rhs_packed_offset_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(b, kcc, kcl),
+                &rp);
+        };
+        p.check = [st, n, kcc, kcl](bool) {
+            const std::vector<uint8_t> ref = kai_ref::pack_rhs_indirect_qsi8cxp2vlx4sb(
+                n, kcc, kcl, st->tile, st->in.rhs.data(), n, st->in.bias.data(), st->in.scale.data(),
                 st->in.p.lhs_zero_point, st->in.p.scale_multiplier);
             if (ref.size() != st->packed.size()) return std::string("packed size differs from the reference");
             return compare_bytes(st->packed.data(), ref.data(), ref.size(), nullptr, "packed RHS");

@@ -68,6 +68,36 @@ std::vector<uint8_t> pack_rhs_qsi8cxp2vlx4sb(size_t n, size_t k, size_t nr, cons
     return out;
 }
 
+std::vector<uint8_t> pack_lhs_indirect_x8p2vlx4(size_t m, size_t k_chunk_count, size_t k_chunk_length, size_t mr,
+                                                const std::vector<const uint8_t*>& rows) {
+    const size_t kc = roundup4(k_chunk_length);
+    const size_t blocks = (m + mr - 1) / mr;
+    std::vector<uint8_t> out(blocks * k_chunk_count * mr * kc, 0);
+    for (size_t i = 0; i < m; ++i) {
+        for (size_t c = 0; c < k_chunk_count; ++c) {
+            // Block i / mr holds its chunks one after the other, each an mr x Kc x8p2vlx4 tile.
+            uint8_t* tile = out.data() + (i / mr * k_chunk_count + c) * mr * kc;
+            const uint8_t* src = rows[i * k_chunk_count + c];
+            for (size_t kk = 0; kk < k_chunk_length; ++kk) tile[(kk / 4 * mr + i % mr) * 4 + kk % 4] = src[kk];
+        }
+    }
+    return out;
+}
+
+std::vector<uint8_t> pack_rhs_indirect_qsi8cxp2vlx4sb(size_t n, size_t k_chunk_count, size_t k_chunk_length, size_t nr,
+                                                      const int8_t* rhs, size_t stride, const int32_t* bias,
+                                                      const float* scale, int32_t lhs_zero_point,
+                                                      float scale_multiplier) {
+    // Each chunk padded on its own to a multiple of 4 rows is the plain layout of the stacked padded chunks.
+    const size_t kc = roundup4(k_chunk_length);
+    std::vector<int8_t> stacked(k_chunk_count * kc * n, 0);
+    for (size_t c = 0; c < k_chunk_count; ++c)
+        for (size_t r = 0; r < k_chunk_length; ++r)
+            for (size_t j = 0; j < n; ++j) stacked[(c * kc + r) * n + j] = rhs[(c * k_chunk_length + r) * stride + j];
+    return pack_rhs_qsi8cxp2vlx4sb(n, k_chunk_count * kc, nr, stacked.data(), n, bias, scale, lhs_zero_point,
+                                   scale_multiplier);
+}
+
 std::vector<int8_t> matmul_qai8_static(size_t m, size_t n, size_t k, const int8_t* lhs, const int8_t* rhs,
                                        const int32_t* bias, const float* scale, const Qai8Params& p) {
     std::vector<int8_t> dst(m * n);

@@ -17,6 +17,16 @@ std::vector<uint8_t> pack_rhs_qsi8cxp2vlx4sb(size_t n, size_t k, size_t nr, cons
                                              const int32_t* bias, const float* scale, int32_t lhs_zero_point,
                                              float scale_multiplier);
 
+// The indirect x8p2vlx4 LHS: chunk c of row i is the k_chunk_length bytes at rows[i * k_chunk_count + c].
+std::vector<uint8_t> pack_lhs_indirect_x8p2vlx4(size_t m, size_t k_chunk_count, size_t k_chunk_length, size_t mr,
+                                                const std::vector<const uint8_t*>& rows);
+
+// The indirect qsi8cxp2vlx4sb RHS: K = k_chunk_count * k_chunk_length rows, each chunk padded to a multiple of 4.
+std::vector<uint8_t> pack_rhs_indirect_qsi8cxp2vlx4sb(size_t n, size_t k_chunk_count, size_t k_chunk_length, size_t nr,
+                                                      const int8_t* rhs, size_t stride, const int32_t* bias,
+                                                      const float* scale, int32_t lhs_zero_point,
+                                                      float scale_multiplier);
+
 struct Qai8Params {
     int32_t lhs_zero_point;
     float scale_multiplier;

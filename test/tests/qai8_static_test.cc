@@ -6,6 +6,8 @@
 //  - the kernels: bit-exact against the reference's requantization over shapes around the tile, clamps, zero
 //    points, whole matrix and tile by tile through the offset getters, a wider DST row stride whose gaps must
 //    stay untouched;
+//  - the indirect (imatmul) packers: byte-exact against the reference, pointer table with padding entries;
+//  - packed inputs and the LHS row ending at guard pages (reads past them fault);
 //  - KleidiAI v1.30.0 compat vectors (test/data/compat, SVL 128 and 512): the packers reproduce the recorded
 //    packed buffers and the kernel the recorded output from them.
 // The target runs under the SME2 emulator (KAI_NEEDS_SME2=1).
@@ -25,8 +27,11 @@
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp/kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot.h"
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp/kai_matmul_clamp_qai8_qai8_qsi8cxp_interface.h"
+#include "kai/ukernels/pack/kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme.h"
 #include "kai/ukernels/pack/kai_lhs_pack_x8p2vlx4_x8_sme.h"
+#include "kai/ukernels/pack/kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
+#include "test/common/buffers.h"
 #include "test/common/compat_vector.h"
 #include "test/common/environment.h"
 #include "test/common/rng.h"
@@ -142,6 +147,52 @@ TEST(Qai8Static, PackersMatchTheReferenceByteForByte) {
                       kai_get_rhs_packed_offset_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(t, pr.k));
             EXPECT_EQ(sme_mopa().get_lhs_packed_offset(t, pr.k),
                       kai_get_lhs_packed_offset_lhs_pack_x8p2vlx4_x8_sme(t, pr.k, t, 4, 1));
+        }
+    }
+}
+
+// The indirect packers: a pointer table in KleidiAI's order (entry (i / mr * kcc + c) * mr + i % mr) with an
+// offset on every entry but the padding chunk's.
+TEST(Qai8StaticIndirect, PackersMatchTheReferenceByteForByte) {
+    for (size_t svl : kSvls) {
+        ASSERT_TRUE(set_svl(svl));
+        const size_t t = 2 * svl / 4;
+        ASSERT_EQ(kai_get_m_step_lhs_imatmul_pack_x8p2vlx4_x8p_sme(), t);
+        ASSERT_EQ(kai_get_n_step_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(), t);
+        const size_t shapes[][3] = {{1, 1, 1}, {t - 1, 2, 3}, {t, 1, 4}, {t + 1, 3, 9}, {2 * t + 3, 9, 16}};
+        for (const auto& sh : shapes) {
+            const size_t rows = sh[0], kcc = sh[1], kcl = sh[2];
+            SCOPED_TRACE("SVL " + std::to_string(svl * 8) + " rows " + std::to_string(rows) + " kcc " +
+                         std::to_string(kcc) + " kcl " + std::to_string(kcl));
+            Rng rng(rows * 1000 + kcc * 10 + kcl + svl);
+            std::vector<uint8_t> src(rows * kcc * kcl), pad(kcl, 0x11);
+            for (auto& v : src) v = static_cast<uint8_t>(rng.integer(0, 255));
+            const size_t offset = 24, blocks = (rows + t - 1) / t;
+            std::vector<const void*> table(blocks * t * kcc, nullptr);
+            std::vector<const uint8_t*> resolved(rows * kcc);
+            for (size_t i = 0; i < rows; ++i)
+                for (size_t c = 0; c < kcc; ++c) {
+                    const size_t row = i * kcc + c;
+                    const bool is_pad = row % 5 == 3;
+                    resolved[row] = is_pad ? pad.data() : src.data() + row * kcl;
+                    table[(i / t * kcc + c) * t + i % t] = is_pad ? static_cast<const void*>(pad.data())
+                                                                  : static_cast<const void*>(resolved[row] - offset);
+                }
+            std::vector<uint8_t> lp(kai_get_lhs_packed_size_lhs_imatmul_pack_x8p2vlx4_x8p_sme(rows, kcc, kcl), 0xA5);
+            kai_run_lhs_imatmul_pack_x8p2vlx4_x8p_sme(rows, kcc, kcl, table.data(), offset, pad.data(), lp.data());
+            EXPECT_EQ(lp, kai_ref::pack_lhs_indirect_x8p2vlx4(rows, kcc, kcl, t, resolved));
+            EXPECT_EQ(kai_get_lhs_packed_offset_lhs_imatmul_pack_x8p2vlx4_x8p_sme(t, kcc, kcl), t * kcc * ((kcl + 3) / 4 * 4));
+
+            Problem pr = make_problem(1, rows, kcc * kcl, rows + kcc + kcl + svl, true);
+            const kai_rhs_pack_qsi8cx_params params{pr.p.lhs_zero_point, pr.p.scale_multiplier};
+            std::vector<uint8_t> rp(kai_get_rhs_packed_size_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(rows, kcc, kcl), 0xA5);
+            kai_run_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(rows, kcc, kcl, rows, pr.rhs.data(), pr.bias.data(),
+                                                                         pr.scale.data(), rp.data(), &params);
+            EXPECT_EQ(rp, kai_ref::pack_rhs_indirect_qsi8cxp2vlx4sb(rows, kcc, kcl, t, pr.rhs.data(), rows, pr.bias.data(),
+                                                                     pr.scale.data(), pr.p.lhs_zero_point,
+                                                                     pr.p.scale_multiplier));
+            EXPECT_EQ(kai_get_rhs_packed_offset_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(t, kcc, kcl),
+                      t * (kcc * ((kcl + 3) / 4 * 4) + 8));
         }
     }
 }
@@ -300,6 +351,13 @@ TEST(Qai8StaticGemv, IsBitExactWholeAndInColumnRanges) {
                     }
                     EXPECT_EQ(part, want) << "chunks of " << chunk;
                 }
+                // The LHS row and the packed RHS ending at guard pages: nothing may be read past them.
+                kai_test::GuardedBuffer lhs_g(k), rhs_g(rp.size());
+                std::memcpy(lhs_g.data(), pr.lhs.data(), k);
+                std::memcpy(rhs_g.data(), rp.data(), rp.size());
+                std::vector<int8_t> guarded(n, 0x5A);
+                u.run_matmul(1, n, k, lhs_g.data(), rhs_g.data(), guarded.data(), n, 1, &qp);
+                EXPECT_EQ(guarded, want);
                 EXPECT_EQ(u.get_dst_offset(0, step, n), step);
                 EXPECT_EQ(u.get_dst_size(1, n), n);
             }
@@ -390,6 +448,61 @@ TEST_P(Qai8StaticCompat, Replays) {
                                                  pr.scale.data(), pr.p);
     EXPECT_EQ(std::vector<uint8_t>(ref.begin(), ref.end()), want);
 }
+
+std::vector<std::string> indirect_compat_files() {
+    std::vector<std::string> files = kai_test::list_compat_vectors("kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme__");
+    for (const auto& f : kai_test::list_compat_vectors("kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme__"))
+        files.push_back(f);
+    return files;
+}
+
+TEST(Qai8StaticIndirectCompat, EveryVectorIsPresent) {
+    EXPECT_EQ(indirect_compat_files().size(), 16u);
+}
+
+class Qai8StaticIndirectCompat : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Qai8StaticIndirectCompat, Replays) {
+    const kai_test::CompatVector cv = kai_test::load_compat_vector(GetParam());
+    ASSERT_TRUE(set_svl(cv.str("vector_length") == "svl128" ? 16 : 64));
+    const size_t kcc = cv.size("k_chunk_count"), kcl = cv.size("k_chunk_length");
+    if (cv.str("kind") == "lhs_packer") {
+        const size_t m = cv.size("m"), mr = cv.size("mr"), offset = cv.size("ptr_offset");
+        ASSERT_EQ(mr, kai_get_m_step_lhs_imatmul_pack_x8p2vlx4_x8p_sme());
+        const auto& src = cv.section("lhs").bytes;
+        std::vector<uint8_t> pad(kcl, static_cast<uint8_t>(cv.size("pad_byte")));
+        std::vector<const void*> table((m + mr - 1) / mr * mr * kcc, nullptr);
+        for (size_t i = 0; i < m; ++i)
+            for (size_t c = 0; c < kcc; ++c) {
+                const size_t row = i * kcc + c;
+                table[(i / mr * kcc + c) * mr + i % mr] =
+                    row % cv.size("pad_every") == cv.size("pad_at") ? static_cast<const void*>(pad.data())
+                                                                     : static_cast<const void*>(src.data() + row * kcl - offset);
+            }
+        std::vector<uint8_t> lp(kai_get_lhs_packed_size_lhs_imatmul_pack_x8p2vlx4_x8p_sme(m, kcc, kcl), 0xA5);
+        kai_run_lhs_imatmul_pack_x8p2vlx4_x8p_sme(m, kcc, kcl, table.data(), offset, pad.data(), lp.data());
+        EXPECT_EQ(lp, cv.section("lhs_packed").bytes);
+        return;
+    }
+    const size_t n = cv.size("n");
+    ASSERT_EQ(cv.size("nr"), kai_get_n_step_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme());
+    kai_rhs_pack_qsi8cx_params params{};
+    params.lhs_zero_point = std::stoi(cv.str("lhs_zero_point"));
+    const uint32_t mult_bits = cv.bits("scale_multiplier_bits");
+    std::memcpy(&params.scale_multiplier, &mult_bits, 4);
+    std::vector<uint8_t> rp(kai_get_rhs_packed_size_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(n, kcc, kcl), 0xA5);
+    kai_run_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(n, kcc, kcl, cv.size("rhs_stride"),
+                                                                 cv.section("rhs").bytes.data(), cv.section("bias").bytes.data(),
+                                                                 cv.section("scale").bytes.data(), rp.data(), &params);
+    EXPECT_EQ(rp, cv.section("rhs_packed").bytes);
+}
+
+INSTANTIATE_TEST_SUITE_P(Vectors, Qai8StaticIndirectCompat, ::testing::ValuesIn(indirect_compat_files()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string s = info.param.substr(info.param.rfind("__") + 2);
+                             s = s.substr(0, s.find('.'));
+                             return (info.param.find("_lhs_") != std::string::npos ? "lhs_" : "rhs_") + s;
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Vectors, Qai8StaticCompat, ::testing::ValuesIn(compat_files()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
