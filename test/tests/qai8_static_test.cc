@@ -8,6 +8,7 @@
 //    stay untouched;
 //  - the indirect (imatmul) packers: byte-exact against the reference, pointer table with padding entries;
 //  - packed inputs and the LHS row ending at guard pages (reads past them fault);
+//  - death tests: every documented precondition aborts naming its parameter (debug builds);
 //  - KleidiAI v1.30.0 compat vectors (test/data/compat, SVL 128 and 512): the packers reproduce the recorded
 //    packed buffers and the kernel the recorded output from them.
 // The target runs under the SME2 emulator (KAI_NEEDS_SME2=1).
@@ -34,6 +35,7 @@
 #include "test/common/buffers.h"
 #include "test/common/compat_vector.h"
 #include "test/common/environment.h"
+#include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/qai8_static_ref.h"
 
@@ -387,6 +389,115 @@ TEST(Qai8StaticGemv, TiesRoundToEven) {
         EXPECT_EQ(dst, want);
     }
 }
+
+// Preconditions (debug builds only: KAI_ASSUME is compiled out with NDEBUG).
+#ifndef NDEBUG
+TEST(Qai8StaticDeathTest, EachViolatedPreconditionAbortsNamingTheParameter) {
+    ASSERT_TRUE(set_svl(64));
+    const size_t t = 32, k = 8;
+    alignas(16) static uint8_t in[16384];
+    alignas(16) static uint8_t out[16384];
+    const kai_matmul_requantize32_params ok{-128, 127, 0};
+    const kai_matmul_requantize32_params low{-129, 127, 0}, high{-128, 128, 0}, crossed{5, 4, 0};
+    const kai_rhs_pack_qsi8cx_params rp{1, 1.0f};
+    std::vector<kai_test::PreconditionCase> cases;
+    const std::string lhs_file = "kai_lhs_pack_x8p2vlx4_x8_sme.c";
+    const std::string rhs_file = "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.c";
+    cases.push_back({"lhs pack mr", lhs_file, "mr must be 2 * SVL / 32",
+                     [&](bool b) { kai_run_lhs_pack_x8p2vlx4_x8_sme(2, k, b ? t / 2 : t, 4, 1, 0, in, k, out); }});
+    cases.push_back({"lhs pack kr", lhs_file, "kr must be 4",
+                     [&](bool b) { kai_run_lhs_pack_x8p2vlx4_x8_sme(2, k, t, b ? 8 : 4, 1, 0, in, k, out); }});
+    cases.push_back({"lhs pack m_idx_start", lhs_file, "m_idx_start must be 0",
+                     [&](bool b) { kai_run_lhs_pack_x8p2vlx4_x8_sme(2, k, t, 4, 1, b ? 1 : 0, in, k, out); }});
+    cases.push_back({"lhs pack stride", lhs_file, "lhs_stride_row must be at least k when m > 1",
+                     [&](bool b) { kai_run_lhs_pack_x8p2vlx4_x8_sme(2, k, t, 4, 1, 0, in, b ? k - 1 : k, out); }});
+    cases.push_back({"lhs pack lhs", lhs_file, "lhs must not be NULL",
+                     [&](bool b) { kai_run_lhs_pack_x8p2vlx4_x8_sme(2, k, t, 4, 1, 0, b ? nullptr : in, k, out); }});
+    cases.push_back({"rhs pack nr", rhs_file, "nr must be the n step (2 * SVL / 32)", [&](bool b) {
+                         kai_run_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(1, 3, k, b ? t + 1 : t, 4, 1, 3, in, in,
+                                                                              in, out, 0, &rp);
+                     }});
+    cases.push_back({"rhs pack extra_bytes", rhs_file, "extra_bytes must be 0", [&](bool b) {
+                         kai_run_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(1, 3, k, t, 4, 1, 3, in, in, in, out,
+                                                                              b ? 4 : 0, &rp);
+                     }});
+    cases.push_back({"rhs pack params", rhs_file, "params must not be NULL", [&](bool b) {
+                         kai_run_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(1, 3, k, t, 4, 1, 3, in, in, in, out, 0,
+                                                                              b ? nullptr : &rp);
+                     }});
+    cases.push_back({"rhs pack bias", rhs_file, "bias must not be NULL", [&](bool b) {
+                         kai_run_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(1, 3, k, t, 4, 1, 3, in, b ? nullptr : in,
+                                                                              in, out, 0, &rp);
+                     }});
+    cases.push_back({"rhs pack stride", rhs_file, "rhs_stride_row must be at least n when k > 1", [&](bool b) {
+                         kai_run_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(1, 3, k, t, 4, 1, b ? 2 : 3, in, in, in,
+                                                                              out, 0, &rp);
+                     }});
+    for (const Kernel& kern : kernels()) {
+        const std::string file = std::string(kern.name) + ".c";
+        const auto& u = kern.u;
+        const auto run = [&u](size_t n, const void* a, void* d, size_t dsr, size_t dsc,
+                              const kai_matmul_requantize32_params* q) {
+            u.run_matmul(2, n, 8, a, in, d, dsr, dsc, q);
+        };
+        const std::string nm = kern.name;
+        cases.push_back({nm + " dst_stride_col", file, "dst_stride_col must be 1",
+                         [=](bool b) { run(3, in, out, 64, b ? 2 : 1, &ok); }});
+        cases.push_back({nm + " params", file, "params must not be NULL",
+                         [=](bool b) { run(3, in, out, 64, 1, b ? nullptr : &ok); }});
+        cases.push_back({nm + " min", file, "params->min_value must be at least -128",
+                         [=](bool b) { run(3, in, out, 64, 1, b ? &low : &ok); }});
+        cases.push_back({nm + " max", file, "params->max_value must be at most 127",
+                         [=](bool b) { run(3, in, out, 64, 1, b ? &high : &ok); }});
+        cases.push_back({nm + " crossed", file, "params->min_value must not exceed params->max_value",
+                         [=](bool b) { run(3, in, out, 64, 1, b ? &crossed : &ok); }});
+        cases.push_back({nm + " lhs", file, "lhs_packed must not be NULL",
+                         [=](bool b) { run(3, b ? nullptr : in, out, 64, 1, &ok); }});
+        cases.push_back({nm + " dst", file, "dst must not be NULL",
+                         [=](bool b) { run(3, in, b ? nullptr : out, 64, 1, &ok); }});
+        cases.push_back({nm + " dst_stride_row", file, "dst_stride_row must be at least n when m > 1",
+                         [=](bool b) { run(3, in, out, b ? 2 : 3, 1, &ok); }});
+        cases.push_back({nm + " get_lhs_packed_offset", file, "m_idx must be a multiple of mr",
+                         [=](bool b) { (void)u.get_lhs_packed_offset(b ? 1 : t, k); }});
+        cases.push_back({nm + " get_rhs_packed_offset", file, "n_idx must be a multiple of nr",
+                         [=](bool b) { (void)u.get_rhs_packed_offset(b ? 1 : t, k); }});
+    }
+    const std::string dot_file = "kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot.c";
+    const auto& g = sme2_dot();
+    cases.push_back({"dot m", dot_file, "m must be 1",
+                     [&](bool b) { g.run_matmul(b ? 2 : 1, 3, k, in, in, out, 3, 1, &ok); }});
+    cases.push_back({"dot dst_stride_col", dot_file, "dst_stride_col must be 1",
+                     [&](bool b) { g.run_matmul(1, 3, k, in, in, out, 3, b ? 4 : 1, &ok); }});
+    cases.push_back({"dot min", dot_file, "params->min_value must be at least -128",
+                     [&](bool b) { g.run_matmul(1, 3, k, in, in, out, 3, 1, b ? &low : &ok); }});
+    cases.push_back({"dot lhs", dot_file, "lhs must not be NULL",
+                     [&](bool b) { g.run_matmul(1, 3, k, b ? nullptr : in, in, out, 3, 1, &ok); }});
+    cases.push_back({"dot rhs", dot_file, "rhs_packed must not be NULL",
+                     [&](bool b) { g.run_matmul(1, 3, k, in, b ? nullptr : in, out, 3, 1, &ok); }});
+    cases.push_back({"dot get_lhs_offset", dot_file, "m_idx must be 0",
+                     [&](bool b) { (void)g.get_lhs_offset(b ? 1 : 0, k); }});
+    cases.push_back({"dot get_dst_offset", dot_file, "n_idx must be a multiple of n_step",
+                     [&](bool b) { (void)g.get_dst_offset(0, b ? t : 8 * t, 3); }});
+    const std::string ilhs = "kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme.c";
+    const std::string irhs = "kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.c";
+    static const void* table[64] = {};
+    for (auto& e : table) e = in;
+    cases.push_back({"imatmul lhs table", ilhs, "lhs_ptrs must not be NULL", [&](bool b) {
+                         kai_run_lhs_imatmul_pack_x8p2vlx4_x8p_sme(2, 1, 4, b ? nullptr : table, 0, nullptr, out);
+                     }});
+    cases.push_back({"imatmul lhs offset", ilhs, "m_idx must be a multiple of the m step",
+                     [&](bool b) { (void)kai_get_lhs_packed_offset_lhs_imatmul_pack_x8p2vlx4_x8p_sme(b ? 1 : t, 1, 4); }});
+    cases.push_back({"imatmul rhs params", irhs, "params must not be NULL", [&](bool b) {
+                         kai_run_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(3, 2, 3, 3, in, in, in, out,
+                                                                                      b ? nullptr : &rp);
+                     }});
+    cases.push_back({"imatmul rhs scale", irhs, "scale must not be NULL", [&](bool b) {
+                         kai_run_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(3, 2, 3, 3, in, in,
+                                                                                      b ? nullptr : in, out, &rp);
+                     }});
+    kai_test::expect_preconditions(cases);
+}
+#endif  // NDEBUG
 
 // KleidiAI v1.30.0 compat vectors (test/data/compat).
 std::vector<std::string> compat_files() {
