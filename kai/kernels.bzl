@@ -360,8 +360,8 @@ KAI_KERNELS = [
     {"name": "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme", "family": "qai8p_qsi8cxpsb", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme", "family": "qai8p_qsi8cxpsb", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     {"name": "kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme", "family": "qai8p_qsi8cxpsb", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
-    {"name": "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa", "family": "qai8p_qsi8cxpsb", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp", "features": ["sme"]},
-    {"name": "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa", "family": "qai8p_qsi8cxpsb", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp", "features": ["sme2"]},
+    {"name": "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa", "family": "qai8p_qsi8cxpsb", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp", "features": ["sme"], "template": ["qai8_mopa.c.in", "qai8_mopa.h.in"], "isa": "sme"},
+    {"name": "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa", "family": "qai8p_qsi8cxpsb", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp", "features": ["sme2"], "template": ["qai8_mopa.c.in", "qai8_mopa.h.in"], "isa": "sme2"},
     {"name": "kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot", "family": "qai8_qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp", "features": ["sme2"], "gemv_only": "1"},
     # --- end qai8p_qsi8cxpsb ---
 ]
