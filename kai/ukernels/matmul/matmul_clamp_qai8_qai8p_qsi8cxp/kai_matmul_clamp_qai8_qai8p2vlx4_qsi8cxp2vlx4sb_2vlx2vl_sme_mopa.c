@@ -12,9 +12,10 @@
 // scales. Tile 2VL x 2VL in the four 32-bit ZA tiles (za0 rows 0..VL-1 x columns 0..VL-1, za1 the same rows x
 // columns VL..2VL-1, za2 / za3 rows VL..2VL-1): the biases are added to every row with ADDHA, then per group four
 // SMOPA (FEAT_SME only, single-vector instructions). K loop: four groups per iteration (8 LHS and 8 RHS LDR, 16
-// SMOPA), then single groups. Epilogue per row: two MOVAs, SCVTF, FMUL by the scales, FRINTN (to nearest, ties to
-// even), FCVTZS (saturating), + zp, SMAX / SMIN, two predicated ST1B of the low bytes. One streaming-mode section
-// (inline assembly; calling convention in the header).
+// SMOPA), then single groups. Epilogue per row (four rows per step, the slice offsets 0-3 of MOVA, while four
+// remain): two MOVAs, SCVTF, FMUL by the scales, FRINTN (to nearest, ties to even), FCVTZS (saturating), + zp,
+// SMAX / SMIN, two predicated ST1B of the low bytes. One streaming-mode section (inline assembly; calling
+// convention in the header).
 
 #if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
 #error "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa needs AArch64 with FEAT_SME"
@@ -139,10 +140,10 @@ struct kai_args {
     "smopa za2.s, p0/m, p0/m, " l1 ".b, " b0 ".b\n"    \
     "smopa za3.s, p0/m, p0/m, " l1 ".b, " b1 ".b\n"
 
-// Requantizes the row w12 of the tile pair t0 / t1 and stores it at x21.
-#define KAI_STORE_ROW(t0, t1)                      \
-    "mova z16.s, p0/m, " t0 "h.s[w12, 0]\n"        \
-    "mova z17.s, p0/m, " t1 "h.s[w12, 0]\n"        \
+// Requantizes row w12 + i (i = 0..3) of the tile pair t0 / t1 and stores it at x21, then steps x21 to the next row.
+#define KAI_STORE_ROW(t0, t1, i)                   \
+    "mova z16.s, p0/m, " t0 "h.s[w12, " i "]\n"    \
+    "mova z17.s, p0/m, " t1 "h.s[w12, " i "]\n"    \
     "scvtf z16.s, p0/m, z16.s\n"                   \
     "scvtf z17.s, p0/m, z17.s\n"                   \
     "fmul z16.s, z16.s, z26.s\n"                   \
@@ -159,9 +160,30 @@ struct kai_args {
     "smin z17.s, p0/m, z17.s, z30.s\n"             \
     "st1b {z16.s}, p4, [x21]\n"                    \
     "st1b {z17.s}, p5, [x21, #1, mul vl]\n"        \
-    "add x21, x21, x8\n"                           \
-    "add w12, w12, #1\n"                           \
-    "subs x22, x22, #1\n"
+    "add x21, x21, x8\n"
+
+// Stores the x22 rows of the tile pair t0 / t1 from slice w12 on: four rows per step while four remain, then one
+// by one.
+#define KAI_STORE_HALF(t0, t1, quad, tail, single, end)  \
+    "subs x22, x22, #4\n"                                \
+    "b.lt " tail "f\n"                                   \
+    quad ":\n"                                           \
+    KAI_STORE_ROW(t0, t1, "0")                           \
+    KAI_STORE_ROW(t0, t1, "1")                           \
+    KAI_STORE_ROW(t0, t1, "2")                           \
+    KAI_STORE_ROW(t0, t1, "3")                           \
+    "add w12, w12, #4\n"                                 \
+    "subs x22, x22, #4\n"                                \
+    "b.ge " quad "b\n"                                   \
+    tail ":\n"                                           \
+    "adds x22, x22, #4\n"                                \
+    "b.eq " end "f\n"                                    \
+    single ":\n"                                         \
+    KAI_STORE_ROW(t0, t1, "0")                           \
+    "add w12, w12, #1\n"                                 \
+    "subs x22, x22, #1\n"                                \
+    "b.ne " single "b\n"                                 \
+    end ":\n"
 
 void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, void* dst, size_t dst_stride_row,
@@ -285,16 +307,12 @@ void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(
         "cmp x23, x13\n"
         "csel x22, x23, x13, lo\n"
         "mov w12, #0\n"
-        "7:\n"  // rows 0..VL-1
-        KAI_STORE_ROW("za0", "za1")
-        "b.ne 7b\n"
+        KAI_STORE_HALF("za0", "za1", "7", "8", "9", "10")  // rows 0..VL-1
         "subs x22, x23, x13\n"
-        "b.ls 9f\n"
+        "b.ls 16f\n"
         "mov w12, #0\n"
-        "8:\n"  // rows VL..2VL-1
-        KAI_STORE_ROW("za2", "za3")
-        "b.ne 8b\n"
-        "9:\n"
+        KAI_STORE_HALF("za2", "za3", "12", "13", "14", "15")  // rows VL..2VL-1
+        "16:\n"
         "add x15, x15, x24\n"
         "add x14, x14, x10\n"
         "subs x16, x16, x26\n"

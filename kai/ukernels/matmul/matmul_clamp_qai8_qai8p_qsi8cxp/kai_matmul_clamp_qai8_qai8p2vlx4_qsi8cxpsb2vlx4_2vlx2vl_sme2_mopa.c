@@ -149,9 +149,10 @@ struct kai_args {
     "b.eq " end "f\n"
 
 // Requantizes rows w12 .. w12 + 3 of the tile pair t0 / t1 (z16-z19 / z20-z23) into z0-z3 (16-bit lanes: the
-// row's 2VL outputs) and stores the rows left of them (x22) at x21; loops back to `loop` while rows remain.
-#define KAI_STORE_HALF(t0, t1, loop, end)                          \
-    loop ":\n"                                                      \
+// row's 2VL outputs) and stores them at x21 while four rows remain (x22), then the last one to three one by one
+// (`single` is unused: the tail needs no loop).
+#define KAI_STORE_HALF(t0, t1, quad, tail, single, end)            \
+    quad ":\n"                                                      \
     "mova {z16.s-z19.s}, " t0 "h.s[w12, 0:3]\n"                     \
     "mova {z20.s-z23.s}, " t1 "h.s[w12, 0:3]\n"                     \
     "scvtf {z16.s-z19.s}, {z16.s-z19.s}\n"                          \
@@ -176,14 +177,24 @@ struct kai_args {
     "uzp1 z1.h, z17.h, z21.h\n"                                     \
     "uzp1 z2.h, z18.h, z22.h\n"                                     \
     "uzp1 z3.h, z19.h, z23.h\n"                                     \
-    KAI_STORE("0", end)                                             \
-    KAI_STORE("1", end)                                             \
-    KAI_STORE("2", end)                                             \
+    "subs x22, x22, #4\n"                                           \
+    "b.lt " tail "f\n"                                              \
+    "st1b {z0.h}, p4, [x21]\n"                                      \
+    "add x21, x21, x8\n"                                            \
+    "st1b {z1.h}, p4, [x21]\n"                                      \
+    "add x21, x21, x8\n"                                            \
+    "st1b {z2.h}, p4, [x21]\n"                                      \
+    "add x21, x21, x8\n"                                            \
     "st1b {z3.h}, p4, [x21]\n"                                      \
     "add x21, x21, x8\n"                                            \
     "add w12, w12, #4\n"                                            \
-    "subs x22, x22, #1\n"                                           \
-    "b.ne " loop "b\n"                                              \
+    "b.ne " quad "b\n"                                              \
+    "b " end "f\n"                                                  \
+    tail ":\n"                                                      \
+    "adds x22, x22, #4\n"                                           \
+    KAI_STORE("0", end)                                             \
+    KAI_STORE("1", end)                                             \
+    KAI_STORE("2", end)                                             \
     end ":\n"
 
 void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa(
@@ -292,12 +303,12 @@ void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa(
         "cmp x23, x13\n"
         "csel x22, x23, x13, lo\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("za0", "za1", "7", "8")  // rows 0..VL-1
+        KAI_STORE_HALF("za0", "za1", "7", "8", "9", "10")  // rows 0..VL-1
         "subs x22, x23, x13\n"
-        "b.ls 11f\n"
+        "b.ls 16f\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("za2", "za3", "9", "10")  // rows VL..2VL-1
-        "11:\n"
+        KAI_STORE_HALF("za2", "za3", "12", "13", "14", "15")  // rows VL..2VL-1
+        "16:\n"
         "add x15, x15, x24\n"
         "add x14, x14, x10\n"
         "subs x16, x16, x26\n"
