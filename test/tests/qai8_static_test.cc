@@ -8,6 +8,8 @@
 //    stay untouched;
 //  - the indirect (imatmul) packers: byte-exact against the reference, pointer table with padding entries;
 //  - packed inputs and the LHS row ending at guard pages (reads past them fault);
+//  - the calling convention: x18-x28 and d8-d15 survive a call, streaming mode and ZA are off afterwards, and a
+//    pending lazy ZA save of the caller is committed (TPIDR2_EL0);
 //  - death tests: every documented precondition aborts naming its parameter (debug builds);
 //  - KleidiAI v1.30.0 compat vectors (test/data/compat, SVL 128 and 512): the packers reproduce the recorded
 //    packed buffers and the kernel the recorded output from them.
@@ -17,6 +19,7 @@
 
 #include <sys/prctl.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <sstream>
@@ -43,6 +46,24 @@
 #define PR_SME_SET_VL 63
 #define PR_SME_GET_VL 64
 #endif
+
+extern "C" {
+struct AbiFrame {
+    uint64_t fn;
+    uint64_t x[8];
+    uint64_t stack_arg;
+    float s0, s1;
+    uint64_t in_gpr[11];  // x18 ... x28
+    uint64_t in_d[8];     // d8 ... d15
+    uint64_t out_gpr[11];
+    uint64_t out_d[8];
+};
+void kai_test_abi_call(AbiFrame* f);
+void kai_test_za_arm_lazy_save(const void* pattern, void* tpidr2_block);
+void kai_test_za_finish(uint64_t* tpidr2, uint64_t* svcr);
+}
+static_assert(offsetof(AbiFrame, stack_arg) == 72, "frame layout of sme_abi_probe.S");
+static_assert(offsetof(AbiFrame, out_d) == 328, "frame layout of sme_abi_probe.S");
 
 namespace {
 
@@ -387,6 +408,98 @@ TEST(Qai8StaticGemv, TiesRoundToEven) {
         std::vector<int8_t> dst(n, 0x5A);
         u.run_matmul(1, n, k, pr.lhs.data(), rp.data(), dst.data(), n, 1, &qp);
         EXPECT_EQ(dst, want);
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Calling convention (the assembly trampoline of sme_abi_probe.S).
+// ------------------------------------------------------------------------------------------------
+
+// Calls `run` (a run_matmul of either interface: eight integer arguments and params on the stack) with canaries in
+// x18-x28 and d8-d15; they must survive, and streaming mode and ZA must be off afterwards.
+void expect_abi_preserved(uint64_t run, const uint64_t (&x)[8], const void* params) {
+    AbiFrame f = {};
+    f.fn = run;
+    std::memcpy(f.x, x, sizeof(x));
+    f.stack_arg = reinterpret_cast<uint64_t>(params);
+    for (size_t i = 0; i < 11; ++i) f.in_gpr[i] = 0x1800000000000000ull + i * 0x0101010101010101ull;
+    for (size_t i = 0; i < 8; ++i) f.in_d[i] = 0x3ff0000000000000ull + (i + 1) * 0x0000111111111111ull;
+    kai_test_abi_call(&f);
+    for (size_t i = 0; i < 11; ++i) EXPECT_EQ(f.out_gpr[i], f.in_gpr[i]) << "x" << 18 + i;
+    for (size_t i = 0; i < 8; ++i) EXPECT_EQ(f.out_d[i], f.in_d[i]) << "d" << 8 + i;
+    uint64_t tpidr2 = 1, svcr = 1;
+    kai_test_za_finish(&tpidr2, &svcr);
+    EXPECT_EQ(svcr & 3u, 0u) << "SVCR.SM / SVCR.ZA after the call";
+    EXPECT_EQ(tpidr2, 0u);
+}
+
+TEST(Qai8StaticAbi, CalleeSavedRegistersSurviveAndStreamingModeEnds) {
+    for (size_t svl : kSvls) {
+        ASSERT_TRUE(set_svl(svl));
+        SCOPED_TRACE("SVL " + std::to_string(svl * 8));
+        const size_t t = 2 * svl / 4, m = t + 1, n = t + 3, k = 19;
+        const Problem pr = make_problem(m, n, k, 31 + svl, true);
+        const std::vector<int8_t> want =
+            kai_ref::matmul_qai8_static(m, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(), pr.scale.data(), pr.p);
+        const auto lp = pack_lhs(pr);
+        const auto rp = pack_rhs(pr);
+        const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
+        for (const Kernel& kern : kernels()) {
+            SCOPED_TRACE(kern.name);
+            std::vector<int8_t> dst(m * n, 0x5A);
+            const uint64_t x[8] = {m, n, k, reinterpret_cast<uint64_t>(lp.data()), reinterpret_cast<uint64_t>(rp.data()),
+                                   reinterpret_cast<uint64_t>(dst.data()), n, 1};
+            expect_abi_preserved(reinterpret_cast<uint64_t>(kern.u.run_matmul), x, &qp);
+            EXPECT_EQ(dst, want) << "through the trampoline";
+        }
+        const std::vector<int8_t> want_row(want.begin(), want.begin() + static_cast<long>(n));
+        std::vector<int8_t> row(n, 0x5A);
+        const uint64_t x[8] = {1, n, k, reinterpret_cast<uint64_t>(pr.lhs.data()), reinterpret_cast<uint64_t>(rp.data()),
+                               reinterpret_cast<uint64_t>(row.data()), n, 1};
+        expect_abi_preserved(reinterpret_cast<uint64_t>(sme2_dot().run_matmul), x, &qp);
+        EXPECT_EQ(row, want_row) << "GEMV through the trampoline";
+    }
+}
+
+// A caller with live ZA and a pending lazy save (TPIDR2_EL0 -> block): each kernel must store ZA to the block's
+// buffer and clear TPIDR2_EL0 before using ZA.
+TEST(Qai8StaticAbi, CommitsAPendingLazyZaSave) {
+    for (size_t svl : {size_t{16}, size_t{64}}) {
+        ASSERT_TRUE(set_svl(svl));
+        SCOPED_TRACE("SVL " + std::to_string(svl * 8));
+        const size_t m = 5, n = 21, k = 6;
+        const Problem pr = make_problem(m, n, k, 41 + svl, false);
+        const std::vector<int8_t> want =
+            kai_ref::matmul_qai8_static(m, n, k, pr.lhs.data(), pr.rhs.data(), pr.bias.data(), pr.scale.data(), pr.p);
+        const auto lp = pack_lhs(pr);
+        const auto rp = pack_rhs(pr);
+        const kai_matmul_requantize32_params qp{pr.p.min_value, pr.p.max_value, pr.p.output_zero_point};
+        for (size_t which = 0; which <= kernels().size(); ++which) {
+            const bool gemv = which == kernels().size();
+            SCOPED_TRACE(gemv ? "GEMV" : kernels()[which].name);
+            std::vector<uint8_t> pattern(svl * svl);
+            for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i * 7 + i / svl + 1);
+            std::vector<uint8_t> save(svl * svl, 0);
+            struct alignas(16) Tpidr2Block {
+                uint64_t za_save_buffer;
+                uint16_t num_za_save_slices;
+                uint8_t reserved[6];
+            } block = {reinterpret_cast<uint64_t>(save.data()), static_cast<uint16_t>(svl), {}};
+            std::vector<int8_t> dst(m * n, 0x5A);
+            kai_test_za_arm_lazy_save(pattern.data(), &block);
+            if (gemv) {
+                sme2_dot().run_matmul(1, n, k, pr.lhs.data(), rp.data(), dst.data(), n, 1, &qp);
+            } else {
+                kernels()[which].u.run_matmul(m, n, k, lp.data(), rp.data(), dst.data(), n, 1, &qp);
+            }
+            uint64_t tpidr2 = 1, svcr = 1;
+            kai_test_za_finish(&tpidr2, &svcr);
+            EXPECT_EQ(tpidr2, 0u) << "TPIDR2_EL0 not cleared: the lazy save was not committed";
+            EXPECT_EQ(svcr & 3u, 0u);
+            EXPECT_EQ(save, pattern) << "ZA save buffer";
+            EXPECT_EQ(std::vector<int8_t>(dst.begin(), dst.begin() + static_cast<long>(gemv ? n : m * n)),
+                      std::vector<int8_t>(want.begin(), want.begin() + static_cast<long>(gemv ? n : m * n)));
+        }
     }
 }
 
