@@ -612,14 +612,16 @@ TEST(Qai8StaticDeathTest, EachViolatedPreconditionAbortsNamingTheParameter) {
 }
 #endif  // NDEBUG
 
-// KleidiAI v1.30.0 compat vectors (test/data/compat).
-std::vector<std::string> compat_files() {
+// KleidiAI v1.30.0 compat vectors (test/data/compat): the files of the named units, in order.
+std::vector<std::string> vectors_of(const std::vector<std::string>& units) {
     std::vector<std::string> files;
-    for (const Kernel& kern : kernels())
-        for (const auto& f : kai_test::list_compat_vectors(std::string(kern.name) + "__")) files.push_back(f);
-    for (const auto& f : kai_test::list_compat_vectors("kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot__"))
-        files.push_back(f);
+    for (const auto& u : units)
+        for (const auto& f : kai_test::list_compat_vectors(u + "__")) files.push_back(f);
     return files;
+}
+
+std::vector<std::string> compat_files() {
+    return vectors_of({kernels()[0].name, kernels()[1].name, "kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot"});
 }
 
 TEST(Qai8StaticCompat, EveryVectorIsPresent) {
@@ -674,10 +676,7 @@ TEST_P(Qai8StaticCompat, Replays) {
 }
 
 std::vector<std::string> indirect_compat_files() {
-    std::vector<std::string> files = kai_test::list_compat_vectors("kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme__");
-    for (const auto& f : kai_test::list_compat_vectors("kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme__"))
-        files.push_back(f);
-    return files;
+    return vectors_of({"kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme", "kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme"});
 }
 
 TEST(Qai8StaticIndirectCompat, EveryVectorIsPresent) {
