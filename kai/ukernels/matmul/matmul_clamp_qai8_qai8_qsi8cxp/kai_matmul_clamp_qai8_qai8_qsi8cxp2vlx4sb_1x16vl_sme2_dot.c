@@ -178,6 +178,7 @@ void kai_run_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot(
     // Register map: x1 LHS, x2 RHS block pair, x3 DST, x4 columns left, x5 k, x6 groups, x7 RHS block bytes, x13
     // VL, x14 / x15 blocks A / B, x16 LHS bytes left, x17 LHS pointer, x20 counter, x24 2VL, x25 4VL, w8 ZA vector
     // select. z8 zp, z9 16 LHS bytes, z10 / z11 bounds, p1 LHS predicate, p2 store predicate, pn8 all-true.
+    // SMSTART / SMSTOP zero every Z and P register: all are in the clobber list (the compiler saves d8-d15).
     register const struct kai_args* a __asm__("x0") = &args;
     __asm__ volatile(
         "ldp x1, x2, [x0, #0]\n"
@@ -263,7 +264,6 @@ void kai_run_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot(
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x13", "x14", "x15", "x16", "x17", "x20", "x24", "x25",
-          // SMSTART / SMSTOP zero every Z and P register: all are clobbered (the compiler saves d8-d15).
           "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16",
           "z17", "z18", "z19", "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0",
           "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc",

@@ -226,6 +226,7 @@ void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(
     // x17 / x19 LHS / RHS pointer, x20 counter, x21 DST row, x22 rows left in a half, x23 rows of the tile, x24
     // tile (2VL), x26 columns of the tile, w12 ZA slice. Epilogue: scales z26 / z27, zp z28, bounds z29 / z30,
     // column predicates p4 / p5.
+    // SMSTART / SMSTOP zero every Z and P register: all are in the clobber list (the compiler saves d8-d15).
     register const struct kai_args* a __asm__("x0") = &args;
     __asm__ volatile(
         "ldp x1, x2, [x0, #0]\n"
@@ -326,7 +327,6 @@ void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x8", "x9", "x10", "x12", "x13", "x14", "x15", "x16", "x17", "x19",
           "x20", "x21", "x22", "x23", "x24", "x26",
-          // SMSTART / SMSTOP zero every Z and P register: all are clobbered (the compiler saves d8-d15).
           "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16",
           "z17", "z18", "z19", "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0",
           "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc",
