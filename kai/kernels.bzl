@@ -101,6 +101,8 @@ KAI_FAMILIES = [
     {"family": "f16p_f16p", "title": "f16 SME/SME2 GEMM (f16 output, packed LHS)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_f16_test", "reference": "//test/reference:sme_f16", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "f16_f16p", "title": "f16 SME/SME2 GEMV (f16 output, unpacked LHS row)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_f16_test", "reference": "//test/reference:sme_f16", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "imatmul_f32p", "title": "f32 SME/SME2 indirect GEMM (pointer-table LHS)", "doc": "docs/imatmul.md", "suite": "//test/tests:imatmul_test", "reference": "//test/reference:imatmul", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "qai8p_qsi8cxpsb", "title": "Static int8 SME/SME2 (int8 x qsi8cxp, int8 output)", "doc": "docs/matmul_int8_static.md", "suite": "//test/tests:qai8_static_test", "reference": "//test/reference:qai8_static", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "qai8_qsi8cxp", "title": "Static int8 SME2 GEMV (int8 row x qsi8cxp, int8 output)", "doc": "docs/matmul_int8_static.md", "suite": "//test/tests:qai8_static_test", "reference": "//test/reference:qai8_static", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []}
 ]
 
 KAI_PACKER_FEEDS = [
@@ -142,6 +144,8 @@ KAI_PACKER_FEEDS = [
     {"family": "f16p_f16p", "match": "", "packers": ["kai_lhs_pack_x16p2vlx2_x16_sme", "kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]},
     {"family": "f16_f16p", "match": "", "packers": ["kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]},
     {"family": "imatmul_f32p", "match": "", "packers": ["kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme", "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme"]},
+    {"family": "qai8p_qsi8cxpsb", "match": "", "packers": ["kai_lhs_pack_x8p2vlx4_x8_sme", "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme"]},
+    {"family": "qai8_qsi8cxp", "match": "", "packers": ["kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -215,6 +219,13 @@ KAI_KLEIDIAI_ASM = [
     "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme",
     "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa",
     "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa",
+    "kai_lhs_pack_x8p2vlx4_x8_sme",
+    "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme",
+    "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa",
+    "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa",
+    "kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot",
+    "kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme",
+    "kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme",
 ]
 
 KAI_KERNELS = [
@@ -394,4 +405,13 @@ KAI_KERNELS = [
     {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme2"], "note": "FMOPA 2VL x 2VL tile, FCLAMP", "derive": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa"},
     {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme"], "note": "FMOPA 2VL x 2VL tile, SME only (FMIN / FMAX clamp)", "derive": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "clamp": "fmin_fmax"},
     # --- end imatmul_f32p ---
+    # --- family qai8p_qsi8cxpsb and qai8_qsi8cxp (static int8, int8 output, SME/SME2): docs/matmul_int8_static.md ---
+    {"name": "kai_lhs_pack_x8p2vlx4_x8_sme", "family": "qai8p_qsi8cxpsb", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme", "family": "qai8p_qsi8cxpsb", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme", "family": "qai8p_qsi8cxpsb", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme", "family": "qai8p_qsi8cxpsb", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa", "family": "qai8p_qsi8cxpsb", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp", "features": ["sme"], "template": ["qai8_mopa.c.in", "qai8_mopa.h.in"], "isa": "sme"},
+    {"name": "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa", "family": "qai8p_qsi8cxpsb", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp", "features": ["sme2"], "template": ["qai8_mopa.c.in", "qai8_mopa.h.in"], "isa": "sme2"},
+    {"name": "kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot", "family": "qai8_qsi8cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp", "features": ["sme2"], "gemv_only": "1"},
+    # --- end qai8p_qsi8cxpsb ---
 ]
