@@ -208,6 +208,52 @@ std::vector<float> matmul_qsi8d32p_qai4c32p(const Qsi8d32s& lhs, size_t n, const
     return dst;
 }
 
+namespace {
+
+// IEEE maxNum / minNum as FMAXNM / FMINNM compute them: a NaN operand gives the other one, +0 > -0.
+float max_num(float a, float b) {
+    if (std::isnan(a)) return b;
+    if (std::isnan(b)) return a;
+    if (a == b) return std::signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+float min_num(float a, float b) {
+    if (std::isnan(a)) return b;
+    if (std::isnan(b)) return a;
+    if (a == b) return std::signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+
+}  // namespace
+
+std::vector<float> matmul_qsi8d32p_qai4c32p_sme2(const Qsi8d32s& lhs, size_t n, const uint8_t* rows,
+                                                 const float* scale, const float* zero, const float* bias,
+                                                 float clamp_min, float clamp_max, Sme2Recipe recipe) {
+    const size_t m = lhs.m, k = lhs.k, bl = lhs.bl, nb = k / bl;
+    std::vector<float> dst(m * n);
+    for (size_t i = 0; i < m; ++i) {
+        for (size_t j = 0; j < n; ++j) {
+            float acc = 0.0f;
+            for (size_t b = 0; b < nb; ++b) {
+                int32_t I = 0;
+                for (size_t t = 0; t < bl; ++t) {
+                    const size_t kk = b * bl + t;
+                    I += lhs.q[i * k + kk] * (qau4_nibble(rows, k, j, kk, true) - 8);
+                }
+                const float z = zero[j * nb + b], S = lhs.sum[i * nb + b];
+                const float t = (b == 0 && recipe != Sme2Recipe::kDot) ? z * S : std::fma(z, S, acc);
+                const float s = scale[j * nb + b] * lhs.recip[i * nb + b];
+                acc = std::fma(static_cast<float>(I), s, t);
+                if (recipe == Sme2Recipe::kMopaF16) acc = f32_from_f16(f16_from_f32(acc));
+            }
+            const float y = acc + (bias ? bias[j] : 0.0f);
+            dst[i * n + j] = min_num(max_num(y, clamp_min), clamp_max);
+        }
+    }
+    return dst;
+}
+
 std::vector<double> dequantize_qai4c32(size_t n, size_t k, size_t bl, const uint8_t* rows, const float* scale,
                                        const float* zero) {
     const size_t nb = k / bl;
