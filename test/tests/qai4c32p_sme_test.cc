@@ -50,6 +50,12 @@
 #define PR_SME_SET_VL 63
 #endif
 
+extern "C" {
+// test/tests/sme_abi_probe.S: a caller with live ZA and a pending lazy save, and the state after the call.
+void kai_test_za_arm_lazy_save(const void* pattern, void* tpidr2_block);
+void kai_test_za_finish(uint64_t* tpidr2, uint64_t* svcr);
+}
+
 namespace {
 
 using kai_registry::Qai4c32pVariant;
@@ -401,6 +407,44 @@ TEST_P(Qai4c32pSme2Variant, GettersFollowTheSvl) {
         run(v, 0, 3, k, bl, lp.data(), rp.data(), dst.at(0, 0), 3 * v.dst_elem(), -FLT_MAX, FLT_MAX);
         run(v, 2, 0, k, bl, lp.data(), rp.data(), dst.at(0, 0), 3 * v.dst_elem(), -FLT_MAX, FLT_MAX);
         EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
+    }
+}
+
+// A caller with live ZA and a pending lazy save (AAPCS64 SME): the kernel saves ZA to the caller's buffer, clears
+// TPIDR2_EL0 and returns with streaming mode and ZA off, and its result is unchanged.
+TEST_P(Qai4c32pSme2Variant, CommitsAPendingLazyZaSave) {
+    const Qai4c32pVariant& v = variants()[GetParam()];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    for (size_t svl : kSvls) {
+        ASSERT_TRUE(use_svl(svl));
+        SCOPED_TRACE("SVL " + std::to_string(svl * 8));
+        const size_t m = is_gemm(v) ? svl / 4 + 1 : 1, n = 11, k = 64, bl = 32;
+        const Inputs in = make_inputs(m, n, k, bl, 31 + svl);
+        const std::vector<float> ref = reference(v, in, false, true, -FLT_MAX, FLT_MAX);
+        const Packed p = pack(v, in, false, false, true);
+        DstBuffer dst(m, n, v.dst_elem(), n * v.dst_elem());
+        std::vector<uint8_t> pattern(svl * svl), save(svl * svl, 0);
+        for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i * 13 + i / svl + 5);
+        struct alignas(16) {
+            uint64_t buffer;
+            uint16_t slices;
+            uint8_t reserved[6];
+        } block = {reinterpret_cast<uint64_t>(save.data()), static_cast<uint16_t>(svl), {}};
+        kai_test_za_arm_lazy_save(pattern.data(), &block);
+        if (v.f16_out) {
+            v.f16.run_matmul(m, n, k, bl, p.lhs->data(), p.rhs->data(), dst.at(0, 0), n * 2, 2, -FLT_MAX, FLT_MAX);
+        } else {
+            v.f32.run_matmul(m, n, k, bl, p.lhs->data(), p.rhs->data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4,
+                             -FLT_MAX, FLT_MAX);
+        }
+        uint64_t tpidr2 = 1, svcr = 1;
+        kai_test_za_finish(&tpidr2, &svcr);
+        EXPECT_EQ(tpidr2, 0u) << "TPIDR2_EL0 not cleared: the lazy save was not committed";
+        EXPECT_EQ(svcr & 3u, 0u) << "SVCR.SM / SVCR.ZA after the call";
+        EXPECT_TRUE(kai_test::bytes_equal(save.data(), pattern.data(), pattern.size())) << "ZA save buffer";
+        for (size_t i = 0; i < m; ++i) {
+            for (size_t j = 0; j < n; ++j) ASSERT_EQ(dst.bits(i, j), want_bits(v, ref[i * n + j])) << i << "," << j;
+        }
     }
 }
 
