@@ -192,12 +192,13 @@ void kai_run_matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa(
         args.rows4 = 4 * (m - i < vl ? m - i : vl);
 
         // Register map: x1 LHS tile, x2 RHS column block, x3 dst column tile, x4 dst stride, x5 n, x6 nb, x7 groups of
-        // 8 per block, x8 first column of the tile, x9 RHS block bytes, x10 4 x rows, x11 group counter / recip
-        // pointer, w12 byte-tile slice (4 x row), x13 LHS pointer, x14 RHS pointer, x15 blocks left, x16 sum pointer,
-        // x17 dst row. z0-z3 sums of one row, z4-z7 scale x recip, z8 / z9 LHS groups, z10 / z11 clamp bounds,
-        // z12-z15 biases, z16 / z17 RHS units, z18 / z19 S and recip of a row, z20-z23 zeros, z24-z27 scales,
-        // z28-z31 int32 sums of a row (then f32); K loop: z0-z7, z24-z31 int8 weights. p0 all lanes, pn8 all bytes,
-        // pn9 the tile's columns (4VL f32 lanes)@out=f16@, p4-p7 the same for each vector.
+        // 8 per block, x8 first column of the tile, x9 RHS block bytes, x10 4 x rows, x11 group counter / last block
+        // flag, w12 byte-tile slice (4 x row), x13 LHS pointer, x14 RHS pointer, x15 blocks left, x16 first block
+        // flag, x17 dst row. z0-z3 sums of one row, z4-z7 scale x recip, z8 / z9 LHS groups, z10 / z11 clamp
+        // bounds, z12-z15 biases, z16 / z17 the tile's S and recips (K loop: RHS units), z18 / z19 S and recip of a
+        // row, z20-z23 zeros, z24-z27 scales, z28-z31 int32 sums of a row (then f32); K loop: z0-z7 int8 weights.
+        // p0 all lanes, p1 the row's lane, pn8 all bytes, pn9 the tile's columns (4VL f32 lanes).
+        // pn10 the same as f16 lanes, p4-p7 the columns of each f32 vector.
         register const struct kai_args* a __asm__("x0") = &args;
         __asm__ volatile(
             "ldp x1, x2, [x0, #0]\n"
@@ -214,6 +215,7 @@ void kai_run_matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa(
             "mov x8, #0\n"
             "whilelt pn9.s, x8, x5, vlx4\n"
             "1:\n"  // column tiles of 4VL
+            "whilelt pn10.h, x8, x5, vlx2\n"
             "whilelt {p4.s, p5.s}, x8, x5\n"
             "incw x8, all, mul #2\n"
             "whilelt {p6.s, p7.s}, x8, x5\n"
@@ -246,29 +248,32 @@ void kai_run_matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa(
             "subs x11, x11, #1\n"
             "b.ne 3b\n"
             // End of block: the LHS sums and recips, the RHS zeros and scales (and what follows: the biases after
-            // the last block), then the rows of the tile.
-            "mov x16, x13\n"
-            "addvl x11, x13, #1\n"
+            // the last block), the first / last block flags (x16 / x11), then the rows of the tile.
+            "ld1w {z16.s}, p0/z, [x13]\n"
+            "ld1w {z17.s}, p0/z, [x13, #1, mul vl]\n"
             "addvl x13, x13, #2\n"
             "ld1b {z20.b-z23.b}, pn8/z, [x14]\n"
             "ld1b {z24.b-z27.b}, pn8/z, [x14, #4, mul vl]\n"
             "addvl x14, x14, #8\n"
             "ld1b {z12.b-z15.b}, pn8/z, [x14]\n"
+            "cmp x15, x6\n"
+            "cset x16, eq\n"
+            "cmp x15, #1\n"
+            "cset x11, eq\n"
+            "pfalse p1.b\n"
             "mov w12, #0\n"
             "mov x17, x3\n"
-            "4:\n"  // rows
-            "ld1rw {z18.s}, p0/z, [x16]\n"
-            "ld1rw {z19.s}, p0/z, [x11]\n"
-            "add x16, x16, #4\n"
-            "add x11, x11, #4\n"
+            "4:\n"  // rows: row r's S and recip broadcast (the next lane of p1)
+            "pnext p1.s, p0, p1.s\n"
+            "clastb z18.s, p1, z18.s, z16.s\n"
+            "clastb z19.s, p1, z19.s, z17.s\n"
             "mova {z28.b-z31.b}, za0h.b[w12, 0:3]\n"
             "scvtf {z28.s-z31.s}, {z28.s-z31.s}\n"
             "fmul z4.s, z24.s, z19.s\n"
             "fmul z5.s, z25.s, z19.s\n"
             "fmul z6.s, z26.s, z19.s\n"
             "fmul z7.s, z27.s, z19.s\n"
-            "cmp x15, x6\n"
-            "b.ne 5f\n"
+            "cbz x16, 5f\n"
             "fmul z0.s, z20.s, z18.s\n"
             "fmul z1.s, z21.s, z18.s\n"
             "fmul z2.s, z22.s, z18.s\n"
@@ -292,13 +297,12 @@ void kai_run_matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa(
             "fmla z1.s, p0/m, z29.s, z5.s\n"
             "fmla z2.s, p0/m, z30.s, z6.s\n"
             "fmla z3.s, p0/m, z31.s, z7.s\n"
+            "cbz x11, 7f\n"
+            // Last block: (f16: the running sum's rounding,) bias, clamp.
             "fcvt z0.h, p0/m, z0.s\n"
             "fcvt z1.h, p0/m, z1.s\n"
             "fcvt z2.h, p0/m, z2.s\n"
             "fcvt z3.h, p0/m, z3.s\n"
-            "cmp x15, #1\n"
-            "b.ne 7f\n"
-            // Last block: bias, clamp.
             "fcvt z0.s, p0/m, z0.h\n"
             "fcvt z1.s, p0/m, z1.h\n"
             "fcvt z2.s, p0/m, z2.h\n"
@@ -308,15 +312,10 @@ void kai_run_matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa(
             "fadd z2.s, z2.s, z14.s\n"
             "fadd z3.s, z3.s, z15.s\n"
             "fclamp {z0.s-z3.s}, z10.s, z11.s\n"  // min(max(y, lo), hi) of numbers: a NaN gives the bound
-            "fcvt z0.h, p0/m, z0.s\n"
-            "fcvt z1.h, p0/m, z1.s\n"
-            "fcvt z2.h, p0/m, z2.s\n"
-            "fcvt z3.h, p0/m, z3.s\n"
             "7:\n"
-            "st1h {z0.s}, p4, [x17]\n"
-            "st1h {z1.s}, p5, [x17, #1, mul vl]\n"
-            "st1h {z2.s}, p6, [x17, #2, mul vl]\n"
-            "st1h {z3.s}, p7, [x17, #3, mul vl]\n"
+            "fcvt z4.h, {z0.s-z1.s}\n"  // columns 0..2VL-1 in order, rounded to nearest even
+            "fcvt z5.h, {z2.s-z3.s}\n"
+            "st1h {z4.h-z5.h}, pn10, [x17]\n"
             "add x17, x17, x4\n"
             "add w12, w12, #4\n"
             "cmp x12, x10\n"
