@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Benchmark adapter of the asymmetric int4 families (qsi8d32p x qai4c32p, f32 and f16 output), from
-// their registry: kernels with the f32-input LHS packer, and the five packers.
+// their registry: kernels with the f32-input LHS packer (the SME2 kernels with the nrx4 s0s1 RHS packer), and the
+// five packers.
 #include <cfloat>
 #include <cstring>
 #include <memory>
@@ -42,13 +43,14 @@ Weights random_weights(size_t n, size_t k, size_t bl, uint64_t seed) {
 
 class A4Problem : public MatmulProblem {
 public:
-    A4Problem(const Qai4c32pVariant& v, const Shape& s, size_t bl) : v_(v), s_(s), bl_(bl) {}
+    A4Problem(const Qai4c32pVariant& v, const Shape& s, size_t bl, bool sme2) : v_(v), s_(s), bl_(bl), sme2_(sme2) {}
     size_t m_step() const override { return v_.m_step(); }
     size_t n_step() const override { return v_.n_step(); }
     size_t mr() const override { return v_.mr(); }
     double packed_rhs_bytes() const override {
         return static_cast<double>(
-            kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon(s_.n, s_.k, v_.nr(), v_.kr(), bl_));
+            sme2_ ? kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon(s_.n, s_.k, v_.nr(), v_.kr(), bl_)
+                  : kai_get_rhs_packed_size_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon(s_.n, s_.k, v_.nr(), v_.kr(), bl_));
     }
 
     void prepare(size_t copies) override {
@@ -57,9 +59,10 @@ public:
         w_ = random_weights(s_.n, s_.k, bl_, seed + 1);
         rhs_packed_.assign(copies, std::vector<uint8_t>(static_cast<size_t>(packed_rhs_bytes())));
         const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
-        kai_run_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon(1, s_.n, s_.k, v_.nr(), v_.kr(), v_.sr(), bl_,
-                                                                   w_.rows.data(), w_.zero.data(), w_.bias.data(),
-                                                                   w_.scale.data(), rhs_packed_[0].data(), 0, &params);
+        (sme2_ ? kai_run_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon
+               : kai_run_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon)(1, s_.n, s_.k, v_.nr(), v_.kr(), v_.sr(), bl_,
+                                                                           w_.rows.data(), w_.zero.data(), w_.bias.data(),
+                                                                           w_.scale.data(), rhs_packed_[0].data(), 0, &params);
         for (size_t c = 1; c < copies; ++c) rhs_packed_[c] = rhs_packed_[0];
         lhs_packed_.assign(kai_get_lhs_packed_size_lhs_quant_pack_qsi8d32pscalef32_f32_neon(s_.m, s_.k, bl_, mr(), v_.kr(), v_.sr()), 0);
         pack_lhs(0, s_.m);
@@ -103,8 +106,14 @@ public:
             ze.insert(ze.end(), &w_.zero[c * nb], &w_.zero[c * nb] + nb);
             bi.push_back(w_.bias[c]);
         }
-        const std::vector<float> ref = kai_ref::matmul_qsi8d32p_qai4c32p(q, cols.size(), wr.data(), sc.data(), ze.data(),
-                                                                         bi.data(), -FLT_MAX, FLT_MAX);
+        const kai_ref::Sme2Recipe recipe = std::strstr(v_.name, "_mopa") == nullptr ? kai_ref::Sme2Recipe::kDot
+                                           : v_.f16_out                              ? kai_ref::Sme2Recipe::kMopaF16
+                                                                                     : kai_ref::Sme2Recipe::kMopa;
+        const std::vector<float> ref =
+            sme2_ ? kai_ref::matmul_qsi8d32p_qai4c32p_sme2(q, cols.size(), wr.data(), sc.data(), ze.data(), bi.data(),
+                                                          -FLT_MAX, FLT_MAX, recipe)
+                  : kai_ref::matmul_qsi8d32p_qai4c32p(q, cols.size(), wr.data(), sc.data(), ze.data(), bi.data(), -FLT_MAX,
+                                                      FLT_MAX);
         if (!v_.f16_out) return compare_sampled_bits(reinterpret_cast<const float*>(dst_.data()), s_.n, rows, cols, ref);
         for (size_t i = 0; i < rows.size(); ++i) {
             for (size_t j = 0; j < cols.size(); ++j) {
@@ -130,6 +139,7 @@ private:
     const Qai4c32pVariant& v_;
     Shape s_;
     size_t bl_;
+    bool sme2_;
     std::vector<float> lhs_;
     Weights w_;
     std::vector<uint8_t> lhs_packed_, dst_;
@@ -251,14 +261,17 @@ void add_packers(const Options& opt, std::vector<BenchCase>& out) {
 }  // namespace
 
 void add_qai4c32p_cases(const Options& opt, std::vector<BenchCase>& out) {
-    for (const Qai4c32pVariant& v : kai_registry::qai4c32p_variants()) {
-        const bool gemv = v.m_step() == 1;
-        const std::string family = v.f16_out ? "f16_qai4c32p" : "qai4c32p";
-        for (const Shape& s : suite_shapes(opt, gemv, false)) {
-            if (s.k % opt.bl != 0 || opt.bl % 32 != 0) continue;
-            const size_t bl = opt.bl;
-            add_matmul_cases(opt, v.name, "q8 scalef32 pack+kernel", family, v.features, s, bl, "GOP/s",
-                             [&v, s, bl] { return std::unique_ptr<MatmulProblem>(new A4Problem(v, s, bl)); }, out);
+    for (const bool sme2 : {false, true}) {
+        for (const Qai4c32pVariant& v : sme2 ? kai_registry::qai4c32p_sme2_variants() : kai_registry::qai4c32p_variants()) {
+            const bool gemv = std::strstr(v.name, "_1x4") != nullptr;
+            const std::string family = v.f16_out ? "f16_qai4c32p" : "qai4c32p";
+            for (const Shape& s : suite_shapes(opt, gemv, false)) {
+                if (s.k % opt.bl != 0 || opt.bl % 32 != 0) continue;
+                const size_t bl = opt.bl;
+                add_matmul_cases(opt, v.name, "q8 scalef32 pack+kernel", family, v.features, s, bl, "GOP/s",
+                                 [&v, s, bl, sme2] { return std::unique_ptr<MatmulProblem>(new A4Problem(v, s, bl, sme2)); },
+                                 out);
+            }
         }
     }
     add_packers(opt, out);

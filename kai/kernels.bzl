@@ -135,8 +135,10 @@ KAI_PACKER_FEEDS = [
     {"family": "bf16_qsi4cxp", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_bf16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0", "kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0"]},
     {"family": "bf16_qsi4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qai8dxp_bf16_neon", "kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0", "kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon"]},
     {"family": "f16p_qsi4c32p", "match": "", "packers": ["kai_lhs_pack_f16pmrx2_f32_neon", "kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon"]},
-    {"family": "qai4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
-    {"family": "f16_qai4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
+    {"family": "qai4c32p", "match": "_neon", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
+    {"family": "f16_qai4c32p", "match": "_neon", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
+    {"family": "qai4c32p", "match": "_sme2", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon", "kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon"]},
+    {"family": "f16_qai4c32p", "match": "_sme2", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon", "kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon"]},
     {"family": "q4k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q4kp_q4k_neon"]},
     {"family": "q6k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q6kp_q6k_neon"]},
     {"family": "qsu2cxp", "match": "_neon_dotprod", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon"]},
@@ -226,6 +228,10 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot",
     "kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme",
     "kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme",
+    "kai_matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa",
+    "kai_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot",
+    "kai_matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa",
+    "kai_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot",
 ]
 
 KAI_KERNELS = [
@@ -371,6 +377,10 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["dotprod", "fp16"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_gemv.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f16", "note": "f16 output; GEMV sharing the i8mm GEMM's RHS"},
     {"name": "kai_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["dotprod", "fp16"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_dotprod_gemm.c.in", "qai4c32p.h.in"], "isa": "dotprod", "out": "f16", "note": "f16 output; GEMM on dotprod-only CPUs"},
     {"name": "kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["fp16", "i8mm"], "m_step": "8", "n_step": "4", "mr": "4", "nr": "4", "kr": "16", "sr": "2", "form": "intrinsics", "template": ["qai4c32p_i8mm.c.in", "qai4c32p.h.in"], "isa": "i8mm", "out": "f16", "note": "f16 output; GEMM on i8mm CPUs"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa", "family": "qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p", "features": ["sme2"], "m_step": "vl", "n_step": "4vl", "mr": "vl", "nr": "4vl", "kr": "8", "sr": "2", "form": "asm", "template": ["qai4c32p_sme2_mopa.c.in", "qai4c32p_sme2.h.in"], "out": "f32", "select": "0", "note": "SME2 GEMM (prefill); RHS from the nrx4 packers"},
+    {"name": "kai_matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot", "family": "qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p", "features": ["sme2"], "m_step": "1", "n_step": "4vl", "mr": "1", "nr": "4vl", "kr": "8", "sr": "2", "form": "asm", "template": ["qai4c32p_sme2_dot.c.in", "qai4c32p_sme2.h.in"], "out": "f32", "select": "0", "note": "SME2 GEMV (decode); RHS from the nrx4 packers"},
+    {"name": "kai_matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["sme2"], "m_step": "vl", "n_step": "4vl", "mr": "vl", "nr": "4vl", "kr": "8", "sr": "2", "form": "asm", "template": ["qai4c32p_sme2_mopa.c.in", "qai4c32p_sme2.h.in"], "out": "f16", "select": "0", "note": "SME2 GEMM (prefill); RHS from the nrx4 packers"},
+    {"name": "kai_matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot", "family": "f16_qai4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p", "features": ["sme2"], "m_step": "1", "n_step": "4vl", "mr": "1", "nr": "4vl", "kr": "8", "sr": "2", "form": "asm", "template": ["qai4c32p_sme2_dot.c.in", "qai4c32p_sme2.h.in"], "out": "f16", "select": "0", "note": "SME2 GEMV (decode); RHS from the nrx4 packers"},
     # --- end qai4c32p / f16_qai4c32p ---
     # --- family q4k / q6k (GGUF K-quants Q4_K and Q6_K; one LHS packer): docs/matmul_gguf_kquants.md ---
     {"name": "kai_lhs_quant_pack_qsi8d256p_f32_neon", "family": "q4k", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},

@@ -62,7 +62,17 @@ import kai_list  # noqa: E402
 # run under the SME2 emulator (the families with "sme2": "1").
 _LIST = kai_list.load(ROOT)
 FAMILY_TESTS = {f["family"]: f["suite"] for f in _LIST.families}
-SME2_TESTS = set(_LIST.sme2_suites())
+
+
+def _build_sme2_tests():
+    """The test targets of test/tests/BUILD.bazel that declare env KAI_NEEDS_SME2 (suites outside KAI_FAMILIES'
+    "suite" column, such as a family's separate SME2 suite), which qemu_run.sh runs under the SME2 emulator."""
+    text = open(os.path.join(ROOT, "test", "tests", "BUILD.bazel")).read()
+    return {"//test/tests:" + m.group(1) for m in re.finditer(r'cc_test\(\s*name = "([^"]+)"(.*?)\n\)', text, re.S)
+            if '"KAI_NEEDS_SME2": "1"' in m.group(2)}
+
+
+SME2_TESTS = set(_LIST.sme2_suites()) | _build_sme2_tests()
 DEFAULT_FILTER = "-*Death*:*Precondition*:*BadParameters*"
 KINDS = {"bounds", "clamp", "rounding", "bias", "tail", "stride", "offset", "zero_point", "scale", "buffer", "flush",
          "threshold"}

@@ -181,10 +181,28 @@ std::vector<uint8_t> pack_qai4c32ps1s0nrx4(size_t n, size_t k, size_t bl, size_t
     return out;
 }
 
-std::vector<float> matmul_qsi8d32p_qai4c32p(const Qsi8d32s& lhs, size_t n, const uint8_t* rows,
-                                            const float* scale, const float* zero, const float* bias, float clamp_min,
-                                            float clamp_max) {
+namespace {
+
+// IEEE maxNum / minNum as FMAXNM / FMINNM compute them: a NaN operand gives the other one, +0 > -0.
+float max_num(float a, float b) {
+    if (std::isnan(a)) return b;
+    if (std::isnan(b)) return a;
+    if (a == b) return std::signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+float min_num(float a, float b) {
+    if (std::isnan(a)) return b;
+    if (std::isnan(b)) return a;
+    if (a == b) return std::signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+
+// The NEON recipe (docs/formats.md, "qai4c32p matmul") when neon, else the SME2 one ("qai4c32p SME2 matmul").
+std::vector<float> matmul_any(const Qsi8d32s& lhs, size_t n, const uint8_t* rows, const float* scale, const float* zero,
+                              const float* bias, float clamp_min, float clamp_max, bool neon, Sme2Recipe recipe) {
     const size_t m = lhs.m, k = lhs.k, bl = lhs.bl, nb = k / bl;
+    const int wmul = neon ? 16 : 1;  // the NEON kernels read the nibbles as 16 w, their scale is scale / 16
     std::vector<float> dst(m * n);
     for (size_t i = 0; i < m; ++i) {
         for (size_t j = 0; j < n; ++j) {
@@ -193,19 +211,33 @@ std::vector<float> matmul_qsi8d32p_qai4c32p(const Qsi8d32s& lhs, size_t n, const
                 int32_t I = 0;
                 for (size_t t = 0; t < bl; ++t) {
                     const size_t kk = b * bl + t;
-                    I += lhs.q[i * k + kk] * 16 * (qau4_nibble(rows, k, j, kk, true) - 8);
+                    I += lhs.q[i * k + kk] * wmul * (qau4_nibble(rows, k, j, kk, true) - 8);
                 }
-                acc = std::fma(zero[j * nb + b], lhs.sum[i * nb + b], acc);
-                const float s = (scale[j * nb + b] * 0.0625f) * lhs.recip[i * nb + b];
-                acc = std::fma(static_cast<float>(I), s, acc);
+                const float z = zero[j * nb + b], S = lhs.sum[i * nb + b];
+                const float t = (b == 0 && !neon && recipe != Sme2Recipe::kDot) ? z * S : std::fma(z, S, acc);
+                const float s = (neon ? scale[j * nb + b] * 0.0625f : scale[j * nb + b]) * lhs.recip[i * nb + b];
+                acc = std::fma(static_cast<float>(I), s, t);
+                if (!neon && recipe == Sme2Recipe::kMopaF16) acc = f32_from_f16(f16_from_f32(acc));
             }
-            float y = acc + (bias ? bias[j] : 0.0f);
-            y = std::fmax(y, clamp_min);
-            y = std::fmin(y, clamp_max);
-            dst[i * n + j] = y;
+            const float y = acc + (bias ? bias[j] : 0.0f);
+            dst[i * n + j] = neon ? std::fmin(std::fmax(y, clamp_min), clamp_max) : min_num(max_num(y, clamp_min), clamp_max);
         }
     }
     return dst;
+}
+
+}  // namespace
+
+std::vector<float> matmul_qsi8d32p_qai4c32p(const Qsi8d32s& lhs, size_t n, const uint8_t* rows,
+                                            const float* scale, const float* zero, const float* bias, float clamp_min,
+                                            float clamp_max) {
+    return matmul_any(lhs, n, rows, scale, zero, bias, clamp_min, clamp_max, true, Sme2Recipe::kDot);
+}
+
+std::vector<float> matmul_qsi8d32p_qai4c32p_sme2(const Qsi8d32s& lhs, size_t n, const uint8_t* rows,
+                                                 const float* scale, const float* zero, const float* bias,
+                                                 float clamp_min, float clamp_max, Sme2Recipe recipe) {
+    return matmul_any(lhs, n, rows, scale, zero, bias, clamp_min, clamp_max, false, recipe);
 }
 
 std::vector<double> dequantize_qai4c32(size_t n, size_t k, size_t bl, const uint8_t* rows, const float* scale,

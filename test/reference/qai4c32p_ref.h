@@ -52,6 +52,16 @@ std::vector<float> matmul_qsi8d32p_qai4c32p(const Qsi8d32s& lhs, size_t n, const
                                             const float* scale, const float* zero, const float* bias, float clamp_min,
                                             float clamp_max);
 
+// The SME2 kernels' recipe (docs/formats.md, "qai4c32p SME2 matmul") on the unpacked operands: for each block,
+// t = fmaf(zero, S, acc) (kMopa / kMopaF16: the first block's t is the rounded product zero * S), then
+// acc = fmaf(f32(sum q * (u - 8)), scale * recip, t); kMopaF16 rounds acc to f16 and back after every block.
+// Then y = acc + bias and FCLAMP minNum(maxNum(y, min), max) (a NaN y gives the bound). dst is m x n dense f32
+// (the f16 kernels' output is its f16 rounding).
+enum class Sme2Recipe { kDot, kMopa, kMopaF16 };
+std::vector<float> matmul_qsi8d32p_qai4c32p_sme2(const Qsi8d32s& lhs, size_t n, const uint8_t* rows_s0s1,
+                                                 const float* scale, const float* zero, const float* bias,
+                                                 float clamp_min, float clamp_max, Sme2Recipe recipe);
+
 // The weights the kernels reconstruct, W[j][kk] = scale * (u - 8) + zero, in double (n x k).
 std::vector<double> dequantize_qai4c32(size_t n, size_t k, size_t bl, const uint8_t* rows_s0s1, const float* scale,
                                        const float* zero);

@@ -2,6 +2,7 @@
 #include "test/registry/qai4c32p_registry.h"
 #include "test/registry/registry_select.h"
 
+#include <cstring>
 #include <iterator>
 
 #include "test/common/cpu_features.h"
@@ -42,10 +43,27 @@ const Qai4c32pLhsPacker kLhsPackers[] = {
      kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d32pscalef32_f16_neon},
 };
 
+bool is_sme2(const Qai4c32pVariant& v) {
+    return std::strstr(v.name, "_sme2_") != nullptr;
+}
+
+std::vector<Qai4c32pVariant> variants_where(bool sme2) {
+    std::vector<Qai4c32pVariant> out;
+    for (const Qai4c32pVariant& v : kVariants) {
+        if (is_sme2(v) == sme2) out.push_back(v);
+    }
+    return out;
+}
+
 }  // namespace
 
 const std::vector<Qai4c32pVariant>& qai4c32p_variants() {
-    static const std::vector<Qai4c32pVariant> v(std::begin(kVariants), std::end(kVariants));
+    static const std::vector<Qai4c32pVariant> v = variants_where(false);
+    return v;
+}
+
+const std::vector<Qai4c32pVariant>& qai4c32p_sme2_variants() {
+    static const std::vector<Qai4c32pVariant> v = variants_where(true);
     return v;
 }
 

@@ -42,8 +42,12 @@ struct Qai4c32pLhsPacker {
     size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
 };
 
-// Every kernel of kai/kernels.bzl's qai4c32p and f16_qai4c32p sections, in list order.
+// Every NEON kernel of kai/kernels.bzl's qai4c32p and f16_qai4c32p sections, in list order.
 const std::vector<Qai4c32pVariant>& qai4c32p_variants();
+// The SME2 kernels of those sections (the "_sme2" names), in list order: they read the SME2-side RHS layout
+// (kai_rhs_pack_nxk_qai4c32ps1s0nrx4_*), with mr / nr read from the SVL, so the NEON suite does not pack for them;
+// test/tests/qai4c32p_sme_test.cc covers them.
+const std::vector<Qai4c32pVariant>& qai4c32p_sme2_variants();
 // Both LHS packers, f32 input first.
 const std::vector<Qai4c32pLhsPacker>& qai4c32p_lhs_packers();
 
