@@ -300,7 +300,10 @@ bool is_sme(uint32_t f) { return (f & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0
 std::vector<Instance> all_instances() {
     std::vector<Instance> out;
     const auto& q4 = kai_registry::qsi4cxp_variants();
-    for (size_t i = 0; i < q4.size(); ++i) out.push_back({"qsi4cxp", q4[i].name, q4[i].features, i, 0, 0});
+    for (size_t i = 0; i < q4.size(); ++i) {
+        // The SME2 kernels read another RHS layout ("qsi4cxps1s0 RHS"): the qsi4cxp suite sweeps them.
+        if (!is_sme(q4[i].features)) out.push_back({"qsi4cxp", q4[i].name, q4[i].features, i, 0, 0});
+    }
     const auto& q8 = kai_registry::qsi8cxp_variants();
     for (size_t i = 0; i < q8.size(); ++i) {
         if (is_sme(q8[i].features)) {
