@@ -34,7 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = r"(?:f32|bf16|qai8dx|qsi8d32|qsi4cx|qsi4c32|qs4cx|qsu4c32)"
 MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|bf16|f16)_[a-z0-9]+p\d+x\d+_[a-z0-9]+p\d+x\d+b?_\d+x\d+(?:x\d+)?_(?:neon|sve)(?:_(?:mmla|dot|i8mm|dotprod))?$")
 # SME/SME2 kernels (docs/formats.md, "SME packed layouts"): "vl" tiles count streaming vectors; engine sme or sme2, feature mopa, mla or dot.
-SME_MATMUL = re.compile(r"^kai_matmul_clamp_f32_(?:[a-z0-9]+p\d+(?:vl)?x\d+|f32)_[a-z0-9]+p\d+vlx\d+(?:b|biasf32)?(?:_\d+(?:vl)?x\d+vl)?_sme2?_(?:mopa|mla|s?dot)$")
+SME_MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|f16)_(?:[a-z0-9]+p\d+(?:vl)?x\d+|f32)_[a-z0-9]+p\d+vlx\d+(?:b|biasf32)?(?:_\d+(?:vl)?x\d+vl)?_sme2?_(?:mopa|mla|s?dot)$")
 SME_PACKER = re.compile(r"^kai_(?:lhs|rhs)_pack_(?:kxn_|nxk_)?[a-z0-9]+(?:_[a-z0-9]+){1,2}_sme$")
 # The qai4c32p packers (docs/formats.md, "qai4c32p matmul") name their three f32 inputs (scale, zero, bias): "_f32_f32_f32".
 PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:quant_)?pack_(?:kxn_|nxk_)?[a-z0-9]+_[a-z0-9]+(?:_f32_f32_f32)?(?:_neon)?$")

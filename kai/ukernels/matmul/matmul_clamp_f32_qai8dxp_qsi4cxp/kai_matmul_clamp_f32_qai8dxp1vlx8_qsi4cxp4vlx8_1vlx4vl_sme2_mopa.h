@@ -85,9 +85,10 @@ size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_
 
 /// Computes dst[i][j] = clamp(ls_i * rs_j * sum_k (q[i][k] - ZP_i) * w[j][k] + bias_j) for an m x n tile,
 /// with the integer accumulation and the f32 epilogue of docs/formats.md, "qsi8cxp matmul" / "SME matmul recipes" (w the signed
-/// nibble): y = f32(A + sum_j * off_i), s = rs_j * ls_i, y = y * s, y = y + b_j, each rounded (no fused multiply-add).
+/// nibble, for int4 weights): y = f32(A + sum_j * off_i), s = rs_j * ls_i, y = y * s, y = y + b_j, each rounded (no fused multiply-add).
 /// Clamp: KleidiAI's FCLAMP, minNum(maxNum(y, scalar_min), scalar_max) (a NaN y, from inf - inf or a NaN scale,
-/// gives scalar_min, capped by scalar_max). Writes exactly the m x n
+/// gives scalar_min, capped by scalar_max).
+/// Writes exactly the m x n
 /// elements; returns at once when m or n is 0. Both packed buffers must come from this thread's SVL.
 ///
 /// @param[in]  m              Rows of the tile (any value; the packed LHS must hold them).

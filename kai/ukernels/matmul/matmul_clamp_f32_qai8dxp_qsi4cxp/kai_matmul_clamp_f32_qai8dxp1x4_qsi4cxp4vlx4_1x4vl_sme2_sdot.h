@@ -84,10 +84,11 @@ size_t kai_get_dst_offset_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sd
 size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot(size_t m, size_t n);
 
 /// Computes dst[i][j] = clamp(ls_i * rs_j * sum_k (q[i][k] - ZP_i) * w[j][k] + bias_j) for an m x n tile,
-/// with the integer accumulation of docs/formats.md, "qsi8cxp matmul" (w the signed nibble) and the epilogue of
+/// with the integer accumulation of docs/formats.md, "qsi8cxp matmul" (w the signed nibble for int4 weights) and the epilogue of
 /// docs/formats.md, "SME matmul recipes" for the DOT GEMVs: y = f32(A + sum_j * off_i), s = rs_j * ls_i, y = fmaf(y, s, b_j).
 /// Clamp: KleidiAI's FCLAMP, minNum(maxNum(y, scalar_min), scalar_max) (a NaN y, from inf - inf or a NaN scale,
-/// gives scalar_min, capped by scalar_max). Writes exactly the m x n
+/// gives scalar_min, capped by scalar_max).
+/// Writes exactly the m x n
 /// elements; returns at once when m or n is 0. Both packed buffers must come from this thread's SVL.
 ///
 /// @param[in]  m              Rows of the tile (any value; the packed LHS must hold them).
