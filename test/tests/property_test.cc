@@ -337,7 +337,13 @@ std::vector<Instance> all_instances() {
     const auto& h4 = kai_registry::qsi4cxpf16_variants();
     for (size_t i = 0; i < h4.size(); ++i) out.push_back({"qsi4cxpf16", h4[i].name, h4[i].features, i, 0, 0});
     const auto& h8 = kai_registry::qsi8cxpf16_variants();
-    for (size_t i = 0; i < h8.size(); ++i) out.push_back({"qsi8cxpf16", h8[i].name, h8[i].features, i, 0, 0});
+    for (size_t i = 0; i < h8.size(); ++i) {
+        if (is_sme(h8[i].features)) {
+            for (size_t svl : {16, 64, 256}) out.push_back({"qsi8cxpf16", h8[i].name, h8[i].features, i, svl, 0});
+        } else {
+            out.push_back({"qsi8cxpf16", h8[i].name, h8[i].features, i, 0, 0});
+        }
+    }
     const auto& a4 = kai_registry::qai4c32p_variants();
     for (size_t i = 0; i < a4.size(); ++i) out.push_back({"qai4c32p", a4[i].name, a4[i].features, i, 0, 0});
     const auto& hb = kai_registry::bf16f16_variants();
