@@ -5,8 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/prctl.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
@@ -658,11 +656,8 @@ bool is_sme(const Qsi4cxpVariant& v) { return (v.features & (KAI_FEATURE_SME | K
 
 // Sets this thread's SVL (bytes); fails when the CPU does not take it.
 ::testing::AssertionResult set_svl(size_t bytes) {
-    const int r = prctl(PR_SME_SET_VL, static_cast<unsigned long>(bytes), 0, 0, 0);
-    if (r < 0) return ::testing::AssertionFailure() << "prctl(PR_SME_SET_VL, " << bytes << ") failed";
-    const int got = prctl(PR_SME_GET_VL, 0, 0, 0, 0) & PR_SME_VL_LEN_MASK;
-    if (static_cast<size_t>(got) != bytes) return ::testing::AssertionFailure() << "SVL is " << got << " bytes";
-    return ::testing::AssertionSuccess();
+    if (kai_test::set_sme_vector_length(bytes)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "cannot set the SVL to " << bytes << " bytes";
 }
 
 std::vector<size_t> neon_variants() {
@@ -1390,13 +1385,17 @@ struct SmeProblem {
 
 class SmeKernelTest : public ::testing::TestWithParam<SmeParam> {};
 
+// The test's variant v and SVL svl (bytes): skips without the variant's features, then sets the SVL.
+#define KAI_ENTER_SME(v, svl)                                  \
+    const size_t svl = std::get<1>(GetParam());                \
+    const Qsi4cxpVariant& v = variant(std::get<0>(GetParam())); \
+    KAI_TEST_SKIP_UNLESS(v.features);                          \
+    ASSERT_TRUE(set_svl(svl))
+
 // Shapes around the tile (mr, nr) and K around the 32-chunk, each over the whole matrix, a middle sub-tile and the
 // last tiles through the offset getters, into a wider-stride destination ringed by NaN.
 TEST_P(SmeKernelTest, BitExactOnSubTiles) {
-    const auto [vi, svl] = GetParam();
-    const Qsi4cxpVariant& v = variant(vi);
-    KAI_TEST_SKIP_UNLESS(v.features);
-    ASSERT_TRUE(set_svl(svl));
+    KAI_ENTER_SME(v, svl);
     const auto& uk = v.ukernel;
     const size_t ms = uk.get_m_step(), ns = uk.get_n_step();
     ASSERT_EQ(uk.get_nr(), svl);
@@ -1411,7 +1410,7 @@ TEST_P(SmeKernelTest, BitExactOnSubTiles) {
         shapes.push_back({ms + 2, 3 * ns - 1, 257});
         shapes.push_back({1, 7, 4099});
     }
-    uint64_t seed = 100 + vi * 10 + svl;
+    uint64_t seed = 100 + std::get<0>(GetParam()) * 10 + svl;
     for (const Shape& sh : shapes) {
         for (Portion portion : {Portion::kFull, Portion::kMiddle, Portion::kLastTiles}) {
             const int c = static_cast<int>(portion);
@@ -1435,10 +1434,7 @@ TEST_P(SmeKernelTest, BitExactOnSubTiles) {
 
 // A NaN scale makes a NaN accumulator: the SME2 kernels' FCLAMP gives the lower bound (KleidiAI's values).
 TEST_P(SmeKernelTest, NanAccumulatorIsClampedAsKleidiAI) {
-    const auto [vi, svl] = GetParam();
-    const Qsi4cxpVariant& v = variant(vi);
-    KAI_TEST_SKIP_UNLESS(v.features);
-    ASSERT_TRUE(set_svl(svl));
+    KAI_ENTER_SME(v, svl);
     const auto& uk = v.ukernel;
     const size_t m = uk.get_m_step() + 1, n = 9, k = 40;
     SmeProblem pr(v, m, n, k, 77, true, -3.0f, 5.0f, true);
@@ -1451,10 +1447,7 @@ TEST_P(SmeKernelTest, NanAccumulatorIsClampedAsKleidiAI) {
 
 // Every m_step x n_step tile through the offset getters gives the whole call's bits; m = 0 or n = 0 writes nothing.
 TEST_P(SmeKernelTest, TiledRunEqualsFullRunAndEmptyWritesNothing) {
-    const auto [vi, svl] = GetParam();
-    const Qsi4cxpVariant& v = variant(vi);
-    KAI_TEST_SKIP_UNLESS(v.features);
-    ASSERT_TRUE(set_svl(svl));
+    KAI_ENTER_SME(v, svl);
     const auto& uk = v.ukernel;
     const size_t ms = uk.get_m_step(), ns = uk.get_n_step();
     const size_t m = ms == 1 ? 3 : 2 * ms + 1, n = 2 * ns + 3, k = 77;

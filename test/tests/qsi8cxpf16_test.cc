@@ -7,8 +7,6 @@
 // infinities and NaN in the inputs, and outputs that overflow f16.
 #include <gtest/gtest.h>
 
-#include <sys/prctl.h>
-
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -126,11 +124,8 @@ bool thin_instance(size_t i) { return instances()[i].svl != 0 && instances()[i].
 
 // Sets this thread's SVL (bytes); fails when the CPU does not take it.
 ::testing::AssertionResult set_svl(size_t bytes) {
-    const int r = prctl(PR_SME_SET_VL, static_cast<unsigned long>(bytes), 0, 0, 0);
-    if (r < 0) return ::testing::AssertionFailure() << "prctl(PR_SME_SET_VL, " << bytes << ") failed";
-    const int got = prctl(PR_SME_GET_VL, 0, 0, 0, 0) & PR_SME_VL_LEN_MASK;
-    if (static_cast<size_t>(got) != bytes) return ::testing::AssertionFailure() << "SVL is " << got << " bytes";
-    return ::testing::AssertionSuccess();
+    if (kai_test::set_sme_vector_length(bytes)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "cannot set the SVL to " << bytes << " bytes";
 }
 
 // The test's variant: skips without its features, then sets the instance's SVL.
