@@ -9,9 +9,11 @@
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon.h"
 #include "test/common/cpu_features.h"
 #include "test/common/rng.h"
 #include "test/reference/qsi4cxp_ref.h"
+#include "test/reference/qsi8cxp_ref.h"
 #include "test/registry/qsi4cxp_registry.h"
 
 namespace kai_bench {
@@ -26,9 +28,10 @@ public:
     size_t m_step() const override { return v_.ukernel.get_m_step(); }
     size_t n_step() const override { return v_.ukernel.get_n_step(); }
     size_t mr() const override { return v_.ukernel.get_mr(); }
+    // 0 for an SME kernel on a CPU without SME: the getters read the SVL (RDSVL), which needs SME.
     double packed_rhs_bytes() const override {
-        return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(
-            s_.n, s_.k, v_.ukernel.get_nr(), v_.ukernel.get_kr(), v_.ukernel.get_sr()));
+        if (!kai_test::missing_features(v_.features).empty()) return 0;
+        return static_cast<double>(rhs_size());
     }
 
     void prepare(size_t copies) override {
@@ -38,11 +41,15 @@ public:
         scale_ = kai_test::random_f32(s_.n, 0.002f, 0.05f, seed + 2);
         bias_ = kai_test::random_f32(s_.n, -1.0f, 1.0f, seed + 3);
         const size_t nr = v_.ukernel.get_nr(), kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
-        rhs_packed_.assign(copies, std::vector<uint8_t>(
-                                       kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(s_.n, s_.k, nr, kr, sr)));
+        rhs_packed_.assign(copies, std::vector<uint8_t>(rhs_size()));
         const kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0_params params = {1, 8};
-        kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(1, s_.n, s_.k, nr, kr, sr, w_.data(), bias_.data(), scale_.data(),
-                                              rhs_packed_[0].data(), 0, &params);
+        if (sme()) {  // KleidiAI's SME2 kernels: "qsi4cxps1s0 RHS"
+            kai_run_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(1, s_.n, s_.k, nr, kr, sr, w_.data(), bias_.data(),
+                                                             scale_.data(), rhs_packed_[0].data(), 0, &params);
+        } else {
+            kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(1, s_.n, s_.k, nr, kr, sr, w_.data(), bias_.data(), scale_.data(),
+                                                  rhs_packed_[0].data(), 0, &params);
+        }
         for (size_t c = 1; c < copies; ++c) rhs_packed_[c] = rhs_packed_[0];
         lhs_packed_.assign(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(s_.m, s_.k, mr(), kr, sr), 0);
         pack_lhs(0, s_.m);
@@ -82,8 +89,12 @@ public:
             bias_cols.push_back(bias_[c]);
         }
         const std::vector<int8_t> wv = kai_ref::qs4_nxk_values(w_cols.data(), cols.size(), s_.k, 8);
-        const std::vector<float> ref = kai_ref::matmul_qai8dxp_qsi4cx(q, cols.size(), s_.k, wv.data(), scale_cols.data(),
-                                                                      bias_cols.data(), -FLT_MAX, FLT_MAX);
+        // The SME2 kernels: the "qsi8cxp matmul" recipe on the nibbles, the GEMV's scale and bias fused, FCLAMP.
+        const std::vector<float> ref =
+            sme() ? kai_ref::matmul_qai8dxp_qsi8cx(q, cols.size(), s_.k, wv.data(), scale_cols.data(), bias_cols.data(),
+                                                   -FLT_MAX, FLT_MAX, std::strstr(v_.name, "dot") != nullptr, true)
+                  : kai_ref::matmul_qai8dxp_qsi4cx(q, cols.size(), s_.k, wv.data(), scale_cols.data(),
+                                                   bias_cols.data(), -FLT_MAX, FLT_MAX);
         return compare_sampled_bits(dst_.data(), s_.n, rows, cols, ref);
     }
 
@@ -97,6 +108,12 @@ public:
 
 private:
     size_t row_bytes() const { return (s_.k + 1) / 2; }
+    bool sme() const { return (v_.features & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0; }
+    size_t rhs_size() const {
+        const size_t nr = v_.ukernel.get_nr(), kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
+        return sme() ? kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(s_.n, s_.k, nr, kr, sr)
+                     : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(s_.n, s_.k, nr, kr, sr);
+    }
     const Qsi4cxpVariant& v_;
     Shape s_;
     std::vector<float> lhs_, scale_, bias_, dst_;
@@ -193,7 +210,7 @@ void add_packers(const Options& opt, std::vector<BenchCase>& out) {
 
 void add_qsi4cxp_cases(const Options& opt, std::vector<BenchCase>& out) {
     for (const Qsi4cxpVariant& v : kai_registry::qsi4cxp_variants()) {
-        const bool gemv = v.ukernel.get_m_step() == 1;
+        const bool gemv = std::strstr(v.name, "_1x") != nullptr;  // the SME getters need the SVL
         for (const Shape& s : suite_shapes(opt, gemv, false)) {
             add_matmul_cases(opt, v.name, "qai8dxp pack+kernel", "qsi4cxp", v.features, s, 0, "GOP/s",
                              [&v, s] { return std::unique_ptr<MatmulProblem>(new CxProblem(v, s)); }, out);

@@ -141,7 +141,9 @@ public:
     size_t m_step() const override { return v_.ukernel.get_m_step(); }
     size_t n_step() const override { return v_.ukernel.get_n_step(); }
     size_t mr() const override { return v_.ukernel.get_mr(); }
+    // 0 for an SME kernel on a CPU without SME: the getters read the SVL (RDSVL), which needs SME.
     double packed_rhs_bytes() const override {
+        if (!kai_test::missing_features(v_.features).empty()) return 0;
         return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(
             s_.n, s_.k, v_.ukernel.get_nr(), v_.ukernel.get_kr(), v_.ukernel.get_sr()));
     }
@@ -204,8 +206,11 @@ public:
             bias_cols.push_back(bias_[c]);
         }
         const std::vector<int8_t> wv(w_cols.begin(), w_cols.end());
-        const std::vector<float> ref = kai_ref::matmul_qai8dxp_qsi8cx(q, cols.size(), s_.k, wv.data(), scale_cols.data(),
-                                                                      bias_cols.data(), -FLT_MAX, FLT_MAX);
+        // The SME2 kernels: FCLAMP, and the DOT GEMV fuses scale and bias (docs/formats.md, "SME matmul recipes").
+        const bool sme = (v_.features & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0;
+        const std::vector<float> ref =
+            kai_ref::matmul_qai8dxp_qsi8cx(q, cols.size(), s_.k, wv.data(), scale_cols.data(), bias_cols.data(), -FLT_MAX,
+                                           FLT_MAX, sme && std::strstr(v_.name, "_dot") != nullptr, sme);
         for (size_t i = 0; i < rows.size(); ++i) {
             for (size_t j = 0; j < cols.size(); ++j) {
                 const uint16_t got = dst_[rows[i] * s_.n + cols[j]];
@@ -285,7 +290,7 @@ void add_qsi4cxpf16_cases(const Options& opt, std::vector<BenchCase>& out) {
         }
     }
     for (const Qsi8cxpF16Variant& v : kai_registry::qsi8cxpf16_variants()) {
-        const bool gemv = v.ukernel.get_m_step() == 1;
+        const bool gemv = std::strstr(v.name, "_1x") != nullptr;  // the SME getters need the SVL
         for (const Shape& s : suite_shapes(opt, gemv, false)) {
             add_matmul_cases(opt, v.name, "qai8dxp f16 pack+kernel", "qsi8cxpf16", v.features, s, 0, "GOP/s",
                              [&v, s] { return std::unique_ptr<MatmulProblem>(new I8F16Problem(v, s)); }, out);

@@ -3,6 +3,7 @@
 
 #if defined(__linux__) && defined(__aarch64__)
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #endif
 
 namespace kai_test {
@@ -65,6 +66,16 @@ std::string feature_names(uint32_t features) {
 std::string missing_features(uint32_t required) {
     const uint32_t missing = required & ~cpu_features();
     return missing == 0 ? std::string() : feature_names(missing);
+}
+
+bool set_sme_vector_length(size_t bytes) {
+#if defined(PR_SME_SET_VL)
+    if (prctl(PR_SME_SET_VL, static_cast<unsigned long>(bytes), 0, 0, 0) < 0) return false;
+    return static_cast<size_t>(prctl(PR_SME_GET_VL, 0, 0, 0, 0) & PR_SME_VL_LEN_MASK) == bytes;
+#else
+    (void)bytes;
+    return false;
+#endif
 }
 
 }  // namespace kai_test

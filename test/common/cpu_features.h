@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <string>
 
 // Feature bits used by the generated registry (kai/kai_registry.inc) and by the tests.
@@ -28,6 +29,10 @@ std::string missing_features(uint32_t required);
 
 // Returns the names of the bits in `features`, e.g. "dotprod i8mm"; "none" for 0.
 std::string feature_names(uint32_t features);
+
+// Sets this thread's SME streaming vector length to `bytes` (prctl(PR_SME_SET_VL)); true when the CPU took exactly
+// that length (an SME CPU; false elsewhere).
+bool set_sme_vector_length(size_t bytes);
 
 }  // namespace kai_test
 

@@ -300,7 +300,10 @@ bool is_sme(uint32_t f) { return (f & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0
 std::vector<Instance> all_instances() {
     std::vector<Instance> out;
     const auto& q4 = kai_registry::qsi4cxp_variants();
-    for (size_t i = 0; i < q4.size(); ++i) out.push_back({"qsi4cxp", q4[i].name, q4[i].features, i, 0, 0});
+    for (size_t i = 0; i < q4.size(); ++i) {
+        // The SME2 kernels read another RHS layout ("qsi4cxps1s0 RHS"): the qsi4cxp suite sweeps them.
+        if (!is_sme(q4[i].features)) out.push_back({"qsi4cxp", q4[i].name, q4[i].features, i, 0, 0});
+    }
     const auto& q8 = kai_registry::qsi8cxp_variants();
     for (size_t i = 0; i < q8.size(); ++i) {
         if (is_sme(q8[i].features)) {
@@ -334,7 +337,13 @@ std::vector<Instance> all_instances() {
     const auto& h4 = kai_registry::qsi4cxpf16_variants();
     for (size_t i = 0; i < h4.size(); ++i) out.push_back({"qsi4cxpf16", h4[i].name, h4[i].features, i, 0, 0});
     const auto& h8 = kai_registry::qsi8cxpf16_variants();
-    for (size_t i = 0; i < h8.size(); ++i) out.push_back({"qsi8cxpf16", h8[i].name, h8[i].features, i, 0, 0});
+    for (size_t i = 0; i < h8.size(); ++i) {
+        if (is_sme(h8[i].features)) {
+            for (size_t svl : {16, 64, 256}) out.push_back({"qsi8cxpf16", h8[i].name, h8[i].features, i, svl, 0});
+        } else {
+            out.push_back({"qsi8cxpf16", h8[i].name, h8[i].features, i, 0, 0});
+        }
+    }
     const auto& a4 = kai_registry::qai4c32p_variants();
     for (size_t i = 0; i < a4.size(); ++i) out.push_back({"qai4c32p", a4[i].name, a4[i].features, i, 0, 0});
     const auto& hb = kai_registry::bf16f16_variants();

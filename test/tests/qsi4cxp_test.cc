@@ -22,6 +22,7 @@
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon.h"
 #include "test/common/abi_call.h"
 #include "test/common/buffers.h"
 #include "test/common/compare.h"
@@ -31,8 +32,10 @@
 #include "test/common/limits.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
+#include "test/reference/int4_pack_ref.h"
 #include "test/reference/qai8dxp_ref.h"
 #include "test/reference/qsi4cxp_ref.h"
+#include "test/reference/qsi8cxp_ref.h"
 #include "test/reference/reference_common.h"
 #include "test/registry/qsi4cxp_registry.h"
 
@@ -647,6 +650,23 @@ using MatmulParam = std::tuple<size_t /*variant*/, Shape, Portion, Clamp, bool /
 
 const Qsi4cxpVariant& variant(size_t i) { return kai_registry::qsi4cxp_variants().at(i); }
 
+// The SME / SME2 kernels read their own RHS layout ("qsi4cxps1s0 RHS") at a vector length set per test: they have
+// their own section below ("SME / SME2 kernels"); every other kernel test takes the NEON variants.
+bool is_sme(const Qsi4cxpVariant& v) { return (v.features & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0; }
+
+// Sets this thread's SVL (bytes); fails when the CPU does not take it.
+::testing::AssertionResult set_svl(size_t bytes) {
+    if (kai_test::set_sme_vector_length(bytes)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "cannot set the SVL to " << bytes << " bytes";
+}
+
+std::vector<size_t> neon_variants() {
+    std::vector<size_t> out;
+    for (size_t vi = 0; vi < kai_registry::qsi4cxp_variants().size(); ++vi)
+        if (!is_sme(variant(vi))) out.push_back(vi);
+    return out;
+}
+
 // Sub-tile [m0, m0+mh) x [n0, n0+nw) of the portion, snapped to the steps.
 void portion_rect(Portion p, size_t m, size_t n, size_t ms, size_t ns, size_t* m0, size_t* mh, size_t* n0, size_t* nw) {
     switch (p) {
@@ -752,6 +772,7 @@ std::vector<MatmulParam> matmul_params() {
     std::vector<MatmulParam> p;
     const size_t nv = kai_registry::qsi4cxp_variants().size();
     for (size_t vi = 0; vi < nv; ++vi) {
+        if (is_sme(variant(vi))) continue;
         const bool gemv = variant(vi).ukernel.get_m_step() == 1;
         size_t si = 0;
         for (const Shape& s : matmul_shapes()) {
@@ -797,7 +818,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, MatmulTest, ::testing::ValuesIn(matmul_params
 // GEMVs' K passes) at limit - 1, limit and limit + 1, in both sweeps: the whole call, bias, no clamp.
 std::vector<MatmulParam> limit_matmul_params() {
     std::vector<MatmulParam> p;
-    for (size_t vi = 0; vi < kai_registry::qsi4cxp_variants().size(); ++vi) {
+    for (size_t vi : neon_variants()) {
         for (const kai_test::LimitCase& l : kai_test::limit_cases(variant(vi).name)) {
             p.emplace_back(vi, Shape{l.m, l.n, l.k}, Portion::kFull, Clamp::kNone, true, false, uint8_t{8});
         }
@@ -932,7 +953,7 @@ std::string variant_param_name(const ::testing::TestParamInfo<size_t>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, MatmulVariantTest,
-                         ::testing::Range(size_t{0}, kai_registry::qsi4cxp_variants().size()), variant_param_name);
+                         ::testing::ValuesIn(neon_variants()), variant_param_name);
 
 #ifndef NDEBUG
 TEST(RhsPackDeath, ParamsChecked) {
@@ -1018,7 +1039,7 @@ TEST_P(Qsi4cxpKernelPreconditionsDeathTest, Kernels) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, Qsi4cxpKernelPreconditionsDeathTest,
-                         ::testing::Range(size_t{0}, kai_registry::qsi4cxp_variants().size()), variant_param_name);
+                         ::testing::ValuesIn(neon_variants()), variant_param_name);
 
 TEST(Qsi4cxpPreconditionsDeathTest, LhsPacker) {
     const std::string file = "kai_lhs_quant_pack_qai8dxp_f32.c";
@@ -1162,14 +1183,16 @@ std::vector<std::string> compat_files() {
     std::vector<std::string> files;
     for (const char* prefix : {"kai_lhs_quant_pack_qai8dxp_f32__", "kai_rhs_pack_nxk_qsi4cxp_", "kai_rhs_pack_kxn_qsi4cxp_",
                                "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp", "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp",
-                               "kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp", "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp"}) {
+                               "kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp", "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp",
+                               "kai_matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp", "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp"}) {
         for (const auto& f : kai_test::list_compat_vectors(prefix)) files.push_back(f);
     }
     return files;
 }
 
 TEST(Compat, EveryVectorOfTheFamilyIsPresent) {
-    EXPECT_EQ(compat_files().size(), 76u);  // 72 + 4 special-row files of the f32 LHS packer
+    // 72 + 4 special-row files of the f32 LHS packer + 4 per SME2 kernel and SVL (128 and 512 bits).
+    EXPECT_EQ(compat_files().size(), 92u);
 }
 
 class CompatTest : public ::testing::TestWithParam<std::string> {};
@@ -1215,6 +1238,9 @@ TEST_P(CompatTest, Replays) {
         if (name == x.name) v = &x;
     ASSERT_NE(v, nullptr) << name << " is not in the registry";
     KAI_TEST_SKIP_UNLESS(v->features);
+    if (is_sme(*v)) {
+        ASSERT_TRUE(set_svl(cv.str("vector_length") == "svl128" ? 16 : 64)) << cv.str("vector_length");
+    }
     const auto& uk = v->ukernel;
     const size_t m = cv.size("m");
     EXPECT_EQ(KAI_ABI(uk.get_m_step)(), cv.size("m_step"));
@@ -1232,6 +1258,35 @@ TEST_P(CompatTest, Replays) {
     EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), (n + 3) * 4,
                                          cv.section("dst").f32(), n * 4, m, n));
     EXPECT_TRUE(dst.untouched_outside(0, m, 0, n));
+    if (is_sme(*v)) {
+        // kai's packers make the stored packed buffers from the stored inputs, and a tile-by-tile run through the
+        // offset getters gives the stored output too.
+        EXPECT_EQ(uk.get_kr(), cv.size("kr"));
+        EXPECT_EQ(uk.get_sr(), cv.size("sr"));
+        std::vector<uint8_t> lhs_mine(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, uk.get_mr(), uk.get_kr(), uk.get_sr()));
+        ASSERT_EQ(lhs_mine.size(), lp.bytes.size());
+        kai_run_lhs_quant_pack_qai8dxp_f32(m, k, uk.get_mr(), uk.get_kr(), uk.get_sr(), 0, cv.section("lhs").f32(),
+                                           cv.size("lhs_stride"), lhs_mine.data());
+        EXPECT_TRUE(kai_test::bytes_equal(lhs_mine.data(), lp.bytes.data(), lp.bytes.size(), lp.mask.data()));
+        std::vector<uint8_t> rhs_mine(
+            kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(n, k, uk.get_nr(), uk.get_kr(), uk.get_sr()));
+        ASSERT_EQ(rhs_mine.size(), rp.bytes.size());
+        const kai_rhs_pack_qs4cxs1s0_param params{1, zp};
+        kai_run_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(1, n, k, uk.get_nr(), uk.get_kr(), uk.get_sr(),
+                                                         cv.section("rhs").bytes.data(), bias, cv.section("scale").f32(),
+                                                         rhs_mine.data(), 0, &params);
+        EXPECT_TRUE(kai_test::bytes_equal(rhs_mine.data(), rp.bytes.data(), rp.bytes.size(), rp.mask.data()));
+        DstBuffer tiled(m, n, 4, (n + 3) * 4);
+        for (size_t m0 = 0; m0 < m; m0 += uk.get_m_step())
+            for (size_t n0 = 0; n0 < n; n0 += uk.get_n_step())
+                uk.run_matmul(std::min(uk.get_m_step(), m - m0), std::min(uk.get_n_step(), n - n0), k,
+                              lhs_p.data() + uk.get_lhs_packed_offset(m0, k), rhs_p.data() + uk.get_rhs_packed_offset(n0, k),
+                              reinterpret_cast<float*>(tiled.at(0, 0) + uk.get_dst_offset(m0, n0, (n + 3) * 4)), (n + 3) * 4,
+                              4, cv.clamp_min(), cv.clamp_max());
+        EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(tiled.at(0, 0)), (n + 3) * 4,
+                                             cv.section("dst").f32(), n * 4, m, n));
+        EXPECT_TRUE(tiled.untouched_outside(0, m, 0, n));
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Vectors, CompatTest, ::testing::ValuesIn(compat_files()),
@@ -1257,6 +1312,7 @@ TEST(Qsi4cxpSizeDeathTest, SizesThatOverflowAbortInEveryBuild) {
     EXPECT_DEATH((void)KAI_ABI(kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0)(1, SIZE_MAX, 8, kKr, kSr), overflow);
     EXPECT_DEATH((void)KAI_ABI(kai_get_rhs_packed_size_rhs_pack_kxn_qsi4cxp_qs4cxs1s0)(SIZE_MAX, 32, 8, kKr, kSr), overflow);
     for (const Qsi4cxpVariant& v : kai_registry::qsi4cxp_variants()) {
+        if (is_sme(v)) continue;  // SmeKernel.SizesThatOverflowAbort
         SCOPED_TRACE(v.name);
         const auto& uk = v.ukernel;
         EXPECT_DEATH((void)uk.get_lhs_packed_offset(KAI_ABI(uk.get_mr)(), SIZE_MAX), overflow);
@@ -1265,5 +1321,194 @@ TEST(Qsi4cxpSizeDeathTest, SizesThatOverflowAbortInEveryBuild) {
         EXPECT_DEATH((void)uk.get_dst_size(SIZE_MAX, 5), overflow);
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// SME / SME2 kernels (KleidiAI's: LHS kai_lhs_quant_pack_qai8dxp_f32 with the getters' mr, kr = 4, sr = 1; RHS
+// kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon, docs/formats.md, "qsi4cxps1s0 RHS"). Expected values: the
+// "qsi8cxp matmul" recipe on the signed nibbles (test/reference/qsi8cxp_ref.h), fused scale and bias for the DOT
+// GEMVs, FCLAMP for the SME2 kernels; every case at SVL 128, 512 and 2048 bits.
+// ------------------------------------------------------------------------------------------
+
+using SmeParam = std::tuple<size_t /*variant*/, size_t /*svl bytes*/>;
+
+std::vector<SmeParam> sme_params() {
+    std::vector<SmeParam> p;
+    for (size_t vi = 0; vi < kai_registry::qsi4cxp_variants().size(); ++vi)
+        if (is_sme(variant(vi)))
+            for (size_t svl : {16, 64, 256}) p.emplace_back(vi, svl);
+    return p;
+}
+
+std::string sme_param_name(const ::testing::TestParamInfo<SmeParam>& info) {
+    return std::string(variant(std::get<0>(info.param)).name).substr(std::string("kai_matmul_clamp_f32_").size()) +
+           "_svl" + std::to_string(std::get<1>(info.param) * 8);
+}
+
+// One problem for an SME kernel: inputs, both packed buffers (kai's packers, checked byte for byte against the
+// reference packers) and the expected m x n output.
+struct SmeProblem {
+    size_t m, n, k;
+    std::vector<float> lhs, scale, bias;
+    std::vector<uint8_t> w;
+    GuardedBuffer lhs_p, rhs_p;
+    std::vector<float> want;
+    SmeProblem(const Qsi4cxpVariant& v, size_t m_, size_t n_, size_t k_, uint64_t seed, bool with_bias, float lo,
+               float hi, bool nan_scale)
+        : m(m_), n(n_), k(k_), lhs(make_lhs(m_, k_, k_, seed, true)), scale(make_scales(n_, seed + 1)),
+          bias(make_scales(n_, seed + 2)), w(make_rhs_bytes(n_, k_, false, seed + 3)),
+          lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m_, k_, v.ukernel.get_mr(), v.ukernel.get_kr(),
+                                                                   v.ukernel.get_sr())),
+          rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(n_, k_, v.ukernel.get_nr(),
+                                                                                v.ukernel.get_kr(), v.ukernel.get_sr())) {
+        const auto& uk = v.ukernel;
+        const size_t mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
+        for (auto& b : bias) b *= 40.0f;
+        if (nan_scale) scale[n / 2] = std::numeric_limits<float>::quiet_NaN();
+        const float* bp = with_bias ? bias.data() : nullptr;
+        kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr, 0, lhs.data(), k * 4, lhs_p.data());
+        const kai_rhs_pack_qs4cxs1s0_param params{1, 8};
+        kai_run_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(1, n, k, nr, kr, sr, w.data(), bp, scale.data(), rhs_p.data(),
+                                                         0, &params);
+        const std::vector<uint8_t> ref_rhs = kai_ref::pack_qsi4cxps1s0(n, k, nr, kr, w.data(), bp, scale.data(), 8);
+        EXPECT_EQ(ref_rhs.size(), rhs_p.size());
+        EXPECT_TRUE(kai_test::bytes_equal(rhs_p.data(), ref_rhs.data(), std::min(ref_rhs.size(), rhs_p.size())));
+        std::vector<uint8_t> ref_lhs(kai_ref::qai8dxp_packed_size(m, k, mr));
+        kai_ref::pack_qai8dxp(m, k, mr, kr, sr, 0, lhs.data(), k * 4, ref_lhs.data());
+        const kai_ref::Qai8dxpUnpacked q = kai_ref::unpack_qai8dxp(ref_lhs.data(), m, k, mr, kr, sr);
+        const std::vector<int8_t> wv = kai_ref::qs4_nxk_values(w.data(), n, k, 8);
+        // The DOT GEMVs ("_dot", "_sdot") fuse scale and bias (docs/formats.md, "SME matmul recipes").
+        const bool fused = std::strstr(v.name, "_dot") != nullptr || std::strstr(v.name, "_sdot") != nullptr;
+        const bool fclamp = (v.features & KAI_FEATURE_SME2) != 0;
+        want = kai_ref::matmul_qai8dxp_qsi8cx(q, n, k, wv.data(), scale.data(), bp, lo, hi, fused, fclamp);
+    }
+};
+
+class SmeKernelTest : public ::testing::TestWithParam<SmeParam> {};
+
+// The test's variant v and SVL svl (bytes): skips without the variant's features, then sets the SVL.
+#define KAI_ENTER_SME(v, svl)                                  \
+    const size_t svl = std::get<1>(GetParam());                \
+    const Qsi4cxpVariant& v = variant(std::get<0>(GetParam())); \
+    KAI_TEST_SKIP_UNLESS(v.features);                          \
+    ASSERT_TRUE(set_svl(svl))
+
+// Shapes around the tile (mr, nr) and K around the 32-chunk, each over the whole matrix, a middle sub-tile and the
+// last tiles through the offset getters, into a wider-stride destination ringed by NaN.
+TEST_P(SmeKernelTest, BitExactOnSubTiles) {
+    KAI_ENTER_SME(v, svl);
+    const auto& uk = v.ukernel;
+    const size_t ms = uk.get_m_step(), ns = uk.get_n_step();
+    ASSERT_EQ(uk.get_nr(), svl);
+    ASSERT_EQ(ns, svl);
+    ASSERT_EQ(uk.get_kr(), 4u);
+    ASSERT_EQ(uk.get_sr(), 1u);
+    ASSERT_EQ(uk.get_mr(), ms == 1 ? 1 : svl / 4);
+    std::vector<Shape> shapes = {{1, 1, 1}, {ms + 1, ns + 1, 33}, {2 * ms + 3, 2 * ns + 5, 95}};
+    if (!kai_test::reduced_sweep() || svl == 64) {
+        shapes.push_back({ms, ns, 32});
+        shapes.push_back({3, ns - 1, 64});
+        shapes.push_back({ms + 2, 3 * ns - 1, 257});
+        shapes.push_back({1, 7, 4099});
+    }
+    uint64_t seed = 100 + std::get<0>(GetParam()) * 10 + svl;
+    for (const Shape& sh : shapes) {
+        for (Portion portion : {Portion::kFull, Portion::kMiddle, Portion::kLastTiles}) {
+            const int c = static_cast<int>(portion);
+            const bool with_bias = (seed + c) % 2 == 0;
+            const float lo = c == 1 ? -1.5f : -FLT_MAX, hi = c == 1 ? 2.0f : FLT_MAX;
+            SCOPED_TRACE(shape_name(sh.m, sh.n, sh.k) + " portion " + std::to_string(c));
+            SmeProblem pr(v, sh.m, sh.n, sh.k, seed++, with_bias, lo, hi, false);
+            size_t m0, mh, n0, nw;
+            portion_rect(portion, sh.m, sh.n, ms, ns, &m0, &mh, &n0, &nw);
+            const size_t stride = (sh.n + 5) * 4;
+            DstBuffer dst(sh.m, sh.n, 4, stride);
+            uk.run_matmul(mh, nw, sh.k, pr.lhs_p.data() + uk.get_lhs_packed_offset(m0, sh.k),
+                          pr.rhs_p.data() + uk.get_rhs_packed_offset(n0, sh.k),
+                          reinterpret_cast<float*>(dst.at(0, 0) + uk.get_dst_offset(m0, n0, stride)), stride, 4, lo, hi);
+            EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(m0, n0)), stride,
+                                                 pr.want.data() + m0 * sh.n + n0, sh.n * 4, mh, nw));
+            EXPECT_TRUE(dst.untouched_outside(m0, mh, n0, nw));
+        }
+    }
+}
+
+// A NaN scale makes a NaN accumulator: the SME2 kernels' FCLAMP gives the lower bound (KleidiAI's values).
+TEST_P(SmeKernelTest, NanAccumulatorIsClampedAsKleidiAI) {
+    KAI_ENTER_SME(v, svl);
+    const auto& uk = v.ukernel;
+    const size_t m = uk.get_m_step() + 1, n = 9, k = 40;
+    SmeProblem pr(v, m, n, k, 77, true, -3.0f, 5.0f, true);
+    DstBuffer dst(m, n, 4, n * 4);
+    uk.run_matmul(m, n, k, pr.lhs_p.data(), pr.rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -3.0f,
+                  5.0f);
+    EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, pr.want.data(), n * 4, m, n));
+    EXPECT_EQ(pr.want[n / 2], -3.0f);
+}
+
+// Every m_step x n_step tile through the offset getters gives the whole call's bits; m = 0 or n = 0 writes nothing.
+TEST_P(SmeKernelTest, TiledRunEqualsFullRunAndEmptyWritesNothing) {
+    KAI_ENTER_SME(v, svl);
+    const auto& uk = v.ukernel;
+    const size_t ms = uk.get_m_step(), ns = uk.get_n_step();
+    const size_t m = ms == 1 ? 3 : 2 * ms + 1, n = 2 * ns + 3, k = 77;
+    SmeProblem pr(v, m, n, k, 5, true, -FLT_MAX, FLT_MAX, false);
+    DstBuffer full(m, n, 4, n * 4), tiled(m, n, 4, n * 4);
+    uk.run_matmul(m, n, k, pr.lhs_p.data(), pr.rhs_p.data(), reinterpret_cast<float*>(full.at(0, 0)), n * 4, 4, -FLT_MAX,
+                  FLT_MAX);
+    for (size_t m0 = 0; m0 < m; m0 += ms)
+        for (size_t n0 = 0; n0 < n; n0 += ns)
+            uk.run_matmul(std::min(ms, m - m0), std::min(ns, n - n0), k, pr.lhs_p.data() + uk.get_lhs_packed_offset(m0, k),
+                          pr.rhs_p.data() + uk.get_rhs_packed_offset(n0, k),
+                          reinterpret_cast<float*>(tiled.at(0, 0) + uk.get_dst_offset(m0, n0, n * 4)), n * 4, 4,
+                          -FLT_MAX, FLT_MAX);
+    EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(tiled.at(0, 0)), n * 4,
+                                         reinterpret_cast<const float*>(full.at(0, 0)), n * 4, m, n));
+    EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(full.at(0, 0)), n * 4, pr.want.data(), n * 4, m, n));
+    DstBuffer empty(1, 1, 4, 4);
+    uk.run_matmul(0, n, k, pr.lhs_p.data(), pr.rhs_p.data(), reinterpret_cast<float*>(empty.at(0, 0)), 4, 4, -FLT_MAX, FLT_MAX);
+    uk.run_matmul(m, 0, k, pr.lhs_p.data(), pr.rhs_p.data(), reinterpret_cast<float*>(empty.at(0, 0)), 4, 4, -FLT_MAX, FLT_MAX);
+    EXPECT_TRUE(empty.untouched_outside(0, 0, 0, 0));
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, SmeKernelTest, ::testing::ValuesIn(sme_params()), sme_param_name);
+
+TEST(SmeKernel, SizesThatOverflowAbort) {
+    GTEST_FLAG_SET(death_test_style, "fast");  // re-exec does not work under qemu-user
+    const std::string overflow = kai_test::size_overflow_regex();
+    for (const Qsi4cxpVariant& v : kai_registry::qsi4cxp_variants()) {
+        if (!is_sme(v)) continue;
+        KAI_TEST_SKIP_UNLESS(v.features);
+        SCOPED_TRACE(v.name);
+        const auto& uk = v.ukernel;
+        EXPECT_DEATH((void)uk.get_lhs_packed_offset(uk.get_mr(), SIZE_MAX), overflow);
+        EXPECT_DEATH((void)uk.get_rhs_packed_offset(uk.get_nr(), SIZE_MAX), overflow);
+        EXPECT_DEATH((void)uk.get_dst_offset(uk.get_m_step(), uk.get_n_step(), SIZE_MAX), overflow);
+        EXPECT_DEATH((void)uk.get_dst_size(SIZE_MAX, 5), overflow);
+    }
+}
+
+#ifndef NDEBUG
+TEST(SmeKernelDeathTest, PreconditionsAbortWithMessage) {
+    GTEST_FLAG_SET(death_test_style, "fast");
+    for (const Qsi4cxpVariant& v : kai_registry::qsi4cxp_variants()) {
+        if (!is_sme(v)) continue;
+        KAI_TEST_SKIP_UNLESS(v.features);
+        SCOPED_TRACE(v.name);
+        const auto& uk = v.ukernel;
+        float dst[4];
+        uint8_t buf[64] = {0};
+        EXPECT_DEATH(uk.run_matmul(1, 1, 32, buf, buf, dst, 4, 8, -FLT_MAX, FLT_MAX), "dst_stride_col");
+        EXPECT_DEATH(uk.run_matmul(1, 1, 0, buf, buf, dst, 4, 4, -FLT_MAX, FLT_MAX), "k must");
+        EXPECT_DEATH(uk.run_matmul(1, 1, 32, nullptr, buf, dst, 4, 4, -FLT_MAX, FLT_MAX), "lhs_packed");
+        EXPECT_DEATH(uk.run_matmul(1, 1, 32, buf, nullptr, dst, 4, 4, -FLT_MAX, FLT_MAX), "rhs_packed");
+        EXPECT_DEATH(uk.run_matmul(1, 1, 32, buf, buf, nullptr, 4, 4, -FLT_MAX, FLT_MAX), "dst must");
+        EXPECT_DEATH(uk.run_matmul(2, 4, 32, buf, buf, dst, 12, 4, -FLT_MAX, FLT_MAX), "dst_stride_row");
+        EXPECT_DEATH((void)uk.get_rhs_packed_offset(1, 32), "n_idx");
+        if (uk.get_mr() > 1) {
+            EXPECT_DEATH((void)uk.get_lhs_packed_offset(1, 32), "m_idx");
+        }
+    }
+}
+#endif
 
 }  // namespace

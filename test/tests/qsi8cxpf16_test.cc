@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -93,6 +94,48 @@ void add_special_rows(std::vector<uint16_t>& lhs, size_t m, size_t k) {
 
 const std::vector<Qsi8cxpF16Variant>& variants() { return kai_registry::qsi8cxpf16_variants(); }
 
+bool is_sme(const Qsi8cxpF16Variant& v) { return (v.features & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0; }
+
+// A variant at one streaming vector length: the SME2 kernels at SVL 128, 512 and 2048 bits (svl = 16, 64, 256
+// bytes; their getters and packed layouts follow it), the NEON ones once (svl = 0).
+struct Instance {
+    size_t variant;
+    size_t svl;
+};
+
+const std::vector<Instance>& instances() {
+    static const std::vector<Instance> list = [] {
+        std::vector<Instance> l;
+        for (size_t vi = 0; vi < variants().size(); ++vi) {
+            if (is_sme(variants()[vi])) {
+                for (size_t svl : {16, 64, 256}) l.push_back({vi, svl});
+            } else {
+                l.push_back({vi, 0});
+            }
+        }
+        return l;
+    }();
+    return list;
+}
+
+// The SME2 kernels take the whole sweep at SVL 512 (their compat vectors' other length is 128), the deep and
+// clamp sweeps only in part at 128 and 2048 (emulated SVL 2048 tiles are slow).
+bool thin_instance(size_t i) { return instances()[i].svl != 0 && instances()[i].svl != 64; }
+
+// Sets this thread's SVL (bytes); fails when the CPU does not take it.
+::testing::AssertionResult set_svl(size_t bytes) {
+    if (kai_test::set_sme_vector_length(bytes)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "cannot set the SVL to " << bytes << " bytes";
+}
+
+// The test's variant: skips without its features, then sets the instance's SVL.
+#define KAI_ENTER_INSTANCE(v)                                            \
+    const Qsi8cxpF16Variant& v = variants()[instances()[GetParam()].variant]; \
+    KAI_TEST_SKIP_UNLESS(v.features);                                    \
+    if (instances()[GetParam()].svl != 0) {                               \
+        ASSERT_TRUE(set_svl(instances()[GetParam()].svl));                \
+    }
+
 struct Problem {
     size_t m, n, k;
     std::vector<uint8_t> lhs_packed, rhs_packed;
@@ -143,8 +186,10 @@ void run_and_check(const Qsi8cxpF16Variant& v, const Problem& p, size_t m0, size
     const uint8_t* rhs = rhs_g.data() + uk.get_rhs_packed_offset(n0, p.k);
     KAI_ABI(uk.run_matmul)(rows, cols, p.k, lhs, rhs, dst.at(m0, n0), stride, 2, lo, hi);
     ASSERT_EQ(uk.get_dst_offset(m0, n0, stride), m0 * stride + n0 * 2);
-    const std::vector<float> ref =
-        kai_ref::matmul_qai8dxp_qsi8cx(p.q, p.n, p.k, p.w.data(), p.scale.data(), p.bias.data(), lo, hi);
+    // The SME2 kernels: FCLAMP, and the DOT GEMV fuses scale and bias (docs/formats.md, "SME matmul recipes").
+    const bool sme = is_sme(v);
+    const std::vector<float> ref = kai_ref::matmul_qai8dxp_qsi8cx(p.q, p.n, p.k, p.w.data(), p.scale.data(), p.bias.data(),
+                                                                  lo, hi, sme && std::strstr(v.name, "_dot") != nullptr, sme);
     for (size_t i = m0; i < m0 + rows; ++i) {
         for (size_t j = n0; j < n0 + cols; ++j) {
             const uint16_t got = static_cast<uint16_t>(dst.bits(i, j));
@@ -160,8 +205,7 @@ void run_and_check(const Qsi8cxpF16Variant& v, const Problem& p, size_t m0, size
 class Qsi8cxpF16Test : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(Qsi8cxpF16Test, Shapes) {
-    const Qsi8cxpF16Variant& v = variants()[GetParam()];
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(v);
     const auto& uk = v.ukernel;
     const size_t ms = uk.get_m_step(), ns = uk.get_n_step();
     const bool reduced = kai_test::reduced_sweep();
@@ -169,6 +213,10 @@ TEST_P(Qsi8cxpF16Test, Shapes) {
     if (ms > 1) mv.push_back(ms - 1);
     std::vector<size_t> nv = {1, ns - 1, ns, ns + 1, 37};
     std::vector<size_t> kv = reduced ? std::vector<size_t>{1, 33, 256} : std::vector<size_t>{1, 7, 31, 32, 33, 64, 127, 257, 2049};
+    if (thin_instance(GetParam())) {
+        mv = {1, ms + 1};
+        nv = {1, ns + 1};
+    }
     uint64_t seed = 1000;
     for (size_t m : mv) {
         for (size_t n : nv) {
@@ -186,12 +234,12 @@ TEST_P(Qsi8cxpF16Test, Shapes) {
 }
 
 TEST_P(Qsi8cxpF16Test, LargeK) {
-    const Qsi8cxpF16Variant& v = variants()[GetParam()];
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(v);
     const size_t m = v.ukernel.get_m_step() == 1 ? 2 : 17;
     const size_t k = kai_test::reduced_sweep() ? 4096 : 11008;
     const Problem p = make_problem(v, m, 9, k, 77, true, true, false);
     run_and_check(v, p, 0, m, 0, 9, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), 0);
+    if (thin_instance(GetParam())) return;
     // K of real models and past 16384 (every path of the K loops) on M = 1 or mr + 1, N = nr + 1; the reduced
     // sweep keeps the deepest.
     for (size_t kd : kai_test::reduced_sweep() ? std::vector<size_t>{16448} : std::vector<size_t>{4096, 16448}) {
@@ -209,8 +257,7 @@ TEST_P(Qsi8cxpF16Test, LargeK) {
 }
 
 TEST_P(Qsi8cxpF16Test, SubTilesClampsAndStride) {
-    const Qsi8cxpF16Variant& v = variants()[GetParam()];
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(v);
     const auto& uk = v.ukernel;
     const size_t ms = uk.get_m_step(), ns = uk.get_n_step();
     const size_t m = 3 * ms + 1, n = 3 * ns + 2, k = 96;
@@ -219,6 +266,7 @@ TEST_P(Qsi8cxpF16Test, SubTilesClampsAndStride) {
     // an f16 ulp outside), inverted (max < min: every output is max).
     const float clamps[][2] = {{-kInf, kInf}, {-0.1f, kInf}, {-kInf, 0.3f}, {-0.1f, 0.3f}, {0.1f, 0.3000001f}, {0.5f, -0.5f}};
     for (const auto& c : clamps) {
+        if (thin_instance(GetParam()) && &c != &clamps[3] && &c != &clamps[5]) continue;
         run_and_check(v, p, 0, m, 0, n, c[0], c[1], 6);
         run_and_check(v, p, ms, ms, ns, ns, c[0], c[1], 0);          // an interior tile
         run_and_check(v, p, 2 * ms, m - 2 * ms, 2 * ns, n - 2 * ns, c[0], c[1], 2);  // the ragged corner
@@ -229,8 +277,7 @@ TEST_P(Qsi8cxpF16Test, SubTilesClampsAndStride) {
 // Infinities and NaN in the f16 LHS (the packer's special rows) and outputs beyond the f16 range:
 // |y| >= 65520 becomes +-inf after the f32 clamp, exactly as FCVTN.
 TEST_P(Qsi8cxpF16Test, SpecialInputsAndOverflow) {
-    const Qsi8cxpF16Variant& v = variants()[GetParam()];
-    KAI_TEST_SKIP_UNLESS(v.features);
+    KAI_ENTER_INSTANCE(v);
     const size_t m = std::max<size_t>(7, v.ukernel.get_m_step() + 1), n = 13, k = 64;
     const Problem special = make_problem(v, m, n, k, 555, true, true, true);
     run_and_check(v, special, 0, m, 0, n, -kInf, kInf, 0);
@@ -246,10 +293,23 @@ TEST_P(Qsi8cxpF16Test, SpecialInputsAndOverflow) {
 // The f16 kernel is its f32 twin rounded: the same packed operands through the f32 recipe give the
 // same numbers (checked through the reference, which the f32 family's suite ties to the f32 kernels).
 TEST_P(Qsi8cxpF16Test, CompatVectors) {
-    const Qsi8cxpF16Variant& v = variants()[GetParam()];
-    KAI_TEST_SKIP_UNLESS(v.features);
-    const auto files = kai_test::list_compat_vectors(std::string(v.name) + "__");
-    ASSERT_EQ(files.size(), 6u) << v.name;
+    KAI_ENTER_INSTANCE(v);
+    std::vector<std::string> files = kai_test::list_compat_vectors(std::string(v.name) + "__");
+    if (is_sme(v)) {
+        // 4 files per SVL, at 128 and 512 bits; the vectors' packed buffers hold only at their SVL.
+        const std::string tag = "_svl" + std::to_string(instances()[GetParam()].svl * 8) + ".txt";
+        std::vector<std::string> at_svl;
+        for (const std::string& f : files)
+            if (f.size() > tag.size() && f.compare(f.size() - tag.size(), tag.size(), tag) == 0) at_svl.push_back(f);
+        files = at_svl;
+        if (instances()[GetParam()].svl == 256) {
+            EXPECT_EQ(files.size(), 0u);
+            return;
+        }
+        ASSERT_EQ(files.size(), 4u) << v.name;
+    } else {
+        ASSERT_EQ(files.size(), 6u) << v.name;
+    }
     const auto& uk = v.ukernel;
     for (const std::string& f : files) {
         const kai_test::CompatVector cv = kai_test::load_compat_vector(f);
@@ -280,10 +340,13 @@ TEST_P(Qsi8cxpF16Test, CompatVectors) {
 }
 
 std::string name_of(const ::testing::TestParamInfo<size_t>& info) {
-    return std::string(variants()[info.param].name).substr(std::string("kai_matmul_clamp_f16_").size());
+    const Instance& in = instances()[info.param];
+    std::string name = std::string(variants()[in.variant].name).substr(std::string("kai_matmul_clamp_f16_").size());
+    if (in.svl != 0) name += "_svl" + std::to_string(in.svl * 8);
+    return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Qsi8cxpF16Test, ::testing::Range<size_t>(0, variants().size()), name_of);
+INSTANTIATE_TEST_SUITE_P(All, Qsi8cxpF16Test, ::testing::Range<size_t>(0, instances().size()), name_of);
 
 #ifndef NDEBUG
 TEST(Qsi8cxpF16PreconditionsDeathTest, Kernels) {
