@@ -2,7 +2,7 @@
 # kai's list for CMake (included by CMakeLists.txt, read by cmake/KaiKernels.cmake):
 #   KAI_KERNEL_NAMES, KAI_FAMILIES, KAI_KERNEL_<name>_FAMILY/_KIND/_DIR/_FEATURES/_MARCH,
 #   KAI_MARCH_<features joined by +> (the -march flag of each feature set, tools/kai_list.py).
-set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k)
+set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k f32_neon)
 set(KAI_KERNEL_NAMES
   kai_lhs_quant_pack_bf16p8x4_f32_neon
   kai_lhs_quant_pack_bf16p1x4_f32_neon
@@ -130,6 +130,8 @@ set(KAI_KERNEL_NAMES
   kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod
   kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod
   kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm
+  kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon
+  kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla
 )
 set("KAI_MARCH_" "-march=armv8-a")
 set("KAI_MARCH_bf16" "-march=armv8.6-a+bf16")
@@ -775,3 +777,13 @@ set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_KIND "mat
 set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_DIR "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp")
 set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_FEATURES "i8mm")
 set(KAI_KERNEL_kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm_MARCH "-march=armv8.6-a+i8mm")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon_FAMILY "f32_neon")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon_KIND "rhs_packer")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon_DIR "kai/ukernels/pack")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon_FEATURES "")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_FAMILY "f32_neon")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_DIR "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_FEATURES "")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_MARCH "-march=armv8-a")

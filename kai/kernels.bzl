@@ -92,7 +92,8 @@ KAI_FAMILIES = [
     {"family": "qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f32 output)", "doc": "docs/matmul_int4_asymmetric.md", "suite": "//test/tests:qai4c32p_test", "reference": "//test/reference:qai4c32p", "sme2": "", "no_asm": ["KAI_QAI4C32P_NO_ASM"], "select": "", "perf": "a4", "perf_gemm": ["128x1024x1024x32", "128x1024x1024x128"], "perf_gemv": ["1x4096x4096x32", "1x4096x4096x128"]},
     {"family": "f16_qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f16 output)", "doc": "docs/matmul_int4_asymmetric.md", "suite": "//test/tests:qai4c32p_test", "reference": "//test/reference:qai4c32p", "sme2": "", "no_asm": ["KAI_QAI4C32P_NO_ASM"], "select": "", "perf": "f16a4", "perf_gemm": ["128x1024x1024x32", "128x1024x1024x128"], "perf_gemv": ["1x4096x4096x32", "1x4096x4096x128"]},
     {"family": "q4k", "title": "GGUF Q4_K (qsi8d256p x q4kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
-    {"family": "q6k", "title": "GGUF Q6_K (qsi8d256p x q6kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []}
+    {"family": "q6k", "title": "GGUF Q6_K (qsi8d256p x q6kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "f32_neon", "title": "f32 NEON GEMM (unpacked LHS, kxn RHS with bias)", "doc": "docs/matmul_f32.md", "suite": "//test/tests:f32_neon_test", "reference": "//test/reference:f32_neon", "sme2": "", "no_asm": [], "select": "", "perf": "f32", "perf_gemm": ["126x1024x1024"], "perf_gemv": ["1x4096x4096"]}
 ]
 
 KAI_PACKER_FEEDS = [
@@ -129,6 +130,7 @@ KAI_PACKER_FEEDS = [
     {"family": "f16_qai4c32p", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon", "kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon", "kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon"]},
     {"family": "q4k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q4kp_q4k_neon"]},
     {"family": "q6k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q6kp_q6k_neon"]},
+    {"family": "f32_neon", "match": "", "packers": ["kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -187,6 +189,7 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod",
     "kai_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod",
     "kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm",
+    "kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla",
 ]
 
 KAI_KERNELS = [
@@ -344,4 +347,8 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod", "family": "q6k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp", "features": ["dotprod"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "4", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "dotprod", "fmt": "q6k", "engine": "sdot"},
     {"name": "kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm", "family": "q6k", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp", "features": ["i8mm"], "m_step": "4", "n_step": "4", "mr": "4", "nr": "4", "kr": "8", "sr": "1", "form": "intrinsics", "template": ["kquant.c.in", "kquant.h.in"], "isa": "i8mm", "fmt": "q6k", "engine": "mmla"},
     # --- end q4k / q6k ---
+    # --- family f32_neon (f32 NEON GEMM): docs/matmul_f32.md ---
+    {"name": "kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon", "family": "f32_neon", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
+    {"name": "kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla", "family": "f32_neon", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p", "features": []},
+    # --- end f32_neon ---
 ]

@@ -32,12 +32,14 @@ import mutate  # noqa: E402  (FAMILY_TESTS: the suite of each family)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = r"(?:f32|bf16|qai8dx|qsi8d32|qsi4cx|qsi4c32|qs4cx|qsu4c32)"
-MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|bf16|f16)_[a-z0-9]+p\d+x\d+_[a-z0-9]+p\d+x\d+b?_\d+x\d+(?:x\d+)?_(?:neon|sve)(?:_(?:mmla|dot|i8mm|dotprod))?$")
+# The f32 NEON GEMM (docs/formats.md, "f32 NEON matmul") reads an unpacked f32 LHS ("_f32_"), a "biasf32" RHS, and names its FMLA "mla".
+MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|bf16|f16)_(?:[a-z0-9]+p\d+x\d+|f32)_[a-z0-9]+p\d+x\d+(?:b|biasf32)?_\d+x\d+(?:x\d+)?_(?:neon|sve)(?:_(?:mmla|dot|i8mm|dotprod|mla))?$")
 # SME/SME2 kernels (docs/formats.md, "SME packed layouts"): "vl" tiles count streaming vectors; engine sme or sme2, feature mopa, mla or dot.
 SME_MATMUL = re.compile(r"^kai_matmul_clamp_f32_(?:[a-z0-9]+p\d+(?:vl)?x\d+|f32)_[a-z0-9]+p\d+vlx\d+(?:b|biasf32)?(?:_\d+(?:vl)?x\d+vl)?_sme2?_(?:mopa|mla|s?dot)$")
 SME_PACKER = re.compile(r"^kai_(?:lhs|rhs)_pack_(?:kxn_|nxk_)?[a-z0-9]+(?:_[a-z0-9]+){1,2}_sme$")
 # The qai4c32p packers (docs/formats.md, "qai4c32p matmul") name their three f32 inputs (scale, zero, bias): "_f32_f32_f32".
-PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:quant_)?pack_(?:kxn_|nxk_)?[a-z0-9]+_[a-z0-9]+(?:_f32_f32_f32)?(?:_neon)?$")
+# The f32 NEON RHS packer names its two f32 inputs (data, bias) after the packed type: "_f32_f32".
+PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:quant_)?pack_(?:kxn_|nxk_)?[a-z0-9]+_[a-z0-9]+(?:_f32_f32_f32|_f32)?(?:_neon)?$")
 GUARDS = {"i8mm": "__ARM_FEATURE_MATMUL_INT8", "dotprod": "__ARM_FEATURE_DOTPROD",
           "bf16": "__ARM_FEATURE_BF16_VECTOR_ARITHMETIC", "fp16": "__ARM_FEATURE_FP16_VECTOR_ARITHMETIC", "sve": "__ARM_FEATURE_SVE",
           "sme": "__ARM_FEATURE_SME", "sme2": "__ARM_FEATURE_SME2"}
