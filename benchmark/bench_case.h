@@ -70,6 +70,7 @@ void add_bf16_qai8dxp_cases(const Options& opt, std::vector<BenchCase>& out);  /
 void add_qai4c32p_cases(const Options& opt, std::vector<BenchCase>& out);  // qai4c32p, f16_qai4c32p
 void add_f16p_qsi4c32p_cases(const Options& opt, std::vector<BenchCase>& out);  // f16 x Q4_0 SME2 MOPA
 void add_kquant_cases(const Options& opt, std::vector<BenchCase>& out);  // GGUF Q4_K / Q6_K
+void add_f32_neon_cases(const Options& opt, std::vector<BenchCase>& out);  // f32 NEON GEMM
 
 // Splits [0, total) into T contiguous chunks whose boundaries are multiples of step; returns
 // thread t's chunk as [begin, end) (empty when there is not enough work).

@@ -506,6 +506,7 @@ int main(int argc, char** argv) {
 
     add_f16p_qsi4c32p_cases(cli.opt, cases);
     add_kquant_cases(cli.opt, cases);
+    add_f32_neon_cases(cli.opt, cases);
 
     // Each entry of kai/kernels.bzl must have a case. With --shape or --bl an adapter may skip a
     // shape a kernel cannot take (K not a multiple of bl); the default suite covers everything.

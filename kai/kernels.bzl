@@ -93,7 +93,7 @@ KAI_FAMILIES = [
     {"family": "f16_qai4c32p", "title": "Asymmetric INT4 (qsi8d32p x qai4c32p, f16 output)", "doc": "docs/matmul_int4_asymmetric.md", "suite": "//test/tests:qai4c32p_test", "reference": "//test/reference:qai4c32p", "sme2": "", "no_asm": ["KAI_QAI4C32P_NO_ASM"], "select": "", "perf": "f16a4", "perf_gemm": ["128x1024x1024x32", "128x1024x1024x128"], "perf_gemv": ["1x4096x4096x32", "1x4096x4096x128"]},
     {"family": "q4k", "title": "GGUF Q4_K (qsi8d256p x q4kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "q6k", "title": "GGUF Q6_K (qsi8d256p x q6kp)", "doc": "docs/matmul_gguf_kquants.md", "suite": "//test/tests:kquant_test", "reference": "//test/reference:kquant", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
-    {"family": "f32_neon", "title": "f32 NEON GEMM (unpacked LHS, kxn RHS with bias)", "doc": "docs/matmul_f32.md", "suite": "//test/tests:f32_neon_test", "reference": "//test/reference:f32_neon", "sme2": "", "no_asm": [], "select": "", "perf": "f32", "perf_gemm": ["126x1024x1024"], "perf_gemv": ["1x4096x4096"]}
+    {"family": "f32_neon", "title": "f32 NEON GEMM (unpacked LHS, kxn RHS with bias)", "doc": "docs/matmul_f32.md", "suite": "//test/tests:f32_neon_test", "reference": "//test/reference:f32_neon", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []}
 ]
 
 KAI_PACKER_FEEDS = [

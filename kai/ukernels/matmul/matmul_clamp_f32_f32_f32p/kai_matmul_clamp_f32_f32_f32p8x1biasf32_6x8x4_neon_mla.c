@@ -9,8 +9,8 @@
 // columns in 12 accumulators, accR_lo / accR_hi = row R, columns 0-3 / 4-7, started from the bias; K goes by 4:
 // per row one 4-value LHS load, per k two RHS vectors, and 12 FMLA by lane; a K tail of 1-3 goes one k at a time.
 // A strip of fewer than 6 rows is a separate instance of the same code (rows is a constant in each instance), so
-// missing rows cost nothing; a ragged last column block is computed whole (the packer pads it with zeros) and
-// stored by vector, pair and lane stores.
+// missing rows cost nothing; a single row takes 4 column blocks at a time (8 FMA chains hide the FMLA latency). A
+// ragged last column block is computed whole (the packer pads it with zeros) and stored by vector, pair and lane.
 
 #if !defined(__aarch64__)
 #error "kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla needs AArch64"
@@ -164,6 +164,64 @@ static KAI_FORCE_INLINE void kai_strip(
     }
 }
 
+// One FMLA pair of column block B (accB_lo / accB_hi) for k value `lane` of the LHS vector a, RHS at bB + off.
+#define KAI_FMA_BLOCK(B, off, lane)                                                 \
+    acc##B##_lo = vfmaq_laneq_f32(acc##B##_lo, vld1q_f32(b##B + (off)), a, lane); \
+    acc##B##_hi = vfmaq_laneq_f32(acc##B##_hi, vld1q_f32(b##B + (off) + 4), a, lane);
+#define KAI_FMA_BLOCKS(off, lane)  \
+    KAI_FMA_BLOCK(0, off, lane)    \
+    KAI_FMA_BLOCK(1, off, lane)    \
+    KAI_FMA_BLOCK(2, off, lane)    \
+    KAI_FMA_BLOCK(3, off, lane)
+
+// One LHS row against four column blocks at a time (the GEMV case, and a GEMM's last row when m % 6 == 1): eight
+// independent FMA chains instead of one block's two, so the FMLA latency is hidden. Returns the columns it covered
+// (a multiple of 32); the rest goes through kai_strip.
+static size_t kai_row_by_4_blocks(
+    size_t n, size_t k, const float* p0, const float* rhs, float* dst, float32x4_t vmin, float32x4_t vmax) {
+    const size_t block = kai_nr * (1 + k);
+    size_t n0 = 0;
+    for (; n0 + 4 * kai_n_step <= n; n0 += 4 * kai_n_step) {
+        const float* b0 = rhs + n0 * (1 + k);
+        const float* b1 = b0 + block;
+        const float* b2 = b1 + block;
+        const float* b3 = b2 + block;
+        float32x4_t acc0_lo = vld1q_f32(b0), acc0_hi = vld1q_f32(b0 + 4);
+        float32x4_t acc1_lo = vld1q_f32(b1), acc1_hi = vld1q_f32(b1 + 4);
+        float32x4_t acc2_lo = vld1q_f32(b2), acc2_hi = vld1q_f32(b2 + 4);
+        float32x4_t acc3_lo = vld1q_f32(b3), acc3_hi = vld1q_f32(b3 + 4);
+        b0 += kai_nr;
+        b1 += kai_nr;
+        b2 += kai_nr;
+        b3 += kai_nr;
+        size_t kk = 0;
+        for (; kk + 4 <= k; kk += 4) {
+            const float32x4_t a = vld1q_f32(p0 + kk);
+            KAI_FMA_BLOCKS(0, 0)
+            KAI_FMA_BLOCKS(8, 1)
+            KAI_FMA_BLOCKS(16, 2)
+            KAI_FMA_BLOCKS(24, 3)
+            b0 += 4 * kai_nr;
+            b1 += 4 * kai_nr;
+            b2 += 4 * kai_nr;
+            b3 += 4 * kai_nr;
+        }
+        for (; kk < k; ++kk) {
+            const float32x4_t a = vld1q_dup_f32(p0 + kk);
+            KAI_FMA_BLOCKS(0, 0)
+            b0 += kai_nr;
+            b1 += kai_nr;
+            b2 += kai_nr;
+            b3 += kai_nr;
+        }
+        kai_store_row(dst + n0, kai_n_step, acc0_lo, acc0_hi, vmin, vmax);
+        kai_store_row(dst + n0 + 8, kai_n_step, acc1_lo, acc1_hi, vmin, vmax);
+        kai_store_row(dst + n0 + 16, kai_n_step, acc2_lo, acc2_hi, vmin, vmax);
+        kai_store_row(dst + n0 + 24, kai_n_step, acc3_lo, acc3_hi, vmin, vmax);
+    }
+    return n0;
+}
+
 void kai_run_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla(
     size_t m, size_t n, size_t k, const void* lhs, size_t lhs_stride, const void* rhs_packed, void* dst,
     size_t dst_stride_row, size_t dst_stride_col, float clamp_min, float clamp_max) {
@@ -189,9 +247,11 @@ void kai_run_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla(
         const float* p0 = (const float*)lhs + m0 * lhs_row;
         float* d = (float*)dst + m0 * dst_row;
         switch (m - m0 < kai_m_step ? m - m0 : kai_m_step) {
-            case 1:
-                kai_strip(1, n, k, p0, lhs_row, rhs, d, dst_row, vmin, vmax);
+            case 1: {
+                const size_t done = kai_row_by_4_blocks(n, k, p0, rhs, d, vmin, vmax);
+                kai_strip(1, n - done, k, p0, lhs_row, rhs + done * (1 + k), d + done, dst_row, vmin, vmax);
                 break;
+            }
             case 2:
                 kai_strip(2, n, k, p0, lhs_row, rhs, d, dst_row, vmin, vmax);
                 break;
