@@ -349,6 +349,6 @@ KAI_KERNELS = [
     # --- end q4k / q6k ---
     # --- family f32_neon (f32 NEON GEMM): docs/matmul_f32.md ---
     {"name": "kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon", "family": "f32_neon", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
-    {"name": "kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla", "family": "f32_neon", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p", "features": []},
+    {"name": "kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla", "family": "f32_neon", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p", "features": [], "note": "6x8 GEMM, GEMV by 4 column blocks; Armv8.0 NEON"},
     # --- end f32_neon ---
 ]

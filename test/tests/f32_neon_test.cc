@@ -147,6 +147,11 @@ TEST_P(F32NeonTest, LargeKAndWideStrides) {
     check_full(v, make_problem(13, 19, 1031, 7), -kInf, kInf, 0, "k1031");
     check_full(v, make_problem(14, 21, 45, 8, 3, 5), -kInf, kInf, 7, "wide strides");
     check_full(v, make_problem(1, 67, 2048, 9), -kInf, kInf, 0, "gemv k2048");
+    // A single row takes 4 column blocks at a time: with K tails, and as the last row of a GEMM.
+    for (size_t k : {1, 3, 6, 13}) {
+        check_full(v, make_problem(1, 41, k, 10 + k), -kInf, kInf, 0, "gemv n41 k" + std::to_string(k));
+        check_full(v, make_problem(7, 64, k, 20 + k), -1.0f, 1.0f, 0, "m7 n64 k" + std::to_string(k));
+    }
 }
 
 TEST_P(F32NeonTest, Clamps) {
