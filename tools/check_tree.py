@@ -102,7 +102,7 @@ def main():
             if GUARDS[f] not in src.split("#include")[0] and not re.search(r"#if[^\n]*" + GUARDS[f], src):
                 problems.append("%s: no #error guard on %s for feature %s" % (name, GUARDS[f], f))
     compat = set(gen_kernels.compat_files(lst))
-    known = listed | compat
+    known = listed | compat | set(lst.api_headers)
     for e in entries:
         known.add(os.path.join(e["dir"], e["name"] + ".h"))
         known.update(lst.interface_headers(e))
