@@ -224,15 +224,22 @@ TEST_P(F32NeonTest, ZeroSizesWriteNothing) {
     EXPECT_TRUE(dst.untouched_outside(0, 0, 0, 0));
 }
 
+// The compat vectors recorded for `name` (KleidiAI v1.30.0's own bytes and outputs), each file parsed.
+std::vector<kai_test::CompatVector> vectors_of(const std::string& name) {
+    std::vector<kai_test::CompatVector> out;
+    for (const std::string& f : kai_test::list_compat_vectors(name + "__")) out.push_back(kai_test::load_compat_vector(f));
+    return out;
+}
+
 // KleidiAI v1.30.0's packed bytes (with its unwritten bias padding masked) and outputs, bit for bit.
 TEST_P(F32NeonTest, CompatVectors) {
     const F32NeonVariant& v = variants()[GetParam()];
     KAI_TEST_SKIP_UNLESS(v.features);
-    const auto files = kai_test::list_compat_vectors(std::string(v.name) + "__");
-    ASSERT_EQ(files.size(), 6u) << v.name;
+    const std::vector<kai_test::CompatVector> vectors = vectors_of(v.name);
+    ASSERT_EQ(vectors.size(), 6u) << v.name;
     const auto& uk = v.ukernel;
-    for (const std::string& f : files) {
-        const kai_test::CompatVector cv = kai_test::load_compat_vector(f);
+    for (const kai_test::CompatVector& cv : vectors) {
+        const std::string& f = cv.path;
         const size_t m = cv.size("m"), n = cv.size("n"), k = cv.size("k");
         ASSERT_EQ(cv.size("m_step"), uk.get_m_step()) << f;
         ASSERT_EQ(cv.size("nr"), uk.get_nr()) << f;
@@ -311,11 +318,11 @@ TEST(F32NeonPackerTest, AgainstReference) {
 // KleidiAI v1.30.0's packed bytes for the packer's own vectors (its unwritten bias padding masked).
 TEST(F32NeonPackerTest, CompatVectors) {
     const F32NeonRhsPacker& pk = packer();
-    const auto files = kai_test::list_compat_vectors(std::string(pk.name) + "__");
-    ASSERT_EQ(files.size(), 6u);
+    const std::vector<kai_test::CompatVector> vectors = vectors_of(pk.name);
+    ASSERT_EQ(vectors.size(), 6u);
     size_t masked = 0;
-    for (const std::string& f : files) {
-        const kai_test::CompatVector cv = kai_test::load_compat_vector(f);
+    for (const kai_test::CompatVector& cv : vectors) {
+        const std::string& f = cv.path;
         const size_t n = cv.size("n"), k = cv.size("k");
         const auto& want = cv.section("rhs_packed");
         ASSERT_EQ(pk.get_rhs_packed_size(n, k), want.bytes.size()) << f;
