@@ -135,6 +135,8 @@ KAI_PACKER_FEEDS = [
     {"family": "q4k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q4kp_q4k_neon"]},
     {"family": "q6k", "match": "", "packers": ["kai_lhs_quant_pack_qsi8d256p_f32_neon", "kai_rhs_pack_nxk_q6kp_q6k_neon"]},
     {"family": "f32_neon", "match": "", "packers": ["kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon"]},
+    {"family": "f32p_f32p", "match": "", "packers": ["kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme"]},
+    {"family": "f32_f32p", "match": "", "packers": ["kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme"]},
 ]
 
 KAI_API_HEADERS = [
@@ -203,6 +205,7 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod",
     "kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm",
     "kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla",
+    "kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme",
 ]
 
 KAI_KERNELS = [
@@ -329,6 +332,7 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla", "family": "f32_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p", "features": ["sme2"], "rank": "1", "gemv_only": "1"},
     {"name": "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa", "family": "bf16p_sme", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p", "features": ["sme2"], "rank": "1"},
     {"name": "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot", "family": "f32_bf16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p", "features": ["sme2"], "rank": "1", "gemv_only": "1"},
+    {"name": "kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme", "family": "f32p_f32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
     # --- end f32p_f32p / f32_f32p / bf16p_sme / f32_bf16p ---
     # --- family f16p_qsi4c32p (f16 activations x GGUF Q4_0, SME2; RHS from qsi8d32p's ps1s0scalef16 packer): docs/matmul_q4_0.md ---
     {"name": "kai_lhs_pack_f16pmrx2_f32_neon", "family": "f16p_qsi4c32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},

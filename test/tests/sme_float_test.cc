@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "test/common/buffers.h"
+#include "test/common/compat_vector.h"
 #include "test/common/compare.h"
 #include "test/common/cpu_features.h"
 #include "test/common/environment.h"
@@ -232,19 +233,23 @@ TEST_P(SmeRhsPackTest, MatchesReference) {
     const std::vector<float> kxn = make_values(k * n, seed);
     const std::vector<float> bias = make_values(n, seed + 1);
     const size_t pad = 5;
-    // bf16 packer: K x N source; f32 packer: N x K source.
-    const std::vector<float> src = p.bf16 ? with_stride(kxn, k, n, pad) : with_stride(transpose(kxn, k, n), n, k, pad);
-    const size_t ld = (p.bf16 ? n : k) + pad;
+    // kxn packers (bf16, and the kxn f32 one): K x N source; the nxk f32 packer: N x K source.
+    const std::vector<float> src = p.kxn ? with_stride(kxn, k, n, pad) : with_stride(transpose(kxn, k, n), n, k, pad);
+    const size_t ld = (p.kxn ? n : k) + pad;
     const size_t stride = ld * sizeof(float);
 
     EXPECT_EQ(p.get_n_step(), nr);
     EXPECT_EQ(p.get_bias_offset(nr), nr * sizeof(float));
-    const std::vector<uint8_t> expected = p.bf16
-                                              ? kai_ref::sme_pack_rhs_kxn_bf16p2vlx2b(src.data(), ld, bias.data(), n, k, nr)
-                                              : kai_ref::sme_pack_rhs_nxk_f32p2vlx1biasf32(src.data(), ld, bias.data(), n, k, nr);
+    // The kxn f32 packer writes the nxk one's layout: its reference is the nxk reference of the transposed source.
+    const std::vector<float> nxk = with_stride(transpose(kxn, k, n), n, k, 0);
+    const std::vector<uint8_t> expected =
+        p.bf16  ? kai_ref::sme_pack_rhs_kxn_bf16p2vlx2b(src.data(), ld, bias.data(), n, k, nr)
+        : p.kxn ? kai_ref::sme_pack_rhs_nxk_f32p2vlx1biasf32(nxk.data(), k, bias.data(), n, k, nr)
+                : kai_ref::sme_pack_rhs_nxk_f32p2vlx1biasf32(src.data(), ld, bias.data(), n, k, nr);
     ASSERT_EQ(p.get_rhs_packed_size(n, k), expected.size());
     const size_t kp = p.bf16 ? (k + 1) / 2 * 2 : k;
-    EXPECT_EQ(p.get_rhs_packed_stride(k), p.bf16 ? nr * (4 + 2 * kp) : 4 + 4 * k);
+    // A kxn packer's stride is a block's bytes, the nxk packer's a channel's (as KleidiAI's).
+    EXPECT_EQ(p.get_rhs_packed_stride(k), p.bf16 ? nr * (4 + 2 * kp) : p.kxn ? nr * (4 + 4 * k) : 4 + 4 * k);
     GuardedBuffer whole(expected.size());
     p.run(1, n, k, nr, kr, sr, stride, src.data(), bias.data(), nullptr, whole.data(), 0, nullptr);
     EXPECT_TRUE(kai_test::bytes_equal(whole.data(), expected.data(), expected.size()));
@@ -255,7 +260,7 @@ TEST_P(SmeRhsPackTest, MatchesReference) {
         GuardedBuffer parts(expected.size(), 0x5A);
         for (size_t n0 = 0; n0 < n; n0 += nr) {
             const size_t cols = std::min(nr, n - n0);
-            const float* s = p.bf16 ? src.data() + n0 : src.data() + n0 * ld;
+            const float* s = p.kxn ? src.data() + n0 : src.data() + n0 * ld;
             p.run(1, cols, k, nr, kr, sr, stride, s, bias.data() + n0, nullptr,
                   parts.data() + p.get_rhs_packed_offset(n0, k), 0, nullptr);
         }
@@ -280,11 +285,12 @@ TEST(SmeFloatPackers, TheRegistryHoldsEachPackerWithItsLayout) {
     };
     const Want lhs[] = {{"kai_lhs_pack_f32p2vlx1_f32_sme", false}, {"kai_lhs_pack_bf16p2vlx2_f32_sme", true}};
     const Want rhs[] = {{"kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme", false},
-                        {"kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme", true}};
+                        {"kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme", true},
+                        {"kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme", false}};
     const auto& lp = kai_registry::sme_float_lhs_packers();
     const auto& rp = kai_registry::sme_float_rhs_packers();
     ASSERT_EQ(lp.size(), 2u);
-    ASSERT_EQ(rp.size(), 2u);
+    ASSERT_EQ(rp.size(), 3u);
     // Each wanted name stands exactly once in its registry, with the wanted layout.
     auto check = [](const auto& packers, const Want* wants, size_t count) {
         for (size_t i = 0; i < count; ++i) {
@@ -298,7 +304,42 @@ TEST(SmeFloatPackers, TheRegistryHoldsEachPackerWithItsLayout) {
         }
     };
     check(lp, lhs, 2);
-    check(rp, rhs, 2);
+    check(rp, rhs, 3);
+}
+
+// KleidiAI v1.30.0's own bytes for the kxn f32 packer, recorded at SVL 128 and 512 (four shapes each), replayed
+// at the SVL of each file.
+TEST(SmeFloatPackers, KxnF32PackerMatchesKleidiAIsBytes) {
+    const SmeFloatRhsPacker* p = nullptr;
+    for (const auto& r : kai_registry::sme_float_rhs_packers())
+        if (std::string(r.name) == "kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme") p = &r;
+    ASSERT_NE(p, nullptr);
+    KAI_TEST_SKIP_UNLESS(p->features);
+    const auto files = kai_test::list_compat_vectors(std::string(p->name) + "__");
+    ASSERT_EQ(files.size(), 8u);
+    size_t svl128 = 0, svl512 = 0;
+    for (const std::string& f : files) {
+        const kai_test::CompatVector cv = kai_test::load_compat_vector(f);
+        const std::string vl = cv.str("vector_length");
+        ASSERT_TRUE(vl == "svl128" || vl == "svl512") << f;
+        const size_t svl_bytes = vl == "svl128" ? 16 : 64;
+        ++(vl == "svl128" ? svl128 : svl512);
+        ASSERT_TRUE(set_svl(svl_bytes));
+        const size_t n = cv.size("n"), k = cv.size("k");
+        ASSERT_EQ(cv.size("nr"), p->get_n_step()) << f;
+        const auto& want = cv.section("rhs_packed");
+        ASSERT_EQ(p->get_rhs_packed_size(n, k), want.bytes.size()) << f;
+        GuardedBuffer out(want.bytes.size(), 0x77);
+        p->run(1, n, k, cv.size("nr"), 1, 1, cv.size("rhs_stride"), cv.section("rhs").bytes.data(),
+               cv.section("bias").bytes.data(), nullptr, out.data(), 0, nullptr);
+        for (size_t i = 0; i < want.bytes.size(); ++i) {
+            if (want.mask[i]) {
+                ASSERT_EQ(out.data()[i], want.bytes[i]) << f << " byte " << i;
+            }
+        }
+    }
+    EXPECT_EQ(svl128, 4u);
+    EXPECT_EQ(svl512, 4u);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -860,8 +901,8 @@ TEST_P(SmeRhsPackerPreconditionsDeathTest, EachViolationAbortsNamingTheParameter
     static const float scale = 1.0f;
     static const int params = 0;
     const std::string kr_msg = p.bf16 ? "kr must be 2" : "kr must be 1";
-    const size_t good_stride = (p.bf16 ? n : k) * 4;
-    const std::string stride_msg = p.bf16 ? "rhs_stride must be at least n * 4 when k > 1"
+    const size_t good_stride = (p.kxn ? n : k) * 4;
+    const std::string stride_msg = p.kxn ? "rhs_stride must be at least n * 4 when k > 1"
                                           : "rhs_stride must be at least k * 4 when n > 1";
     const auto run = [&](size_t groups, size_t r_nr, size_t r_kr, size_t sr, size_t stride, const void* src,
                          const void* b, const void* sc, void* out, size_t extra, const void* prm) {
