@@ -107,6 +107,7 @@ set(KAI_KERNEL_NAMES
   kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa
   kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot
   kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme
+  kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla
   kai_lhs_pack_f16pmrx2_f32_neon
   kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa
   kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon
@@ -663,6 +664,11 @@ set(KAI_KERNEL_kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme_KIND "rhs_packer")
 set(KAI_KERNEL_kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme_DIR "kai/ukernels/pack")
 set(KAI_KERNEL_kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme_FEATURES "sme")
 set(KAI_KERNEL_kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme_MARCH "-march=armv9-a+sme")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla_FAMILY "f32_f32p")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla_DIR "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla_FEATURES "sme")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla_MARCH "-march=armv9-a+sme")
 set(KAI_KERNEL_kai_lhs_pack_f16pmrx2_f32_neon_FAMILY "f16p_qsi4c32p")
 set(KAI_KERNEL_kai_lhs_pack_f16pmrx2_f32_neon_KIND "lhs_packer")
 set(KAI_KERNEL_kai_lhs_pack_f16pmrx2_f32_neon_DIR "kai/ukernels/pack")

@@ -206,6 +206,7 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm",
     "kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla",
     "kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme",
+    "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla",
 ]
 
 KAI_KERNELS = [
@@ -333,6 +334,7 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa", "family": "bf16p_sme", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p", "features": ["sme2"], "rank": "1"},
     {"name": "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot", "family": "f32_bf16p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p", "features": ["sme2"], "rank": "1", "gemv_only": "1"},
     {"name": "kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme", "family": "f32p_f32p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla", "family": "f32_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p", "features": ["sme"], "rank": "2", "gemv_only": "1"},
     # --- end f32p_f32p / f32_f32p / bf16p_sme / f32_bf16p ---
     # --- family f16p_qsi4c32p (f16 activations x GGUF Q4_0, SME2; RHS from qsi8d32p's ps1s0scalef16 packer): docs/matmul_q4_0.md ---
     {"name": "kai_lhs_pack_f16pmrx2_f32_neon", "family": "f16p_qsi4c32p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": []},
