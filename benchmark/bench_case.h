@@ -74,6 +74,7 @@ void add_kquant_cases(const Options& opt, std::vector<BenchCase>& out);  // GGUF
 void add_qsu2cxp_cases(const Options& opt, std::vector<BenchCase>& out);  // 2-bit per-channel (llama.cpp)
 void add_imatmul_cases(const Options& opt, std::vector<BenchCase>& out);  // f32 SME/SME2 indirect GEMM
 void add_qai8_static_cases(const Options& opt, std::vector<BenchCase>& out);  // static int8 SME (int8 output)
+void add_f32_neon_cases(const Options& opt, std::vector<BenchCase>& out);  // f32 NEON GEMM
 
 // Splits [0, total) into T contiguous chunks whose boundaries are multiples of step; returns
 // thread t's chunk as [begin, end) (empty when there is not enough work).

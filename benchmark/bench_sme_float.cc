@@ -193,7 +193,7 @@ void add_packers(const Options& opt, std::vector<BenchCase>& out) {
     }
     for (const SmeFloatRhsPacker& rp : kai_registry::sme_float_rhs_packers()) {
         struct State {
-            std::vector<float> src, bias;  // K x N (bf16 packer) or N x K (f32 packer)
+            std::vector<float> src, bias;  // K x N (kxn packers) or N x K (nxk f32 packer)
             std::vector<uint8_t> packed;
             size_t nr = 0;
         };
@@ -216,15 +216,23 @@ void add_packers(const Options& opt, std::vector<BenchCase>& out) {
             st->packed.assign(pk->get_rhs_packed_size(n, k), 0);
         };
         p.pack = [st, pk, n, k, kr](size_t b, size_t e) {
-            const size_t stride = (pk->bf16 ? n : k) * sizeof(float);
-            const float* src = pk->bf16 ? st->src.data() + b : st->src.data() + b * k;
+            const size_t stride = (pk->kxn ? n : k) * sizeof(float);
+            const float* src = pk->kxn ? st->src.data() + b : st->src.data() + b * k;
             pk->run(1, e - b, k, st->nr, kr, 1, stride, src, st->bias.data() + b, nullptr,
                     st->packed.data() + pk->get_rhs_packed_offset(b, k), 0, nullptr);
         };
         p.check = [st, pk, n, k](bool) {
+            // The kxn f32 packer writes the nxk layout: the nxk reference of the transposed source.
+            std::vector<float> nxk;
+            if (pk->kxn && !pk->bf16) {
+                nxk.resize(n * k);
+                for (size_t kk = 0; kk < k; ++kk)
+                    for (size_t j = 0; j < n; ++j) nxk[j * k + kk] = st->src[kk * n + j];
+            }
             const std::vector<uint8_t> ref =
-                pk->bf16 ? kai_ref::sme_pack_rhs_kxn_bf16p2vlx2b(st->src.data(), n, st->bias.data(), n, k, st->nr)
-                         : kai_ref::sme_pack_rhs_nxk_f32p2vlx1biasf32(st->src.data(), k, st->bias.data(), n, k, st->nr);
+                pk->bf16  ? kai_ref::sme_pack_rhs_kxn_bf16p2vlx2b(st->src.data(), n, st->bias.data(), n, k, st->nr)
+                : pk->kxn ? kai_ref::sme_pack_rhs_nxk_f32p2vlx1biasf32(nxk.data(), k, st->bias.data(), n, k, st->nr)
+                          : kai_ref::sme_pack_rhs_nxk_f32p2vlx1biasf32(st->src.data(), k, st->bias.data(), n, k, st->nr);
             if (ref.size() != st->packed.size()) return std::string("packed size differs from the reference");
             return compare_bytes(st->packed.data(), ref.data(), ref.size(), nullptr, "packed RHS");
         };

@@ -510,6 +510,7 @@ int main(int argc, char** argv) {
     add_sme_f16_cases(cli.opt, cases);
     add_imatmul_cases(cli.opt, cases);
     add_qai8_static_cases(cli.opt, cases);
+    add_f32_neon_cases(cli.opt, cases);
 
     // Each entry of kai/kernels.bzl must have a case. With --shape or --bl an adapter may skip a
     // shape a kernel cannot take (K not a multiple of bl); the default suite covers everything.

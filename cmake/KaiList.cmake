@@ -2,7 +2,7 @@
 # kai's list for CMake (included by CMakeLists.txt, read by cmake/KaiKernels.cmake):
 #   KAI_KERNEL_NAMES, KAI_FAMILIES, KAI_KERNEL_<name>_FAMILY/_KIND/_DIR/_FEATURES/_MARCH,
 #   KAI_MARCH_<features joined by +> (the -march flag of each feature set, tools/kai_list.py).
-set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k qsu2cxp f16p_f16p f16_f16p imatmul_f32p qai8p_qsi8cxpsb qai8_qsi8cxp)
+set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k qsu2cxp f16p_f16p f16_f16p imatmul_f32p qai8p_qsi8cxpsb qai8_qsi8cxp f32_neon)
 set(KAI_KERNEL_NAMES
   kai_lhs_quant_pack_bf16p8x4_f32_neon
   kai_lhs_quant_pack_bf16p1x4_f32_neon
@@ -110,6 +110,8 @@ set(KAI_KERNEL_NAMES
   kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla
   kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa
   kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot
+  kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme
+  kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla
   kai_lhs_pack_f16pmrx2_f32_neon
   kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa
   kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon
@@ -162,6 +164,8 @@ set(KAI_KERNEL_NAMES
   kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa
   kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa
   kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot
+  kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon
+  kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla
 )
 set("KAI_MARCH_" "-march=armv8-a")
 set("KAI_MARCH_bf16" "-march=armv8.6-a+bf16")
@@ -707,6 +711,16 @@ set(KAI_KERNEL_kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot_KIND "matmul
 set(KAI_KERNEL_kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot_DIR "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p")
 set(KAI_KERNEL_kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot_FEATURES "sme2")
 set(KAI_KERNEL_kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot_MARCH "-march=armv9-a+sme2")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme_FAMILY "f32p_f32p")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme_KIND "rhs_packer")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme_DIR "kai/ukernels/pack")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme_FEATURES "sme")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme_MARCH "-march=armv9-a+sme")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla_FAMILY "f32_f32p")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla_DIR "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla_FEATURES "sme")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla_MARCH "-march=armv9-a+sme")
 set(KAI_KERNEL_kai_lhs_pack_f16pmrx2_f32_neon_FAMILY "f16p_qsi4c32p")
 set(KAI_KERNEL_kai_lhs_pack_f16pmrx2_f32_neon_KIND "lhs_packer")
 set(KAI_KERNEL_kai_lhs_pack_f16pmrx2_f32_neon_DIR "kai/ukernels/pack")
@@ -967,3 +981,13 @@ set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot_KIND "m
 set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot_DIR "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp")
 set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot_FEATURES "sme2")
 set(KAI_KERNEL_kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot_MARCH "-march=armv9-a+sme2")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon_FAMILY "f32_neon")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon_KIND "rhs_packer")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon_DIR "kai/ukernels/pack")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon_FEATURES "")
+set(KAI_KERNEL_kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_FAMILY "f32_neon")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_KIND "matmul")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_DIR "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_FEATURES "")
+set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_MARCH "-march=armv8-a")

@@ -5,7 +5,7 @@ features need; everything else in the tree stays baseline Armv8-A.
 """
 
 load("//kai:kai_march.bzl", "KAI_MARCH")
-load("//kai:kernels.bzl", "KAI_FAMILIES", "KAI_KERNELS", "KAI_KLEIDIAI_ASM")
+load("//kai:kernels.bzl", "KAI_API_HEADERS", "KAI_FAMILIES", "KAI_KERNELS", "KAI_KLEIDIAI_ASM")
 
 # kai/ukernels/matmul is a Bazel package of its own, so that KleidiAI's label
 # @KleidiAI//kai/ukernels/matmul resolves when kai is bound as the repository KleidiAI. Its files
@@ -94,7 +94,7 @@ def kai_matmul_package():
     Exports the files below it to //kai, which builds them (kai_kernel_libraries), declares
     <family dir>_interface (the family interface headers) and KleidiAI's target :matmul: every
     kernel and packer of kai (//kai:all) plus the forwarding headers of pack/ (KleidiAI's paths
-    of kai's packers, see tools/gen_kernels.py). The forwarding .c files are not compiled:
+    of kai's packers, see tools/gen_kernels.py) and KleidiAI's generic API headers (KAI_API_HEADERS). The forwarding .c files are not compiled:
     //kai builds the packers from kai/ukernels/pack/.
     """
     native.exports_files(native.glob(["**/*.c", "**/*.h", "**/*.S"]))
@@ -110,7 +110,8 @@ def kai_matmul_package():
         )
     native.cc_library(
         name = "matmul",
-        hdrs = ["pack/%s.h" % e["name"] for e in KAI_KERNELS if e["kind"] != "matmul"],
+        hdrs = ["pack/%s.h" % e["name"] for e in KAI_KERNELS if e["kind"] != "matmul"] +
+               [h[len(KAI_MATMUL_PACKAGE) + 1:] for h in KAI_API_HEADERS],
         deps = ["//kai:all"],
         visibility = ["//visibility:public"],
     )

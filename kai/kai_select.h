@@ -26,7 +26,7 @@
 /// | qsi8d32p | 16x8 sve_i8mm*, 16x4 i8mm, 8x4x32 i8mm, 16x4 dotprod, 4x4 plain neon | 1x8 sve_dotprod*, 1x4 dotprod, 1x4x32 dotprod, 1x4 plain neon |
 /// | qsi8cxp | 1vlx4vl sme2_mopa+, 1vlx4vl sme_mopa+, 16x4 i8mm, 16x4 dotprod, 4x4 plain neon | 1x4vl sme2_dot+, 1x4vl sme_dot+, 1x4 dotprod, 1x4 dotprod, 1x4 plain neon |
 /// | f32p_f32p | sme2_mopa+, 2vlx2vl sme_mopa+ | (none) |
-/// | f32_f32p | (none) | 1x16vl sme2_mla+ |
+/// | f32_f32p | (none) | 1x16vl sme2_mla+, 1x8vl sme_mla+ |
 /// | bf16p_sme | 2vlx2vl sme2_mopa+ | (none) |
 /// | f32_bf16p | (none) | 1x16vl sme2_dot+ |
 /// END GENERATED order
@@ -119,6 +119,7 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32p_f32p/kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla.h"
 #include "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p_bf16p_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_fp32_bf16p_bf16p/kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32_bf16p/kai_matmul_clamp_f32_f32_bf16p_interface.h"
@@ -260,6 +261,7 @@ struct kai_select_entry {
     X(bf16p_sme, kai_matmul_clamp_f32_bf16p_bf16p_ukernel, matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa, KAI_SEL_SME2, 0, 0)
 #define KAI_SELECT_TABLE_LHS_ROW(X) \
     X(f32_f32p, kai_matmul_clamp_f32_f32_f32p_ukernel, matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla, KAI_SEL_SME2, 1, 0) \
+    X(f32_f32p, kai_matmul_clamp_f32_f32_f32p_ukernel, matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla, KAI_SEL_SME, 1, 0) \
     X(f32_bf16p, kai_matmul_clamp_f32_f32_bf16p_ukernel, matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot, KAI_SEL_SME2, 1, 0)
 // END GENERATED tables
 

@@ -32,12 +32,15 @@ import mutate  # noqa: E402  (FAMILY_TESTS: the suite of each family)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = r"(?:f32|bf16|qai8dx|qsi8d32|qsi4cx|qsi4c32|qs4cx|qsu4c32)"
-MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|bf16|f16)_[a-z0-9]+p\d+x\d+_[a-z0-9]+p\d+x\d+(?:b|bf32sf32)?_\d+x\d+(?:x\d+)?_(?:neon|sve)(?:_(?:mmla|dot|i8mm|dotprod))?$")
+# The f32 NEON GEMM (docs/formats.md, "f32 NEON matmul") reads an unpacked f32 LHS ("_f32_"), a "biasf32" RHS, and names its FMLA "mla";
+# the 2-bit family's RHS carries "bf32sf32" (f32 bias and scale).
+MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|bf16|f16)_(?:[a-z0-9]+p\d+x\d+|f32)_[a-z0-9]+p\d+x\d+(?:b|biasf32|bf32sf32)?_\d+x\d+(?:x\d+)?_(?:neon|sve)(?:_(?:mmla|dot|i8mm|dotprod|mla))?$")
 # SME/SME2 kernels (docs/formats.md, "SME packed layouts"): "vl" tiles count streaming vectors; engine sme or sme2, feature mopa, mla or dot.
 SME_MATMUL = re.compile(r"^kai_matmul_clamp_(?:f32|f16|qai8)_(?:[a-z0-9]+p\d+(?:vl)?x\d+|f32|f16|qai8)_[a-z0-9]+p(?:sb)?\d+vlx\d+(?:b|biasf32|sb)?(?:_\d+(?:vl)?x\d+vl)?_sme2?_(?:mopa|mla|s?dot)$")
 SME_PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:imatmul_)?pack_(?:kxn_|nxk_)?[a-z0-9]+(?:_[a-z0-9]+){1,4}_sme$")
 # The qai4c32p packers (docs/formats.md, "qai4c32p matmul") name their three f32 inputs (scale, zero, bias): "_f32_f32_f32".
-PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:quant_)?pack_(?:kxn_|nxk_)?[a-z0-9]+_[a-z0-9]+(?:_f32_f32_f32)?(?:_neon)?$")
+# The f32 NEON RHS packer names its two f32 inputs (data, bias) after the packed type: "_f32_f32".
+PACKER = re.compile(r"^kai_(?:lhs|rhs)_(?:quant_)?pack_(?:kxn_|nxk_)?[a-z0-9]+_[a-z0-9]+(?:_f32_f32_f32|_f32)?(?:_neon)?$")
 # Indirect GEMM (docs/imatmul.md): kai_imatmul_clamp_<dst>_..., and its packers kai_{lhs,rhs}_imatmul_pack_...
 IMATMUL = re.compile(r"^kai_imatmul_clamp_(?:f32|f16|qai8)_[a-z0-9]+p\d+(?:vl)?x\d+_[a-z0-9]+p\d+(?:vl)?x\d+b?_\d+(?:vl)?x\d+vl_sme2?_mopa$")
 IMATMUL_PACKER = re.compile(r"^kai_(?:lhs|rhs)_imatmul_pack_(?:kxn_)?[a-z0-9]+(?:_[a-z0-9]+){1,3}_sme$")
@@ -104,7 +107,7 @@ def main():
             if GUARDS[f] not in src.split("#include")[0] and not re.search(r"#if[^\n]*" + GUARDS[f], src):
                 problems.append("%s: no #error guard on %s for feature %s" % (name, GUARDS[f], f))
     compat = set(gen_kernels.compat_files(lst))
-    known = listed | compat
+    known = listed | compat | set(lst.api_headers)
     for e in entries:
         known.add(os.path.join(e["dir"], e["name"] + ".h"))
         known.update(lst.interface_headers(e))

@@ -54,6 +54,7 @@ class KaiList:
         self.families = tables.get("KAI_FAMILIES", [])
         self.feeds = tables.get("KAI_PACKER_FEEDS", [])
         self.kleidiai_asm = tables.get("KAI_KLEIDIAI_ASM", [])
+        self.api_headers = tables.get("KAI_API_HEADERS", [])
         self._by_name = {e["name"]: e for e in self.entries}
         self._family = {f["family"]: f for f in self.families}
 

@@ -50,6 +50,8 @@ def headers(lst):
             if h not in seen:
                 seen.add(h)
                 out.append((h, e["dir"]))
+    for path in lst.api_headers:
+        out.append((path, os.path.dirname(path)))
     for path in sorted(gen_kernels.compat_files(lst)):
         if path.endswith(".h"):
             out.append((path, os.path.dirname(path)))

@@ -59,8 +59,17 @@ const SmeFloatLhsPacker kLhsPackers[] = {
 #include "kai/kai_registry.inc"
 };
 
+// True when the packer's name says it reads a K x N source ("_kxn_"); constant, so the table is initialised
+// before any other file's static initialisers read it.
+constexpr bool names_kxn(const char* s) {
+    for (; *s != '\0'; ++s) {
+        if (s[0] == '_' && s[1] == 'k' && s[2] == 'x' && s[3] == 'n' && s[4] == '_') return true;
+    }
+    return false;
+}
+
 #define KAI_SMEF_RHS(stem, features, is_bf16)                                                              \
-    {"kai_" #stem, (features), is_bf16, kai_get_n_step_##stem, kai_get_bias_offset_##stem,                 \
+    {"kai_" #stem, (features), is_bf16, names_kxn(#stem), kai_get_n_step_##stem, kai_get_bias_offset_##stem, \
      kai_get_rhs_packed_stride_##stem, kai_get_rhs_packed_offset_##stem, kai_get_rhs_packed_size_##stem,   \
      kai_run_##stem},
 #define KAI_SMEF_RHS_f32p_f32p(stem, features) KAI_SMEF_RHS(stem, features, false)

@@ -39,7 +39,8 @@ struct SmeFloatLhsPacker {
 struct SmeFloatRhsPacker {
     const char* name;
     uint32_t features;
-    bool bf16;  // kxn bf16p2vlx2b (kr 2) rather than nxk f32p2vlx1biasf32 (kr 1)
+    bool bf16;  // kxn bf16p2vlx2b (kr 2) rather than f32p2vlx1biasf32 (kr 1)
+    bool kxn;   // reads a K x N source (every bf16 packer, and the kxn f32 one); else N x K
     size_t (*get_n_step)(void);
     size_t (*get_bias_offset)(size_t n_idx);
     size_t (*get_rhs_packed_stride)(size_t k);

@@ -93,7 +93,7 @@ uint64_t needs_bits(uint32_t f) {
 // and the asymmetric int4 families (their interface structs differ from the f32 ones kai_select.h
 // returns; docs/integration.md), and the GGUF K-quant families q4k / q6k (their interface structs
 // take no bl; an engine picks them with docs/matmul_gguf_kquants.md's table until kai_select.h has them).
-const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", "bf16f16", "f16_qai4c32p", "f16p_qsi4c32p", "q4k", "q6k", "qai4c32p", "qsi4cxpf16", "qsi8cxpf16"};
+const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", "bf16f16", "f16_qai4c32p", "f16p_qsi4c32p", "q4k", "q6k", "qai4c32p", "qsi4cxpf16", "qsi8cxpf16", "f32_neon"};
 // Kernels of a selected family that its table leaves out: the SME / SME2 Q4_0 GEMVs read other packed layouts than
 // the rest of qsi8d32p (kai_lhs_quant_pack_qsi8d32p_f32_neon, kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon
 // or ..._ps4s0sf16_..., docs/formats.md, "Q4_0 layouts of the SME kernels" / docs/formats.md, "Q4_0 layouts of the SME kernels"), so kai_select_qsi8d32p() returning it would hand a caller that packs with the family's
@@ -260,7 +260,7 @@ TEST(KaiSelect, ShapesThatNoKernelAcceptsGiveNull) {
 
 // ------------------------------------------------------------------ pairs (docs/formats.md, "Shared packed buffers")
 
-// The SME / SME2 float families: SME2 kernels first, the SME f32 MOPA on SME-only CPUs, the GEMVs for m <= 1 only,
+// The SME / SME2 float families: SME2 kernels first, the SME f32 MOPA and GEMV on SME-only CPUs, the GEMVs for m <= 1 only,
 // nothing without the SME bits (whatever else the mask has). Synthetic masks: no getter is called.
 TEST(KaiSelect, SmeFloatFamiliesOnSyntheticMasks) {
     const size_t n = 100, k = 64;
@@ -278,7 +278,8 @@ TEST(KaiSelect, SmeFloatFamiliesOnSyntheticMasks) {
         {kSme | kSme2, 0, "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa",
          "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla", "kai_matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa",
          "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot"},
-        {kMaxSve512 | kSme, 1, "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", nullptr, nullptr, nullptr},
+        {kMaxSve512 | kSme, 1, "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa",
+         "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla", nullptr, nullptr},
         {kMaxSve512 | kSme, 64, "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", nullptr, nullptr, nullptr},
         {kMaxSve512, 1, nullptr, nullptr, nullptr, nullptr},
         {kNeon | kDot | kI8mm | kBf16, 64, nullptr, nullptr, nullptr, nullptr},
@@ -298,7 +299,7 @@ TEST(KaiSelect, SmeFloatFamiliesOnSyntheticMasks) {
     EXPECT_EQ(name_of(f32.gemv), "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla");
     EXPECT_EQ(name_of(f32.gemm), "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa");
     const auto f32_sme = kai_select_sme_f32(kSme);
-    EXPECT_EQ(f32_sme.gemv, nullptr);
+    EXPECT_EQ(name_of(f32_sme.gemv), "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla");
     EXPECT_EQ(name_of(f32_sme.gemm), "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa");
     const auto bf16 = kai_select_sme_bf16(kSme | kSme2);
     EXPECT_EQ(name_of(bf16.gemv), "kai_matmul_clamp_f32_f32_bf16p2vlx2b_1x16vl_sme2_dot");

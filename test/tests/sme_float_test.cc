@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "test/common/buffers.h"
+#include "test/common/compat_vector.h"
 #include "test/common/compare.h"
 #include "test/common/cpu_features.h"
 #include "test/common/environment.h"
@@ -232,19 +233,23 @@ TEST_P(SmeRhsPackTest, MatchesReference) {
     const std::vector<float> kxn = make_values(k * n, seed);
     const std::vector<float> bias = make_values(n, seed + 1);
     const size_t pad = 5;
-    // bf16 packer: K x N source; f32 packer: N x K source.
-    const std::vector<float> src = p.bf16 ? with_stride(kxn, k, n, pad) : with_stride(transpose(kxn, k, n), n, k, pad);
-    const size_t ld = (p.bf16 ? n : k) + pad;
+    // kxn packers (bf16, and the kxn f32 one): K x N source; the nxk f32 packer: N x K source.
+    const std::vector<float> src = p.kxn ? with_stride(kxn, k, n, pad) : with_stride(transpose(kxn, k, n), n, k, pad);
+    const size_t ld = (p.kxn ? n : k) + pad;
     const size_t stride = ld * sizeof(float);
 
     EXPECT_EQ(p.get_n_step(), nr);
     EXPECT_EQ(p.get_bias_offset(nr), nr * sizeof(float));
-    const std::vector<uint8_t> expected = p.bf16
-                                              ? kai_ref::sme_pack_rhs_kxn_bf16p2vlx2b(src.data(), ld, bias.data(), n, k, nr)
-                                              : kai_ref::sme_pack_rhs_nxk_f32p2vlx1biasf32(src.data(), ld, bias.data(), n, k, nr);
+    // The kxn f32 packer writes the nxk one's layout: its reference is the nxk reference of the transposed source.
+    const std::vector<float> nxk = with_stride(transpose(kxn, k, n), n, k, 0);
+    const std::vector<uint8_t> expected =
+        p.bf16  ? kai_ref::sme_pack_rhs_kxn_bf16p2vlx2b(src.data(), ld, bias.data(), n, k, nr)
+        : p.kxn ? kai_ref::sme_pack_rhs_nxk_f32p2vlx1biasf32(nxk.data(), k, bias.data(), n, k, nr)
+                : kai_ref::sme_pack_rhs_nxk_f32p2vlx1biasf32(src.data(), ld, bias.data(), n, k, nr);
     ASSERT_EQ(p.get_rhs_packed_size(n, k), expected.size());
     const size_t kp = p.bf16 ? (k + 1) / 2 * 2 : k;
-    EXPECT_EQ(p.get_rhs_packed_stride(k), p.bf16 ? nr * (4 + 2 * kp) : 4 + 4 * k);
+    // A kxn packer's stride is a block's bytes, the nxk packer's a channel's (as KleidiAI's).
+    EXPECT_EQ(p.get_rhs_packed_stride(k), p.bf16 ? nr * (4 + 2 * kp) : p.kxn ? nr * (4 + 4 * k) : 4 + 4 * k);
     GuardedBuffer whole(expected.size());
     p.run(1, n, k, nr, kr, sr, stride, src.data(), bias.data(), nullptr, whole.data(), 0, nullptr);
     EXPECT_TRUE(kai_test::bytes_equal(whole.data(), expected.data(), expected.size()));
@@ -255,7 +260,7 @@ TEST_P(SmeRhsPackTest, MatchesReference) {
         GuardedBuffer parts(expected.size(), 0x5A);
         for (size_t n0 = 0; n0 < n; n0 += nr) {
             const size_t cols = std::min(nr, n - n0);
-            const float* s = p.bf16 ? src.data() + n0 : src.data() + n0 * ld;
+            const float* s = p.kxn ? src.data() + n0 : src.data() + n0 * ld;
             p.run(1, cols, k, nr, kr, sr, stride, s, bias.data() + n0, nullptr,
                   parts.data() + p.get_rhs_packed_offset(n0, k), 0, nullptr);
         }
@@ -280,11 +285,12 @@ TEST(SmeFloatPackers, TheRegistryHoldsEachPackerWithItsLayout) {
     };
     const Want lhs[] = {{"kai_lhs_pack_f32p2vlx1_f32_sme", false}, {"kai_lhs_pack_bf16p2vlx2_f32_sme", true}};
     const Want rhs[] = {{"kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme", false},
-                        {"kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme", true}};
+                        {"kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme", true},
+                        {"kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme", false}};
     const auto& lp = kai_registry::sme_float_lhs_packers();
     const auto& rp = kai_registry::sme_float_rhs_packers();
     ASSERT_EQ(lp.size(), 2u);
-    ASSERT_EQ(rp.size(), 2u);
+    ASSERT_EQ(rp.size(), 3u);
     // Each wanted name stands exactly once in its registry, with the wanted layout.
     auto check = [](const auto& packers, const Want* wants, size_t count) {
         for (size_t i = 0; i < count; ++i) {
@@ -298,7 +304,42 @@ TEST(SmeFloatPackers, TheRegistryHoldsEachPackerWithItsLayout) {
         }
     };
     check(lp, lhs, 2);
-    check(rp, rhs, 2);
+    check(rp, rhs, 3);
+}
+
+// KleidiAI v1.30.0's own bytes for the kxn f32 packer, recorded at SVL 128 and 512 (four shapes each), replayed
+// at the SVL of each file.
+TEST(SmeFloatPackers, KxnF32PackerMatchesKleidiAIsBytes) {
+    const SmeFloatRhsPacker* p = nullptr;
+    for (const auto& r : kai_registry::sme_float_rhs_packers())
+        if (std::string(r.name) == "kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme") p = &r;
+    ASSERT_NE(p, nullptr);
+    KAI_TEST_SKIP_UNLESS(p->features);
+    const auto files = kai_test::list_compat_vectors(std::string(p->name) + "__");
+    ASSERT_EQ(files.size(), 8u);
+    size_t svl128 = 0, svl512 = 0;
+    for (const std::string& f : files) {
+        const kai_test::CompatVector cv = kai_test::load_compat_vector(f);
+        const std::string vl = cv.str("vector_length");
+        ASSERT_TRUE(vl == "svl128" || vl == "svl512") << f;
+        const size_t svl_bytes = vl == "svl128" ? 16 : 64;
+        ++(vl == "svl128" ? svl128 : svl512);
+        ASSERT_TRUE(set_svl(svl_bytes));
+        const size_t n = cv.size("n"), k = cv.size("k");
+        ASSERT_EQ(cv.size("nr"), p->get_n_step()) << f;
+        const auto& want = cv.section("rhs_packed");
+        ASSERT_EQ(p->get_rhs_packed_size(n, k), want.bytes.size()) << f;
+        GuardedBuffer out(want.bytes.size(), 0x77);
+        p->run(1, n, k, cv.size("nr"), 1, 1, cv.size("rhs_stride"), cv.section("rhs").bytes.data(),
+               cv.section("bias").bytes.data(), nullptr, out.data(), 0, nullptr);
+        for (size_t i = 0; i < want.bytes.size(); ++i) {
+            if (want.mask[i]) {
+                ASSERT_EQ(out.data()[i], want.bytes[i]) << f << " byte " << i;
+            }
+        }
+    }
+    EXPECT_EQ(svl128, 4u);
+    EXPECT_EQ(svl512, 4u);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -355,6 +396,13 @@ struct Problem {
 // FMAX / FMIN (NaN stays NaN): docs/reliability.md, "Special inputs".
 bool uses_fclamp(const SmeFloatVariant& v) { return (v.features & KAI_FEATURE_SME2) != 0; }
 
+// KleidiAI's SME (not SME2) f32 GEMV clamps with FMIN (upper bound) then FMAX (lower bound): a NaN stays NaN and
+// lo > hi gives lo, where the SME MOPA GEMM's FMAX-then-FMIN gives hi.
+bool clamps_min_first(const SmeFloatVariant& v) { return std::strstr(v.name, "_1x8vl_sme_mla") != nullptr; }
+
+// The GEMVs' n step in units of nr: 8 blocks (16 VL), or 4 (8 VL) for the SME one.
+size_t gemv_blocks_per_step(const SmeFloatVariant& v) { return std::strstr(v.name, "_1x8vl_") != nullptr ? 4 : 8; }
+
 // tweak (optional) edits the inputs after the clamp bounds are chosen, before the expectation and the packing.
 void make_problem(const SmeFloatVariant& v, size_t m, size_t n, size_t k, Clamp clamp, bool bias, uint64_t seed,
                   Problem* pr, void (*tweak)(Problem*) = nullptr) {
@@ -385,8 +433,16 @@ void make_problem(const SmeFloatVariant& v, size_t m, size_t n, size_t k, Clamp 
         kai_ref::sme_matmul_bf16_exact(pr->lhs.data(), pr->rhs_kxn.data(), pr->bias.data(), m, n, k, &pr->expected,
                                        &pr->abs_sum);
     } else {
-        pr->expected_f32 = kai_ref::sme_matmul_f32_fma(pr->lhs.data(), rhs_nxk_used.data(), pr->bias.data(), m, n, k,
-                                                       pr->lo, pr->hi, uses_fclamp(v));
+        if (clamps_min_first(v)) {
+            pr->expected_f32 = kai_ref::sme_matmul_f32_fma(pr->lhs.data(), rhs_nxk_used.data(), pr->bias.data(), m, n,
+                                                           k, -INFINITY, INFINITY, false);
+            for (float& x : pr->expected_f32) {
+                if (!std::isnan(x)) x = std::max(std::min(x, pr->hi), pr->lo);
+            }
+        } else {
+            pr->expected_f32 = kai_ref::sme_matmul_f32_fma(pr->lhs.data(), rhs_nxk_used.data(), pr->bias.data(), m, n,
+                                                           k, pr->lo, pr->hi, uses_fclamp(v));
+        }
     }
 
     // Pack with kai's packers (checked byte for byte against the reference above).
@@ -458,7 +514,7 @@ TEST_P(SmeKernelTest, MatchesReference) {
     if (v.is_gemv) {
         EXPECT_EQ(v.gemv.get_m_step(), 1u);
         EXPECT_EQ(v.gemv.get_nr(), tile);
-        EXPECT_EQ(v.gemv.get_n_step(), 8 * tile);
+        EXPECT_EQ(v.gemv.get_n_step(), gemv_blocks_per_step(v) * tile);
         EXPECT_EQ(v.gemv.get_kr(), v.bf16 ? 2u : 1u);
         EXPECT_EQ(v.gemv.get_sr(), 1u);
         EXPECT_EQ(v.gemv.get_dst_size(c.m, c.n), c.m * c.n * sizeof(float));
@@ -606,6 +662,11 @@ TEST(SmeKernelSpecialValues, NanAccumulatorsAndInfinitiesAreClampedAsKleidiAI) {
             run_tile(v, pr, dst, 0, m, 0, n);
             EXPECT_TRUE(check_output(v, pr, dst));
             const float bound = c == Clamp::kInverted ? pr.hi : pr.lo;  // FCLAMP's result for a NaN
+            // What +inf and -inf accumulators become: FMAX-then-FMIN and FCLAMP give hi and `bound`; FMIN-then-FMAX
+            // gives hi (lo when lo > hi) and lo.
+            const bool min_first = clamps_min_first(v);
+            const float pos_inf = min_first && c == Clamp::kInverted ? pr.lo : pr.hi;
+            const float neg_inf = min_first ? pr.lo : bound;
             auto nan_result = [&](float x) {
                 return uses_fclamp(v) ? kai_ref::f32_bits(x) == kai_ref::f32_bits(bound) : std::isnan(x);
             };
@@ -613,11 +674,11 @@ TEST(SmeKernelSpecialValues, NanAccumulatorsAndInfinitiesAreClampedAsKleidiAI) {
             for (size_t i = 0; i < m; ++i) {
                 for (size_t c : kSpecialColumns) {
                     EXPECT_TRUE(nan_result(dst.value(i, c + 2))) << "NaN bias, " << i << ", " << c + 2;
-                    EXPECT_EQ(dst.value(i, c), pr.hi) << "+inf, row " << i << ", " << c;
-                    EXPECT_EQ(dst.value(i, c + 1), bound) << "-inf, row " << i << ", " << c + 1;
+                    EXPECT_EQ(dst.value(i, c), pos_inf) << "+inf, row " << i << ", " << c;
+                    EXPECT_EQ(dst.value(i, c + 1), neg_inf) << "-inf, row " << i << ", " << c + 1;
                     // +inf bias, -inf weights: inf - inf = NaN unless every LHS value of the row is negative.
                     const float x3 = dst.value(i, c + 3);
-                    EXPECT_TRUE(nan_result(x3) || x3 == pr.hi) << "row " << i << ", " << c + 3 << ": " << x3;
+                    EXPECT_TRUE(nan_result(x3) || x3 == pos_inf) << "row " << i << ", " << c + 3 << ": " << x3;
                     inf_minus_inf += nan_result(x3);
                 }
             }
@@ -675,6 +736,45 @@ TEST_P(SmeKernelAbiTest, CalleeSavedRegistersSurviveACall) {
         kai_test_za_finish(&tpidr2, &svcr);
         EXPECT_EQ(svcr & 3u, 0u) << "SVCR.SM / SVCR.ZA after the call";
         EXPECT_EQ(tpidr2, 0u);
+    }
+}
+
+// KleidiAI v1.30.0's own outputs of the SME f32 GEMV (its kxn packer's bytes, its kernel's bits), recorded at SVL
+// 128 and 512 (five files each: edges of the 8 VL step, a clamp, inverted bounds, NaN and infinite accumulators);
+// kai packs the recorded RHS with its own kxn packer and runs its own kernel.
+TEST(SmeKernelCompat, SmeF32GemvMatchesKleidiAIsOutputs) {
+    const SmeFloatVariant* v = nullptr;
+    for (const auto& x : kai_registry::sme_float_variants())
+        if (std::string(x.name) == "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla") v = &x;
+    const SmeFloatRhsPacker* p = nullptr;
+    for (const auto& r : kai_registry::sme_float_rhs_packers())
+        if (std::string(r.name) == "kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme") p = &r;
+    ASSERT_NE(v, nullptr);
+    ASSERT_NE(p, nullptr);
+    KAI_TEST_SKIP_UNLESS(v->features);
+    const auto files = kai_test::list_compat_vectors(std::string(v->name) + "__");
+    ASSERT_EQ(files.size(), 10u);
+    for (const std::string& f : files) {
+        const kai_test::CompatVector cv = kai_test::load_compat_vector(f);
+        ASSERT_TRUE(set_svl(cv.str("vector_length") == "svl128" ? 16 : 64)) << f;
+        const size_t n = cv.size("n"), k = cv.size("k");
+        ASSERT_EQ(cv.size("n_step"), v->gemv.get_n_step()) << f;
+        const auto& want_rhs = cv.section("rhs_packed");
+        std::vector<uint8_t> packed(p->get_rhs_packed_size(n, k), 0x3C);
+        ASSERT_EQ(packed.size(), want_rhs.bytes.size()) << f;
+        p->run(1, n, k, v->gemv.get_nr(), 1, 1, cv.size("rhs_stride"), cv.section("rhs").bytes.data(),
+               cv.section("bias").bytes.data(), nullptr, packed.data(), 0, nullptr);
+        ASSERT_TRUE(kai_test::bytes_equal(packed.data(), want_rhs.bytes.data(), packed.size())) << f;
+        DstBuffer dst(1, n, sizeof(float), n * sizeof(float));
+        v->gemv.run_matmul(1, n, k, cv.section("lhs").bytes.data(), k * 4, packed.data(), dst.at(0, 0), n * 4, 4,
+                           cv.clamp_min(), cv.clamp_max());
+        const float* want = cv.section("dst").f32();
+        for (size_t j = 0; j < n; ++j) {
+            const float got = dst.value(0, j);
+            ASSERT_TRUE(std::isnan(want[j]) ? std::isnan(got) : kai_ref::f32_bits(got) == kai_ref::f32_bits(want[j]))
+                << f << " column " << j << ": got " << got << ", KleidiAI " << want[j];
+        }
+        EXPECT_TRUE(dst.untouched_outside(0, 1, 0, n)) << f;
     }
 }
 
@@ -860,8 +960,8 @@ TEST_P(SmeRhsPackerPreconditionsDeathTest, EachViolationAbortsNamingTheParameter
     static const float scale = 1.0f;
     static const int params = 0;
     const std::string kr_msg = p.bf16 ? "kr must be 2" : "kr must be 1";
-    const size_t good_stride = (p.bf16 ? n : k) * 4;
-    const std::string stride_msg = p.bf16 ? "rhs_stride must be at least n * 4 when k > 1"
+    const size_t good_stride = (p.kxn ? n : k) * 4;
+    const std::string stride_msg = p.kxn ? "rhs_stride must be at least n * 4 when k > 1"
                                           : "rhs_stride must be at least k * 4 when n > 1";
     const auto run = [&](size_t groups, size_t r_nr, size_t r_kr, size_t sr, size_t stride, const void* src,
                          const void* b, const void* sc, void* out, size_t extra, const void* prm) {
