@@ -22,6 +22,13 @@ if(NOT EXISTS "${KAI_GOOGLETEST_DIR}/googletest/src/gtest-all.cc")
     "(install Debian's googletest package, tools/setup.sh, or set KAI_GOOGLETEST_DIR)")
 endif()
 
+# A cross build configured without the toolchain file (-DCMAKE_SYSTEM_PROCESSOR=aarch64 and a cross
+# compiler only) on a non-AArch64 host runs its tests through the same emulator wrapper.
+if(CMAKE_CROSSCOMPILING AND NOT CMAKE_CROSSCOMPILING_EMULATOR
+   AND NOT CMAKE_HOST_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+  set(CMAKE_CROSSCOMPILING_EMULATOR "${KAI_SOURCE_ROOT}/tools/toolchain/qemu_run.sh")
+endif()
+
 # The runner of scripts' AArch64 programs ($KAI_RUN, as tools/toolchain/qemu_run.sh sets it
 # under Bazel): the emulator when cross-compiling, nothing natively.
 set(_kai_run "")
