@@ -177,76 +177,133 @@ def decode(text, is_asm):
     return "\n".join(out), pairs
 
 
-MACRO_DEF = re.compile(r"^#define (KAI_\w+)\(([\w, ]*)\)[ \t]*\\\n((?:.*\\\n)*.*\n)", re.M)
-MACRO_USE = re.compile(r"^(\s*)((?:KAI_\w+\([^()]*\)\s*)+)(//.*)?$")
-MACRO_CALL = re.compile(r"(KAI_\w+)\(([^()]*)\)")
+MACRO_DEF = re.compile(r"^#define (KAI_\w+)(?:\(([\w, ]*)\))?[ \t]*\\\n((?:.*\\\n)*.*\n)", re.M)
+MACRO_USE = re.compile(r"^(\s*)((?:KAI_\w+(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?\s*)+)(//.*)?$")
 # SVE's condition-code aliases of B.cond (GNU as 2.40 takes them only with +sve): the base names.
 SVE_CONDS = {"none": "eq", "any": "ne", "nlast": "hs", "last": "lo", "first": "mi", "nfrst": "pl",
              "pmore": "hi", "plast": "ls", "tcont": "ge", "tstop": "lt"}
-TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|#\s*(\w+)|(\w+)')
+TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|#\s*(\w+)|(\w+)\s*(\()?|(\S)')
+
+
+def _split_args(text):
+    """The top-level comma-separated arguments of a macro call (text after its '(') and the rest."""
+    args, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            m = re.match(r'"(?:[^"\\]|\\.)*"', text[i:])
+            cur += m.group(0)
+            i += len(m.group(0))
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                args.append(cur.strip())
+                return [a for a in args if a or len(args) > 1], text[i + 1:]
+            depth -= 1
+        elif c == "," and depth == 0:
+            args.append(cur.strip())
+            cur = ""
+            i += 1
+            continue
+        cur += c
+        i += 1
+    raise EncodeError("unbalanced macro call: " + text[:60])
+
+
+def _eval(text, env, defs, depth=0):
+    """The string a sequence of string literals, parameters (env: name -> argument text) and calls of
+    the file's string macros makes (C's concatenation of adjacent literals)."""
+    if depth > 20:
+        raise EncodeError("macros nested too deep")
+    out, rest = "", text
+    while rest.strip():
+        m = TOKEN.search(rest)
+        if not m:
+            break
+        rest = rest[m.end():]
+        if m.group(1) is not None:
+            out += m.group(1)
+        elif m.group(2) is not None:
+            if m.group(2) not in env:
+                raise EncodeError("#%s: not a parameter" % m.group(2))
+            out += env[m.group(2)]
+        elif m.group(3) is not None:
+            name = m.group(3)
+            if name in env and not m.group(4):
+                out += _eval(env[name], {}, defs, depth + 1)
+            elif name in defs:
+                params, body = defs[name][0], defs[name][1]
+                args = []
+                if m.group(4):
+                    args, rest = _split_args(rest)
+                    args = [env.get(a, a) for a in args]  # arguments are substituted before the call
+                if params is None and not m.group(4):
+                    out += _eval(body, {}, defs, depth + 1)
+                    continue
+                if len(args) != len(params or []):
+                    raise EncodeError("%s: %d arguments for %d parameters" % (name, len(args), len(params or [])))
+                out += _eval(body, dict(zip(params, args)), defs, depth + 1)
+            else:
+                raise EncodeError("`%s` is neither a string, a parameter nor a string macro of the file" % name)
+        else:
+            raise EncodeError("unexpected `%s` in a string macro" % m.group(5))
+    return out
 
 
 def _expand_macros(text):
-    """Expands, inside assembly statements, the string-template macros of the file (#define KAI_X(...)
-    whose body is string literals and parameters): a macro-built instruction cannot be encoded. The
-    definition goes; its comment moves to the first place it was used."""
+    """Expands, inside assembly statements, the string-template macros of the file (#define KAI_X or
+    KAI_X(...) whose body is string literals, parameters and other such macros): a macro-built
+    instruction cannot be encoded. Definitions no longer used go; a used macro's comment moves to the
+    first place it was used."""
     defs = {}
     for m in MACRO_DEF.finditer(text):
         body = m.group(3).replace("\\\n", " ")
-        if not body.strip().startswith(('"', "l", "#")) and '"' not in body:
+        if '"' not in body:
             continue
-        params = [p.strip() for p in m.group(2).split(",") if p.strip()]
-        start = m.start()
-        lines_before = text[:start].split("\n")[:-1]
+        params = None if m.group(2) is None else [p.strip() for p in m.group(2).split(",") if p.strip()]
+        lines_before = text[:m.start()].split("\n")[:-1]
         comment = []
         while lines_before and lines_before[-1].startswith("//"):
             comment.insert(0, lines_before.pop()[2:].strip())
         defs[m.group(1)] = (params, body, m, comment)
     if not defs:
         return text
-    out, used = [], set()
+    out, used, in_asm = [], [], False
     for line in text.split("\n"):
-        m = MACRO_USE.match(line)
-        calls = MACRO_CALL.findall(m.group(2)) if m else []
-        if not calls or any(name not in defs for name, _ in calls):
+        st = line.strip()
+        if st.startswith("__asm__"):
+            in_asm = True
+        m = MACRO_USE.match(line) if in_asm else None
+        names = re.findall(r"(KAI_\w+)", m.group(2)) if m else []
+        if not m or not names or any(n not in defs for n in names):
             out.append(line)
+            if in_asm and (st.endswith(");") or st.startswith(":")):
+                in_asm = False
             continue
         indent = m.group(1)
-        first = True
-        for name, arg_text in calls:
-            params, body, _, comment = defs[name]
-            args = [a.strip() for a in arg_text.split(",")] if arg_text.strip() else []
-            if len(args) != len(params):
-                raise EncodeError("%s: %d arguments for %d parameters" % (name, len(args), len(params)))
-            env = dict(zip(params, args))
-            s = ""
-            for t in TOKEN.finditer(body):
-                if t.group(1) is not None:
-                    s += t.group(1)
-                elif t.group(2) is not None:
-                    s += env[t.group(2)]
-                else:
-                    a = env.get(t.group(3))
-                    if a is None or not (a.startswith('"') and a.endswith('"')):
-                        raise EncodeError("%s: parameter %s is not given a string" % (name, t.group(3)))
-                    s += a[1:-1]
-            if name not in used and comment:
-                out.extend(indent + "// " + c for c in comment)
-            used.add(name)
-            for p in [p for p in s.split("\\n") if p.strip()]:
-                tail = "  " + m.group(3).strip() if (first and m.group(3)) else ""
-                first = False
-                out.append('%s"%s\\n"%s' % (indent, p.strip(), tail))
+        s = _eval(m.group(2), {}, defs)
+        for n in names:
+            if n not in used:
+                out.extend(indent + "// " + c for c in defs[n][3])
+                used.append(n)
+        pieces = [p for p in s.split("\\n") if p.strip()]
+        for i, p in enumerate(pieces):
+            tail = "  " + m.group(3).strip() if (i == 0 and m.group(3)) else ""
+            out.append('%s"%s\\n"%s' % (indent, p.strip(), tail))
     text = "\n".join(out)
-    for name in used:
-        _, _, m, comment = defs[name]
-        block = "".join("//" + (" " + c if c else "") + "\n" for c in comment) + m.group(0)
-        if block in text:
-            text = text.replace(block, "", 1)
-        else:
-            text = text.replace(m.group(0), "", 1)
-    text = re.sub(r"\n\n\n+", "\n\n", text)
-    return text
+    # A definition goes once no line of the file names it any more (other macros included).
+    changed = True
+    while changed:
+        changed = False
+        for name, (_, _, m, comment) in defs.items():
+            block = "".join("//" + (" " + c if c else "") + "\n" for c in comment) + m.group(0)
+            here = block if block in text else m.group(0)
+            if here in text and not re.search(r"\b%s\b" % name, text.replace(here, "", 1)):
+                text = text.replace(here, "", 1)
+                changed = True
+    return re.sub(r"\n\n\n+", "\n\n", text)
 
 
 def _c_rewrites(text):
