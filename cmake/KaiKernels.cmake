@@ -67,11 +67,9 @@ function(kai_check_isa)
           set(macro __ARM_FEATURE_SVE)
         elseif(f STREQUAL "sve2")
           set(macro __ARM_FEATURE_SVE2)
-        elseif(f STREQUAL "sme")
-          set(macro __ARM_FEATURE_SME)
-        elseif(f STREQUAL "sme2")
-          set(macro __ARM_FEATURE_SME2)
         endif()
+        # sme / sme2: none; their SME instructions are encoded words (tools/sme_encode.py), which
+        # any AArch64 compiler and assembler take with the baseline -march the list gives them.
         if(macro)
           string(APPEND src "#if !defined(${macro})\n#error no ${f}\n#endif\n")
         endif()

@@ -5,7 +5,7 @@
 #
 # GCC is aarch64-linux-gnu-gcc/g++ (Debian: gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu), or the
 # native gcc on an AArch64 host; C and assembly go through tools/toolchain/aarch64-gcc.sh, Bazel's
-# GCC driver, which hands compiles for -march=...+sme to clang-19 (GCC 12 cannot build SME). KAI_COMPILER=clang uses clang-19/clang++-19 (or clang/clang++)
+# GCC driver (GCC builds every file, SME included: tools/sme_encode.py). KAI_COMPILER=clang uses clang-19/clang++-19 (or clang/clang++)
 # with --target=aarch64-linux-gnu, as tools/toolchain/aarch64-clang.sh does for Bazel. A compiler
 # given with -DCMAKE_C_COMPILER=... is kept (a Clang gets the target set).
 #

@@ -16,6 +16,6 @@ KAI_MARCH = {
     "fp16+i8mm": "-march=armv8.6-a+fp16+i8mm",
     "i8mm": "-march=armv8.6-a+i8mm",
     "i8mm+sve": "-march=armv8.6-a+i8mm+sve",
-    "sme": "-march=armv9-a+sme",
-    "sme2": "-march=armv9-a+sme2",
+    "sme": "-march=armv8-a",
+    "sme2": "-march=armv8-a",
 }

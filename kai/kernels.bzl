@@ -35,9 +35,9 @@ KAI_KERNELS: one entry per kernel or packer.
              (FEAT_FP16 arithmetic and conversions), sve (SVE kernels: vector length >= 256 bits,
              checked at run time), sme, sme2. The -march flag of each set of features is computed
              in one place, tools/kai_list.py march(); Bazel and CMake read it from the generated
-             kai/kai_march.bzl and cmake/KaiList.cmake. sme / sme2 code (streaming SVE, ZA) is built
-             by clang-19 in every configuration (GCC 12 cannot compile SME: the toolchain wrapper
-             hands any -march with +sme to clang); every other file builds with both compilers.
+             kai/kai_march.bzl and cmake/KaiList.cmake. sme / sme2 code (streaming SVE, ZA) gets
+             baseline Armv8-A: its SME instructions are encoded words (tools/sme_encode.py), so
+             every file builds with GCC 12 and clang-19 alike.
 Keys of generated kernels only (an entry without "template" is written by hand); they are the
 variant's parameters, declared here and nowhere else (docs/adding_a_kernel.md):
   m_step     rows of the tile (the first number of the tile in the name; checked)

@@ -75,7 +75,6 @@ _ASM_ONLY_TEMPLATES = ("qsi4c32p_dotprod.c.in", "qsi4c32p_i8mm.c.in")
 # The skip table: (targets, predicate on a kernels.bzl entry, reason). The first match wins.
 SKIPS = [
     (APPLE, lambda e: "sve" in e["features"], "Apple cores have no SVE"),
-    (("linux-gcc",), _sme, "GCC 12 does not accept +sme (kai's GCC wrapper hands SME files to clang-19)"),
     (WINDOWS, lambda e: "sve" in e["features"], "clang cannot mangle SVE types for the MSVC ABI"),
     (("windows-cl",), lambda e: _sme(e) or _template(e) in _ASM_ONLY_TEMPLATES, "inline assembly only"),
 ]

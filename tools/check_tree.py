@@ -104,6 +104,11 @@ def main():
                 problems.append("%s: includes \"%s\" (a kernel may include only its own header, its family "
                                 "interface header and kai/kai_common.h)" % (name, inc))
         for f in e["features"]:
+            if f in ("sme", "sme2"):
+                # Encoded SME (tools/sme_encode.py): built with any AArch64 -march, guarded on AArch64 alone.
+                if not re.search(r"^#if !defined\(__aarch64__\)\n#error ", src, re.M) or "defined(__ARM_FEATURE_SME" in src:
+                    problems.append("%s: an SME file's guard is `#if !defined(__aarch64__)` alone (tools/sme_encode.py)" % name)
+                continue
             if GUARDS[f] not in src.split("#include")[0] and not re.search(r"#if[^\n]*" + GUARDS[f], src):
                 problems.append("%s: no #error guard on %s for feature %s" % (name, GUARDS[f], f))
     compat = set(gen_kernels.compat_files(lst))
@@ -129,6 +134,12 @@ def main():
     problems += readme_layout_problems(ROOT)
     problems += formats_citation_problems(ROOT)
     problems += check_limits(entries)
+    # SME/SME2 code as encoded words beside their mnemonics: the file is what tools/sme_encode.py writes
+    # and every word is its mnemonic's encoding (llvm-mc-19).
+    enc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sme_encode.py"), "--check"],
+                         capture_output=True, text=True)
+    if enc.returncode != 0:
+        problems.append("tools/sme_encode.py --check failed:\n" + (enc.stderr + enc.stdout).strip())
     for p in problems:
         print(p)
     print("check_tree: %d entries, %d problem(s)" % (len(entries), len(problems)))

@@ -53,6 +53,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kai_list  # noqa: E402
+import sme_encode  # noqa: E402
 
 ROOT = kai_list.ROOT
 TEMPLATES = os.path.join("tools", "templates")
@@ -202,7 +203,10 @@ def kernel_outputs(lst, form=None):
                                         % (e["name"], e["family"]))
                 if not any(s in text for s in switches):
                     text = twin(text, render(template, dict(p, form="intrinsics")), switches[0])
-            outputs[os.path.join(e["dir"], "%s.%s" % (e["name"], ext))] = text
+            path = os.path.join(e["dir"], "%s.%s" % (e["name"], ext))
+            if ext == "c" and {"sme", "sme2"} & set(e["features"]):
+                text = sme_encode.transform(text, path)  # SME code as encoded words (docs/style.md, "SME code")
+            outputs[path] = text
     return outputs
 
 
@@ -247,12 +251,12 @@ def derive_imatmul(e, src, src_name):
              "    const size_t k = kai_depth(k_chunk_count, k_chunk_length);\n", name, 1)
     t = t.replace("kai_run_" + stem + "(", "kai_run_" + stem + "(")
     if e.get("clamp") == "fmin_fmax":  # KleidiAI's SME imatmul: min with clamp_max first, then max with clamp_min
-        fmax = ['    "fmax z%d.s, p0/m, z%d.s, z14.s\\n"' % (r, r) for r in (0, 1)]
-        fmin = ['    "fmin z%d.s, p0/m, z%d.s, z15.s\\n"' % (r, r) for r in (0, 1)]
-        pad = lambda line: line + " " * (80 - len(line)) + "\\\n"
-        old = "".join(pad(x) for x in fmax + fmin)
-        new = "".join(pad(x) for x in fmin + fmax)
-        t = _sub(t, old, new, name, 1)
+        # The GEMM's clamp lines, as tools/sme_encode.py writes them (each expansion of its store macro).
+        fmax = ['        ".inst 0x%08x\\n"  // fmax z%d.s, p0/m, z%d.s, z14.s\n' % (0x658681c0 + r, r, r) for r in (0, 1)]
+        fmin = ['        ".inst 0x%08x\\n"  // fmin z%d.s, p0/m, z%d.s, z15.s\n' % (0x658781e0 + r, r, r) for r in (0, 1)]
+        old = "".join(fmax + fmin)
+        new = "".join(fmin + fmax)
+        t = _sub(t, old, new, name)
         t = _sub(t, "Clamp: max with z14, min with z15;", "Clamp (KleidiAI's SME order): min with z15,\n"
                  "// then max with z14 (NaN stays NaN, clamp_min > clamp_max gives clamp_min);", name, 1)
     return t

@@ -140,14 +140,11 @@ def march(features):
     """The -march flag of a list of CPU features: the one place it is computed (Bazel and CMake
     read it from kai/kai_march.bzl and cmake/KaiList.cmake, which tools/gen_kernels.py writes).
 
-    Armv9-A+sme2 / +sme for SME code; baseline Armv8-A without features; Armv8.6-A when i8mm or
+    Baseline Armv8-A for SME code as without features: its SME/SME2 instructions are encoded
+    words (tools/sme_encode.py), so any AArch64 compiler and assembler take the file; Armv8.6-A when i8mm or
     bf16 is among them (their first architecture version), Armv8.2-A otherwise; the features
     sorted and joined by '+'."""
-    if "sme2" in features:
-        return "-march=armv9-a+sme2"
-    if "sme" in features:
-        return "-march=armv9-a+sme"
-    if not features:
+    if not features or "sme" in features or "sme2" in features:
         return "-march=armv8-a"
     base = "armv8.6-a" if ("i8mm" in features or "bf16" in features) else "armv8.2-a"
     return "-march=%s+%s" % (base, "+".join(sorted(features)))

@@ -87,9 +87,7 @@ def check_objects(tmp, comp, lst):
     kernel_objs, canonical_objs, forward_objs = [], [], []
 
     def compile_c(src, features, obj):
-        # SME code is built by Clang in every configuration (GCC 12 cannot compile it; kai/kernels.bzl).
-        c = COMPILERS["clang"][0] if any(f.startswith("sme") for f in features) else cc
-        rc, out = run(c + ["-std=c99", "-O1", kai_list.march(features), "-I" + ROOT, "-c", src, "-o", obj] + WARN)
+        rc, out = run(cc + ["-std=c99", "-O1", kai_list.march(features), "-I" + ROOT, "-c", src, "-o", obj] + WARN)
         if rc:
             problems.append("%s: %s does not compile:\n%s" % (comp, os.path.relpath(src, ROOT), out.strip()))
         return rc == 0

@@ -88,9 +88,7 @@ def check_set(tmp, label, names, with_packers, lst):
         for src, flags in listed:
             obj = os.path.join(d, "%s_%s.o" % (os.path.basename(src)[:-2], comp))
             dfile = obj[:-2] + ".d"
-            # SME code needs Clang in every configuration (GCC 12 cannot compile it; kai_vendor.txt says so).
-            c = COMPILERS["clang"] if any("+sme" in fl for fl in flags) else cc
-            rc, out, err = run(c + flags + ["-I.", "-MD", "-MF", dfile, "-c", src, "-o", obj], cwd=d)
+            rc, out, err = run(cc + flags + ["-I.", "-MD", "-MF", dfile, "-c", src, "-o", obj], cwd=d)
             if rc:
                 problems.append("%s (%s): %s does not compile with %s alone:\n%s" % (label, comp, src, " ".join(flags), err.strip()))
                 continue

@@ -13,22 +13,22 @@
     .globl kai_test_sme2_probe
     .type kai_test_sme2_probe, %function
 kai_test_sme2_probe:
-    smstart
-    zero    {za}
-    rdsvl   x9, #1
-    ptrue   pn8.s
-    fmov    z0.s, #1.0
-    fmov    z1.s, #1.0
-    fmov    z2.s, #2.0
+    .inst 0xd503477f  // smstart
+    .inst 0xc00800ff  // zero    {za}
+    .inst 0x04bf5829  // rdsvl   x9, #1
+    .inst 0x25a07810  // ptrue   pn8.s
+    .inst 0x25b9ce00  // fmov    z0.s, #1.0
+    .inst 0x25b9ce01  // fmov    z1.s, #1.0
+    .inst 0x25b9c002  // fmov    z2.s, #2.0
     mov     w8, #0
     // SME2: za.s[w8, 0, vgx2] += {z0, z1} * z2 (one vector group of two ZA slices).
-    fmla    za.s[w8, 0, vgx2], {z0.s - z1.s}, z2.s
-    fmla    za.s[w8, 0, vgx2], {z0.s - z1.s}, z2.s
+    .inst 0xc1221800  // fmla    za.s[w8, 0, vgx2], {z0.s - z1.s}, z2.s
+    .inst 0xc1221800  // fmla    za.s[w8, 0, vgx2], {z0.s - z1.s}, z2.s
     // Read ZA array vector 0 back (SME2 MOVA to a vector group) and store its first 4 lanes.
-    mova    {z4.d - z5.d}, za.d[w8, 0, vgx2]
-    ptrue   p0.s, vl4
-    st1w    {z4.s}, p0, [x0]
-    smstop
+    .inst 0xc0060804  // mova    {z4.d - z5.d}, za.d[w8, 0, vgx2]
+    .inst 0x2598e080  // ptrue   p0.s, vl4
+    .inst 0xe540e004  // st1w    {z4.s}, p0, [x0]
+    .inst 0xd503467f  // smstop
     mov     x0, x9
     ret
     .size kai_test_sme2_probe, . - kai_test_sme2_probe

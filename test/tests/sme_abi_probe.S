@@ -83,18 +83,18 @@ kai_test_abi_call:
     .globl kai_test_za_arm_lazy_save
     .type kai_test_za_arm_lazy_save, %function
 kai_test_za_arm_lazy_save:
-    smstart za
-    rdsvl   x2, #1
+    .inst 0xd503457f  // smstart za
+    .inst 0x04bf5822  // rdsvl   x2, #1
     mov     x3, #0
     mov     w12, #0
 1:
-    ldr     za[w12, 0], [x0]
-    addsvl  x0, x0, #1
+    .inst 0xe1000000  // ldr     za[w12, 0], [x0]
+    .inst 0x04205820  // addsvl  x0, x0, #1
     add     w12, w12, #1
     add     x3, x3, #1
     cmp     x3, x2
     b.lo    1b
-    msr     tpidr2_el0, x1
+    .inst 0xd51bd0a1  // msr     tpidr2_el0, x1
     ret
     .size kai_test_za_arm_lazy_save, . - kai_test_za_arm_lazy_save
 
@@ -102,12 +102,12 @@ kai_test_za_arm_lazy_save:
     .globl kai_test_za_finish
     .type kai_test_za_finish, %function
 kai_test_za_finish:
-    mrs     x2, tpidr2_el0
+    .inst 0xd53bd0a2  // mrs     x2, tpidr2_el0
     str     x2, [x0]
-    mrs     x3, svcr
+    .inst 0xd53b4243  // mrs     x3, svcr
     str     x3, [x1]
-    msr     tpidr2_el0, xzr
-    smstop  za
+    .inst 0xd51bd0bf  // msr     tpidr2_el0, xzr
+    .inst 0xd503447f  // smstop  za
     ret
     .size kai_test_za_finish, . - kai_test_za_finish
     .section .note.GNU-stack, "", %progbits

@@ -53,7 +53,7 @@ HOST_CC = os.environ.get("HOST_CC", "gcc")
 # The flags kai's published figures were measured with: every file at -O3, one -march with every
 # NEON feature a kernel may use (f16 files add +fp16).
 CFLAGS = ["-O3", "-DNDEBUG", "-march=armv8.6-a+bf16+i8mm+dotprod", "-std=gnu11", "-w"]
-# SME and SME2 kernels: clang-19 (as kai's toolchain does), with the flags of the SME figures in
+# SME and SME2 kernels: clang-19, with the flags the SME figures were measured with in
 # docs/performance.md; they run under an SME2 qemu (KAI_QEMU_DIR, as tools/setup.sh installs it)
 # with SVL 512 and SVE VL 256, and are counted from qemu's execution log (trace_profile).
 SME_CC = os.environ.get("KAI_PERF_SME_CC", "clang-19")
@@ -123,7 +123,7 @@ def plugin():
 
 def compile_object(src, extra=()):
     """Cross-compiles one file (cached by path, flags and modification time). SME code goes to
-    clang-19 with SME_CFLAGS (GCC 12 cannot compile it)."""
+    clang-19 with SME_CFLAGS (the flags of the recorded SME figures)."""
     flags = list(CFLAGS) + list(extra)
     if re.search(r"(^|_)f16(_|$|\.)", os.path.basename(src)):
         flags = [f + "+fp16" if f.startswith("-march=") else f for f in flags]

@@ -11,8 +11,8 @@
 // slices of za0 (rows 0..VL-1) and za1 (rows VL..2VL-1), then each column k is stored as the vertical slices
 // za0v[k], za1v[k] (2VL contiguous values); ZA is zeroed per slab, so rows past m come out 0.
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme needs AArch64"
 #endif
 
 #include "kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme.h"
@@ -35,8 +35,10 @@
 
 // 2 * the 32-bit lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_mr(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(uint32_t) * 2;
 }
 
@@ -45,7 +47,7 @@ static size_t kai_mr(void) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -53,13 +55,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -74,31 +76,6 @@ struct kai_args {
     void* out;                   // 24: the chunk's packed bytes, width * 2VL * 4
 };
 
-// Stores column w12 + i of the slab (ZA vertical slices za0v / za1v: 2VL values) at x4, then steps x4 on.
-#define KAI_STORE_COLUMN(i)                                   \
-    "st1w {za0v.s[w12, " i "]}, p1, [x4]\n"                  \
-    "st1w {za1v.s[w12, " i "]}, p1, [x4, x5, lsl #2]\n"      \
-    "addvl x4, x4, #2\n"
-
-// Loads `count` rows (pointers at x7 onwards) as horizontal slices w12, w12 + 1, ... of tile za<t>, two per
-// iteration (x9 pairs left), then the odd one. Lanes k0 + i >= width are 0 (p0).
-#define KAI_LOAD_ROWS(t, count, l2, lend)                              \
-    "lsr x9, " count ", #1\n"                                           \
-    "cbz x9, " lend "f\n"                                               \
-    l2 ":\n"                                                            \
-    "ldr x8, [x7], #8\n"                                                \
-    "ld1w {za" t "h.s[w12, 0]}, p0/z, [x8, x6, lsl #2]\n"              \
-    "ldr x8, [x7], #8\n"                                                \
-    "ld1w {za" t "h.s[w12, 1]}, p0/z, [x8, x6, lsl #2]\n"              \
-    "add w12, w12, #2\n"                                                \
-    "subs x9, x9, #1\n"                                                 \
-    "b.ne " l2 "b\n"                                                    \
-    lend ":\n"                                                          \
-    "tbz " count ", #0, " lend "0f\n"                                   \
-    "ldr x8, [x7], #8\n"                                                \
-    "ld1w {za" t "h.s[w12, 0]}, p0/z, [x8, x6, lsl #2]\n"              \
-    lend "0:\n"
-
 // Packs one chunk of one block (docs/formats.md, "Indirect GEMM packed layouts") through ZA: one streaming-mode
 // section. Register map: x1 rows, x2 height, x3 width, x4 out, x5 VL, x6 first k of the slab, x7 row pointer
 // cursor, x8 row pointer, x9 row pairs left, x10 columns of the slab left, x11 min(height, VL), x13 rows of za1, w12 ZA slice.
@@ -107,21 +84,51 @@ static void kai_pack_chunk(const struct kai_args* args) {
     __asm__ volatile(
         "ldp x1, x2, [x0, #0]\n"
         "ldp x3, x4, [x0, #16]\n"
-        "smstart\n"
-        "ptrue p1.s\n"
-        "cntw x5\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2598e3e1\n"  // ptrue p1.s
+        ".inst 0x04a0e3e5\n"  // cntw x5
         "cmp x2, x5\n"
         "csel x11, x2, x5, lo\n"
         "sub x13, x2, x11\n"
         "mov x6, #0\n"
         "1:\n"  // slabs of VL values
-        "whilelt p0.s, x6, x3\n"
-        "zero {za}\n"
+        ".inst 0x25a314c0\n"  // whilelt p0.s, x6, x3
+        ".inst 0xc00800ff\n"  // zero {za}
         "mov x7, x1\n"
         "mov w12, #0\n"
-        KAI_LOAD_ROWS("0", "x11", "2", "3")
+        // Loads `count` rows (pointers at x7 onwards) as horizontal slices w12, w12 + 1, ... of tile za<t>, two per
+        // iteration (x9 pairs left), then the odd one. Lanes k0 + i >= width are 0 (p0).
+        "lsr x9, x11, #1\n"
+        "cbz x9, 3f\n"
+        "2:\n"
+        "ldr x8, [x7], #8\n"
+        ".inst 0xe0860100\n"  // ld1w {za0h.s[w12, 0]}, p0/z, [x8, x6, lsl #2]
+        "ldr x8, [x7], #8\n"
+        ".inst 0xe0860101\n"  // ld1w {za0h.s[w12, 1]}, p0/z, [x8, x6, lsl #2]
+        "add w12, w12, #2\n"
+        "subs x9, x9, #1\n"
+        "b.ne 2b\n"
+        "3:\n"
+        "tbz x11, #0, 30f\n"
+        "ldr x8, [x7], #8\n"
+        ".inst 0xe0860100\n"  // ld1w {za0h.s[w12, 0]}, p0/z, [x8, x6, lsl #2]
+        "30:\n"
         "mov w12, #0\n"
-        KAI_LOAD_ROWS("1", "x13", "8", "9")
+        "lsr x9, x13, #1\n"
+        "cbz x9, 9f\n"
+        "8:\n"
+        "ldr x8, [x7], #8\n"
+        ".inst 0xe0860104\n"  // ld1w {za1h.s[w12, 0]}, p0/z, [x8, x6, lsl #2]
+        "ldr x8, [x7], #8\n"
+        ".inst 0xe0860105\n"  // ld1w {za1h.s[w12, 1]}, p0/z, [x8, x6, lsl #2]
+        "add w12, w12, #2\n"
+        "subs x9, x9, #1\n"
+        "b.ne 8b\n"
+        "9:\n"
+        "tbz x13, #0, 90f\n"
+        "ldr x8, [x7], #8\n"
+        ".inst 0xe0860104\n"  // ld1w {za1h.s[w12, 0]}, p0/z, [x8, x6, lsl #2]
+        "90:\n"
         "mov w12, #0\n"
         "4:\n"  // columns: min(VL, width - k0) of them, four at a time, then one at a time
         "sub x10, x3, x6\n"
@@ -130,16 +137,27 @@ static void kai_pack_chunk(const struct kai_args* args) {
         "5:\n"
         "cmp x10, #4\n"
         "b.lo 6f\n"
-        KAI_STORE_COLUMN("0")
-        KAI_STORE_COLUMN("1")
-        KAI_STORE_COLUMN("2")
-        KAI_STORE_COLUMN("3")
+        // Stores column w12 + i of the slab (ZA vertical slices za0v / za1v: 2VL values) at x4, then steps x4 on.
+        ".inst 0xe0bf8480\n"  // st1w {za0v.s[w12, 0]}, p1, [x4]
+        ".inst 0xe0a58484\n"  // st1w {za1v.s[w12, 0]}, p1, [x4, x5, lsl #2]
+        ".inst 0x04245044\n"  // addvl x4, x4, #2
+        ".inst 0xe0bf8481\n"  // st1w {za0v.s[w12, 1]}, p1, [x4]
+        ".inst 0xe0a58485\n"  // st1w {za1v.s[w12, 1]}, p1, [x4, x5, lsl #2]
+        ".inst 0x04245044\n"  // addvl x4, x4, #2
+        ".inst 0xe0bf8482\n"  // st1w {za0v.s[w12, 2]}, p1, [x4]
+        ".inst 0xe0a58486\n"  // st1w {za1v.s[w12, 2]}, p1, [x4, x5, lsl #2]
+        ".inst 0x04245044\n"  // addvl x4, x4, #2
+        ".inst 0xe0bf8483\n"  // st1w {za0v.s[w12, 3]}, p1, [x4]
+        ".inst 0xe0a58487\n"  // st1w {za1v.s[w12, 3]}, p1, [x4, x5, lsl #2]
+        ".inst 0x04245044\n"  // addvl x4, x4, #2
         "add w12, w12, #4\n"
         "sub x10, x10, #4\n"
         "b 5b\n"
         "6:\n"
         "cbz x10, 7f\n"
-        KAI_STORE_COLUMN("0")
+        ".inst 0xe0bf8480\n"  // st1w {za0v.s[w12, 0]}, p1, [x4]
+        ".inst 0xe0a58484\n"  // st1w {za1v.s[w12, 0]}, p1, [x4, x5, lsl #2]
+        ".inst 0x04245044\n"  // addvl x4, x4, #2
         "add w12, w12, #1\n"
         "sub x10, x10, #1\n"
         "b 6b\n"
@@ -147,14 +165,14 @@ static void kai_pack_chunk(const struct kai_args* args) {
         "add x6, x6, x5\n"
         "cmp x6, x3\n"
         "b.lo 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         // SMSTART / SMSTOP zero every Z and P register: all are clobbered, whatever the body uses.
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "z0", "z1", "z2", "z3", "z4",
           "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20",
           "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4",
-          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }
 
 size_t kai_get_m_step_lhs_imatmul_pack_x32p2vlx1_x32p_sme(void) {

@@ -7,8 +7,8 @@
 // mr = 2 * SVL / 32 rows x Kp = roundup(k, 2) values; element (r, k) at halfword ((k / 2) * mr + r) * 2 + k % 2.
 // Pad column and rows past m are 0. Plain C; only mr depends on the streaming vector length (RDSVL).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_lhs_pack_bf16p2vlx2_f32_sme needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_lhs_pack_bf16p2vlx2_f32_sme needs AArch64"
 #endif
 
 #include "kai_lhs_pack_bf16p2vlx2_f32_sme.h"
@@ -32,8 +32,10 @@ static const size_t kai_kr = 2;
 static const size_t kai_sr = 1;
 
 static size_t kai_mr(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float) * 2;
 }
 

@@ -7,8 +7,8 @@
 // block, for each k, the mr values of column k (element (r, k) at byte (k * mr + r) * 4). Rows past m are 0.0.
 // The copy is plain C: only mr depends on the streaming vector length, read with RDSVL (no streaming mode).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_lhs_pack_f32p2vlx1_f32_sme needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_lhs_pack_f32p2vlx1_f32_sme needs AArch64"
 #endif
 
 #include "kai_lhs_pack_f32p2vlx1_f32_sme.h"
@@ -33,8 +33,10 @@ static const size_t kai_sr = 1;
 
 // 2 * the f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_mr(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float) * 2;
 }
 

@@ -7,8 +7,8 @@
 // stride mr * Kp bytes (Kp = roundup(k, 4)); byte (r, k) of a block at (k / 4 * mr + r) * 4 + k % 4. Padding (K past
 // k, rows past m) is zero. Plain C: only mr depends on the streaming vector length, read with RDSVL.
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_lhs_pack_x8p2vlx4_x8_sme needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_lhs_pack_x8p2vlx4_x8_sme needs AArch64"
 #endif
 
 #include "kai_lhs_pack_x8p2vlx4_x8_sme.h"
@@ -33,8 +33,10 @@ static const size_t kai_sr = 1;
 
 // 2 * the 32-bit lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_mr(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / 4 * 2;
 }
 

@@ -9,8 +9,8 @@
 // (c * k_chunk_length + r, j) at c * nr * Kc + (r / 4 * nr + j) * 4 + r % 4, then nr f32 scales
 // scale[j] * scale_multiplier. Padding is zero. Plain C: only nr depends on the SVL, read with RDSVL.
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme needs AArch64"
 #endif
 
 #include "kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
@@ -37,8 +37,10 @@ static const size_t kai_kr = 4;
 
 // 2 * the 32-bit lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_nr(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / 4 * 2;
 }
 
@@ -114,7 +116,7 @@ void kai_run_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(
                 for (size_t r = 0; r < k_chunk_length; ++r) {
                     const int8_t v = (int8_t)src[(c * k_chunk_length + r) * rhs_stride_row + n0 + j];
                     chunk[(r / kai_kr * nr + j) * kai_kr + r % kai_kr] = (uint8_t)v;
-                    sum += (uint32_t)(int32_t)v;
+                    sum = (uint32_t)((int64_t)sum + v);  // the int32 column sum, wrapping (kept unsigned)
                 }
             }
             int32_t b;

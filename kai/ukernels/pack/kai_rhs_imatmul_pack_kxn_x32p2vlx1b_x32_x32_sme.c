@@ -8,8 +8,8 @@
 // of row k; columns past n are 0. The copy runs in streaming mode (SMSTART SM: no ZA state) as two predicated
 // vector loads and stores per row: lanes past n load as 0.
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme needs AArch64"
 #endif
 
 #include "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme.h"
@@ -32,8 +32,10 @@
 
 // 2 * the 32-bit lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_nr(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(uint32_t) * 2;
 }
 
@@ -55,49 +57,49 @@ static void kai_pack_blocks(const struct kai_args* args) {
         "ldp x1, x2, [x0, #0]\n"
         "ldp x3, x4, [x0, #16]\n"
         "ldp x5, x6, [x0, #32]\n"
-        "smstart sm\n"
-        "ptrue p2.s\n"
+        ".inst 0xd503437f\n"  // smstart sm
+        ".inst 0x2598e3e2\n"  // ptrue p2.s
         "mov x7, #0\n"
         "1:\n"  // blocks of 2VL columns
-        "whilelt p0.s, x7, x4\n"
-        "incw x7\n"
+        ".inst 0x25a414e0\n"  // whilelt p0.s, x7, x4
+        ".inst 0x04b0e3e7\n"  // incw x7
         "mov x8, x7\n"
-        "decw x7\n"
-        "whilelt p1.s, x8, x4\n"
-        "ld1w z0.s, p0/z, [x3, x7, lsl #2]\n"
-        "ld1w z1.s, p1/z, [x3, x8, lsl #2]\n"
-        "st1w z0.s, p2, [x6]\n"
-        "st1w z1.s, p2, [x6, #1, mul vl]\n"
-        "addvl x6, x6, #2\n"
+        ".inst 0x04b0e7e7\n"  // decw x7
+        ".inst 0x25a41501\n"  // whilelt p1.s, x8, x4
+        ".inst 0xa5474060\n"  // ld1w z0.s, p0/z, [x3, x7, lsl #2]
+        ".inst 0xa5484461\n"  // ld1w z1.s, p1/z, [x3, x8, lsl #2]
+        ".inst 0xe540e8c0\n"  // st1w z0.s, p2, [x6]
+        ".inst 0xe541e8c1\n"  // st1w z1.s, p2, [x6, #1, mul vl]
+        ".inst 0x04265046\n"  // addvl x6, x6, #2
         "mov x9, x1\n"
         "lsr x10, x5, #1\n"
         "cbz x10, 3f\n"
         "2:\n"  // the K rows of the block, two per iteration
         "add x11, x9, x2\n"
-        "ld1w z0.s, p0/z, [x9, x7, lsl #2]\n"
-        "ld1w z1.s, p1/z, [x9, x8, lsl #2]\n"
-        "ld1w z2.s, p0/z, [x11, x7, lsl #2]\n"
-        "ld1w z3.s, p1/z, [x11, x8, lsl #2]\n"
+        ".inst 0xa5474120\n"  // ld1w z0.s, p0/z, [x9, x7, lsl #2]
+        ".inst 0xa5484521\n"  // ld1w z1.s, p1/z, [x9, x8, lsl #2]
+        ".inst 0xa5474162\n"  // ld1w z2.s, p0/z, [x11, x7, lsl #2]
+        ".inst 0xa5484563\n"  // ld1w z3.s, p1/z, [x11, x8, lsl #2]
         "add x9, x11, x2\n"
-        "st1w z0.s, p2, [x6]\n"
-        "st1w z1.s, p2, [x6, #1, mul vl]\n"
-        "st1w z2.s, p2, [x6, #2, mul vl]\n"
-        "st1w z3.s, p2, [x6, #3, mul vl]\n"
-        "addvl x6, x6, #4\n"
+        ".inst 0xe540e8c0\n"  // st1w z0.s, p2, [x6]
+        ".inst 0xe541e8c1\n"  // st1w z1.s, p2, [x6, #1, mul vl]
+        ".inst 0xe542e8c2\n"  // st1w z2.s, p2, [x6, #2, mul vl]
+        ".inst 0xe543e8c3\n"  // st1w z3.s, p2, [x6, #3, mul vl]
+        ".inst 0x04265086\n"  // addvl x6, x6, #4
         "subs x10, x10, #1\n"
         "b.ne 2b\n"
         "3:\n"
         "tbz x5, #0, 4f\n"  // the odd row
-        "ld1w z0.s, p0/z, [x9, x7, lsl #2]\n"
-        "ld1w z1.s, p1/z, [x9, x8, lsl #2]\n"
-        "st1w z0.s, p2, [x6]\n"
-        "st1w z1.s, p2, [x6, #1, mul vl]\n"
-        "addvl x6, x6, #2\n"
+        ".inst 0xa5474120\n"  // ld1w z0.s, p0/z, [x9, x7, lsl #2]
+        ".inst 0xa5484521\n"  // ld1w z1.s, p1/z, [x9, x8, lsl #2]
+        ".inst 0xe540e8c0\n"  // st1w z0.s, p2, [x6]
+        ".inst 0xe541e8c1\n"  // st1w z1.s, p2, [x6, #1, mul vl]
+        ".inst 0x04265046\n"  // addvl x6, x6, #2
         "4:\n"
-        "incw x7, all, mul #2\n"
+        ".inst 0x04b1e3e7\n"  // incw x7, all, mul #2
         "cmp x7, x4\n"
         "b.lo 1b\n"
-        "smstop sm\n"
+        ".inst 0xd503427f\n"  // smstop sm
         :
         : "r"(a)
         // SMSTART / SMSTOP zero every Z and P register: all are clobbered, whatever the body uses.

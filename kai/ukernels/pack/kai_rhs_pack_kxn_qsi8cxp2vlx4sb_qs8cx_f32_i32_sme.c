@@ -9,8 +9,8 @@
 // (k / 4 * nr + j) * 4 + k % 4, then nr f32 scales scale[j] * scale_multiplier. Padding is zero. Plain C: only nr
 // depends on the streaming vector length, read with RDSVL.
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme needs AArch64"
 #endif
 
 #include "kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
@@ -38,8 +38,10 @@ static const size_t kai_sr = 1;
 
 // 2 * the 32-bit lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_nr(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / 4 * 2;
 }
 
@@ -114,7 +116,7 @@ void kai_run_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme(
             for (size_t kk = 0; kk < k; ++kk) {
                 const int8_t v = (int8_t)src[kk * rhs_stride_row + n0 + j];
                 data[(kk / kai_kr * nr + j) * kai_kr + kk % kai_kr] = (uint8_t)v;
-                sum += (uint32_t)(int32_t)v;
+                sum = (uint32_t)((int64_t)sum + v);  // the int32 column sum, wrapping (kept unsigned)
             }
             int32_t b;
             float s;

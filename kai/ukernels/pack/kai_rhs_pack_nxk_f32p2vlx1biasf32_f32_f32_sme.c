@@ -7,8 +7,8 @@
 // nr = 2 * SVL / 32 channels, stride nr * (1 + k) * 4 bytes: nr biases, then for each k the nr values w[n][k].
 // Channels past n are 0. Plain C; only nr depends on the streaming vector length (RDSVL, no streaming mode).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme needs AArch64"
 #endif
 
 #include "kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme.h"
@@ -34,8 +34,10 @@ static const size_t kai_kr = 1;
 static const size_t kai_sr = 1;
 
 static size_t kai_nr(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float) * 2;
 }
 

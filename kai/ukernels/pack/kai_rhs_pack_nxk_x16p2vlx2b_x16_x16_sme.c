@@ -8,8 +8,8 @@
 // of k values and each channel the two values. The pad slot of an odd k and channels past n are 0. Plain C; only
 // nr depends on the streaming vector length (RDSVL, no streaming mode).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme needs AArch64"
 #endif
 
 #include "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme.h"
@@ -35,8 +35,10 @@ static const size_t kai_kr = 2;
 static const size_t kai_sr = 1;
 
 static size_t kai_nr(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float) * 2;
 }
 

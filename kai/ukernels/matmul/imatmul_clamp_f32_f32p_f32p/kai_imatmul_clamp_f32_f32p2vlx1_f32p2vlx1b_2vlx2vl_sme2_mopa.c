@@ -17,8 +17,8 @@
 // of 1.0 with the bias row (exact). The whole call runs in one streaming-mode section (inline assembly: GCC 12's
 // libgcc has no SME ABI routines, so no __arm_new("za") / __arm_locally_streaming).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
-#error "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa needs AArch64 with FEAT_SME2"
+#if !defined(__aarch64__)
+#error "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa needs AArch64"
 #endif
 
 #include "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa.h"
@@ -32,9 +32,10 @@
 #include "kai_imatmul_clamp_f32_f32p_f32p_interface.h"
 
 // The streaming body is one assembly string (it must not be split: it holds state in registers throughout),
-// longer than the 4095 characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+// longer than the 4095 characters C99 guarantees; GCC and clang accept it
+// (the pragma below).
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 // The depth of the product, checked for overflow (kr = 1: chunks are not padded).
@@ -44,8 +45,10 @@ static size_t kai_depth(size_t k_chunk_count, size_t k_chunk_length) {
 
 // 2 * the f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_tile(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float) * 2;
 }
 
@@ -54,7 +57,7 @@ static size_t kai_tile(void) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -62,13 +65,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -124,47 +127,6 @@ struct kai_args {
     uint32_t max_bits;     // 84
 };
 
-// One k step: the four outer products of LHS (lo, hi) x RHS (lo, hi).
-#define KAI_MOPA4(a_lo, a_hi, b_lo, b_hi)                              \
-    "fmopa za0.s, p0/m, p0/m, " a_lo ".s, " b_lo ".s\n"               \
-    "fmopa za1.s, p0/m, p0/m, " a_lo ".s, " b_hi ".s\n"               \
-    "fmopa za2.s, p0/m, p0/m, " a_hi ".s, " b_lo ".s\n"               \
-    "fmopa za3.s, p0/m, p0/m, " a_hi ".s, " b_hi ".s\n"
-
-// Stores the rows of one half of the tile (ZA tiles t_lo, t_hi: columns 0..VL-1 and VL..2VL-1), x22 rows from
-// slice 0, to x21 onwards (stride x8): four rows at a time, then one at a time. Clamp: FCLAMP to [z14, z15] (maxNum, then minNum: NaN -> z14).
-#define KAI_STORE_HALF(t_lo, t_hi, l4, l1, lend)                               \
-    l4 ":\n"                                                                    \
-    "cmp x22, #4\n"                                                             \
-    "b.lo " l1 "f\n"                                                            \
-    "mova {z0.s-z3.s}, za" t_lo "h.s[w12, 0:3]\n"                               \
-    "mova {z8.s-z11.s}, za" t_hi "h.s[w12, 0:3]\n"                              \
-    "fclamp {z0.s-z3.s}, z14.s, z15.s\n"                                        \
-    "fclamp {z8.s-z11.s}, z14.s, z15.s\n"                                       \
-    "st1w {z0.s, z8.s}, pn9, [x21]\n"                                           \
-    "add x21, x21, x8\n"                                                        \
-    "st1w {z1.s, z9.s}, pn9, [x21]\n"                                           \
-    "add x21, x21, x8\n"                                                        \
-    "st1w {z2.s, z10.s}, pn9, [x21]\n"                                          \
-    "add x21, x21, x8\n"                                                        \
-    "st1w {z3.s, z11.s}, pn9, [x21]\n"                                          \
-    "add x21, x21, x8\n"                                                        \
-    "add w12, w12, #4\n"                                                        \
-    "sub x22, x22, #4\n"                                                        \
-    "b " l4 "b\n"                                                               \
-    l1 ":\n"                                                                    \
-    "cbz x22, " lend "f\n"                                                      \
-    "mova z0.s, p0/m, za" t_lo "h.s[w12, 0]\n"                                  \
-    "mova z8.s, p0/m, za" t_hi "h.s[w12, 0]\n"                                  \
-    "fclamp z0.s, z14.s, z15.s\n"                                               \
-    "fclamp z8.s, z14.s, z15.s\n"                                               \
-    "st1w {z0.s, z8.s}, pn9, [x21]\n"                                           \
-    "add x21, x21, x8\n"                                                        \
-    "add w12, w12, #1\n"                                                        \
-    "sub x22, x22, #1\n"                                                        \
-    "b " l1 "b\n"                                                               \
-    lend ":\n"
-
 void kai_run_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(
     size_t m, size_t n, size_t k_chunk_count, size_t k_chunk_length, const void* lhs_packed, const void* rhs_packed,
     void* dst, size_t dst_stride_row, float clamp_min, float clamp_max) {
@@ -207,10 +169,10 @@ void kai_run_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(
         "ldp x7, x8, [x0, #48]\n"
         "ldp x9, x10, [x0, #64]\n"
         "ldp w11, w13, [x0, #80]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "ptrue pn8.s\n"
-        "cntw x25\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x25a07810\n"  // ptrue pn8.s
+        ".inst 0x04a0e3f9\n"  // cntw x25
         "lsl x24, x25, #1\n"
         "mov x27, #0\n"
         "1:\n"  // row blocks
@@ -222,59 +184,150 @@ void kai_run_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(
         "2:\n"  // column blocks
         "cmp x16, x24\n"
         "csel x26, x16, x24, lo\n"
-        "zero {za}\n"
-        "fmov z31.s, #1.0\n"
-        "ld1w {z0.s-z1.s}, pn8/z, [x14]\n"
-        KAI_MOPA4("z31", "z31", "z0", "z1")
+        ".inst 0xc00800ff\n"  // zero {za}
+        ".inst 0x25b9ce1f\n"  // fmov z31.s, #1.0
+        ".inst 0xa04041c0\n"  // ld1w {z0.s-z1.s}, pn8/z, [x14]
+        // One k step: the four outer products of LHS (lo, hi) x RHS (lo, hi).
+        ".inst 0x808003e0\n"  // fmopa za0.s, p0/m, p0/m, z31.s, z0.s
+        ".inst 0x808103e1\n"  // fmopa za1.s, p0/m, p0/m, z31.s, z1.s
+        ".inst 0x808003e2\n"  // fmopa za2.s, p0/m, p0/m, z31.s, z0.s
+        ".inst 0x808103e3\n"  // fmopa za3.s, p0/m, p0/m, z31.s, z1.s
         "mov x17, x1\n"
-        "addvl x19, x14, #2\n"
+        ".inst 0x042e5053\n"  // addvl x19, x14, #2
         "mov x20, x6\n"
         "cbz x20, 4f\n"
         "3:\n"  // 8 k per iteration
-        "ld1w {z0.s-z3.s}, pn8/z, [x17]\n"
-        "ld1w {z16.s-z19.s}, pn8/z, [x19]\n"
-        "ld1w {z4.s-z7.s}, pn8/z, [x17, #4, mul vl]\n"
-        "ld1w {z20.s-z23.s}, pn8/z, [x19, #4, mul vl]\n"
-        KAI_MOPA4("z0", "z1", "z16", "z17")
-        KAI_MOPA4("z2", "z3", "z18", "z19")
-        "ld1w {z8.s-z11.s}, pn8/z, [x17, #8, mul vl]\n"
-        "ld1w {z24.s-z27.s}, pn8/z, [x19, #8, mul vl]\n"
-        KAI_MOPA4("z4", "z5", "z20", "z21")
-        KAI_MOPA4("z6", "z7", "z22", "z23")
-        "ld1w {z12.s-z15.s}, pn8/z, [x17, #12, mul vl]\n"
-        "ld1w {z28.s-z31.s}, pn8/z, [x19, #12, mul vl]\n"
-        KAI_MOPA4("z8", "z9", "z24", "z25")
-        KAI_MOPA4("z10", "z11", "z26", "z27")
-        KAI_MOPA4("z12", "z13", "z28", "z29")
-        KAI_MOPA4("z14", "z15", "z30", "z31")
-        "addvl x17, x17, #16\n"
-        "addvl x19, x19, #16\n"
+        ".inst 0xa040c220\n"  // ld1w {z0.s-z3.s}, pn8/z, [x17]
+        ".inst 0xa040c270\n"  // ld1w {z16.s-z19.s}, pn8/z, [x19]
+        ".inst 0xa041c224\n"  // ld1w {z4.s-z7.s}, pn8/z, [x17, #4, mul vl]
+        ".inst 0xa041c274\n"  // ld1w {z20.s-z23.s}, pn8/z, [x19, #4, mul vl]
+        ".inst 0x80900000\n"  // fmopa za0.s, p0/m, p0/m, z0.s, z16.s
+        ".inst 0x80910001\n"  // fmopa za1.s, p0/m, p0/m, z0.s, z17.s
+        ".inst 0x80900022\n"  // fmopa za2.s, p0/m, p0/m, z1.s, z16.s
+        ".inst 0x80910023\n"  // fmopa za3.s, p0/m, p0/m, z1.s, z17.s
+        ".inst 0x80920040\n"  // fmopa za0.s, p0/m, p0/m, z2.s, z18.s
+        ".inst 0x80930041\n"  // fmopa za1.s, p0/m, p0/m, z2.s, z19.s
+        ".inst 0x80920062\n"  // fmopa za2.s, p0/m, p0/m, z3.s, z18.s
+        ".inst 0x80930063\n"  // fmopa za3.s, p0/m, p0/m, z3.s, z19.s
+        ".inst 0xa042c228\n"  // ld1w {z8.s-z11.s}, pn8/z, [x17, #8, mul vl]
+        ".inst 0xa042c278\n"  // ld1w {z24.s-z27.s}, pn8/z, [x19, #8, mul vl]
+        ".inst 0x80940080\n"  // fmopa za0.s, p0/m, p0/m, z4.s, z20.s
+        ".inst 0x80950081\n"  // fmopa za1.s, p0/m, p0/m, z4.s, z21.s
+        ".inst 0x809400a2\n"  // fmopa za2.s, p0/m, p0/m, z5.s, z20.s
+        ".inst 0x809500a3\n"  // fmopa za3.s, p0/m, p0/m, z5.s, z21.s
+        ".inst 0x809600c0\n"  // fmopa za0.s, p0/m, p0/m, z6.s, z22.s
+        ".inst 0x809700c1\n"  // fmopa za1.s, p0/m, p0/m, z6.s, z23.s
+        ".inst 0x809600e2\n"  // fmopa za2.s, p0/m, p0/m, z7.s, z22.s
+        ".inst 0x809700e3\n"  // fmopa za3.s, p0/m, p0/m, z7.s, z23.s
+        ".inst 0xa043c22c\n"  // ld1w {z12.s-z15.s}, pn8/z, [x17, #12, mul vl]
+        ".inst 0xa043c27c\n"  // ld1w {z28.s-z31.s}, pn8/z, [x19, #12, mul vl]
+        ".inst 0x80980100\n"  // fmopa za0.s, p0/m, p0/m, z8.s, z24.s
+        ".inst 0x80990101\n"  // fmopa za1.s, p0/m, p0/m, z8.s, z25.s
+        ".inst 0x80980122\n"  // fmopa za2.s, p0/m, p0/m, z9.s, z24.s
+        ".inst 0x80990123\n"  // fmopa za3.s, p0/m, p0/m, z9.s, z25.s
+        ".inst 0x809a0140\n"  // fmopa za0.s, p0/m, p0/m, z10.s, z26.s
+        ".inst 0x809b0141\n"  // fmopa za1.s, p0/m, p0/m, z10.s, z27.s
+        ".inst 0x809a0162\n"  // fmopa za2.s, p0/m, p0/m, z11.s, z26.s
+        ".inst 0x809b0163\n"  // fmopa za3.s, p0/m, p0/m, z11.s, z27.s
+        ".inst 0x809c0180\n"  // fmopa za0.s, p0/m, p0/m, z12.s, z28.s
+        ".inst 0x809d0181\n"  // fmopa za1.s, p0/m, p0/m, z12.s, z29.s
+        ".inst 0x809c01a2\n"  // fmopa za2.s, p0/m, p0/m, z13.s, z28.s
+        ".inst 0x809d01a3\n"  // fmopa za3.s, p0/m, p0/m, z13.s, z29.s
+        ".inst 0x809e01c0\n"  // fmopa za0.s, p0/m, p0/m, z14.s, z30.s
+        ".inst 0x809f01c1\n"  // fmopa za1.s, p0/m, p0/m, z14.s, z31.s
+        ".inst 0x809e01e2\n"  // fmopa za2.s, p0/m, p0/m, z15.s, z30.s
+        ".inst 0x809f01e3\n"  // fmopa za3.s, p0/m, p0/m, z15.s, z31.s
+        ".inst 0x04315211\n"  // addvl x17, x17, #16
+        ".inst 0x04335213\n"  // addvl x19, x19, #16
         "subs x20, x20, #1\n"
         "b.ne 3b\n"
         "4:\n"
         "mov x20, x7\n"
         "cbz x20, 6f\n"
         "5:\n"  // one k per iteration
-        "ld1w {z0.s-z1.s}, pn8/z, [x17]\n"
-        "ld1w {z16.s-z17.s}, pn8/z, [x19]\n"
-        KAI_MOPA4("z0", "z1", "z16", "z17")
-        "addvl x17, x17, #2\n"
-        "addvl x19, x19, #2\n"
+        ".inst 0xa0404220\n"  // ld1w {z0.s-z1.s}, pn8/z, [x17]
+        ".inst 0xa0404270\n"  // ld1w {z16.s-z17.s}, pn8/z, [x19]
+        ".inst 0x80900000\n"  // fmopa za0.s, p0/m, p0/m, z0.s, z16.s
+        ".inst 0x80910001\n"  // fmopa za1.s, p0/m, p0/m, z0.s, z17.s
+        ".inst 0x80900022\n"  // fmopa za2.s, p0/m, p0/m, z1.s, z16.s
+        ".inst 0x80910023\n"  // fmopa za3.s, p0/m, p0/m, z1.s, z17.s
+        ".inst 0x04315051\n"  // addvl x17, x17, #2
+        ".inst 0x04335053\n"  // addvl x19, x19, #2
         "subs x20, x20, #1\n"
         "b.ne 5b\n"
         "6:\n"  // clamp and store the tile
-        "dup z14.s, w11\n"
-        "dup z15.s, w13\n"
-        "whilelt pn9.s, x27, x26, vlx2\n"
+        ".inst 0x05a0396e\n"  // dup z14.s, w11
+        ".inst 0x05a039af\n"  // dup z15.s, w13
+        ".inst 0x25ba4771\n"  // whilelt pn9.s, x27, x26, vlx2
         "mov x21, x15\n"
         "cmp x23, x25\n"
         "csel x22, x23, x25, lo\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("0", "1", "10", "11", "12")
+        // Stores the rows of one half of the tile (ZA tiles t_lo, t_hi: columns 0..VL-1 and VL..2VL-1), x22 rows from
+        // slice 0, to x21 onwards (stride x8): four rows at a time, then one at a time. Clamp: FCLAMP to [z14, z15] (maxNum, then minNum: NaN -> z14).
+        "10:\n"
+        "cmp x22, #4\n"
+        "b.lo 11f\n"
+        ".inst 0xc0860400\n"  // mova {z0.s-z3.s}, za0h.s[w12, 0:3]
+        ".inst 0xc0860428\n"  // mova {z8.s-z11.s}, za1h.s[w12, 0:3]
+        ".inst 0xc1afc9c0\n"  // fclamp {z0.s-z3.s}, z14.s, z15.s
+        ".inst 0xc1afc9c8\n"  // fclamp {z8.s-z11.s}, z14.s, z15.s
+        ".inst 0xa16046a0\n"  // st1w {z0.s, z8.s}, pn9, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xa16046a1\n"  // st1w {z1.s, z9.s}, pn9, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xa16046a2\n"  // st1w {z2.s, z10.s}, pn9, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xa16046a3\n"  // st1w {z3.s, z11.s}, pn9, [x21]
+        "add x21, x21, x8\n"
+        "add w12, w12, #4\n"
+        "sub x22, x22, #4\n"
+        "b 10b\n"
+        "11:\n"
+        "cbz x22, 12f\n"
+        ".inst 0xc0820000\n"  // mova z0.s, p0/m, za0h.s[w12, 0]
+        ".inst 0xc0820088\n"  // mova z8.s, p0/m, za1h.s[w12, 0]
+        ".inst 0x64af25c0\n"  // fclamp z0.s, z14.s, z15.s
+        ".inst 0x64af25c8\n"  // fclamp z8.s, z14.s, z15.s
+        ".inst 0xa16046a0\n"  // st1w {z0.s, z8.s}, pn9, [x21]
+        "add x21, x21, x8\n"
+        "add w12, w12, #1\n"
+        "sub x22, x22, #1\n"
+        "b 11b\n"
+        "12:\n"
         "subs x22, x23, x25\n"
         "b.ls 9f\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("2", "3", "13", "14", "15")
+        "13:\n"
+        "cmp x22, #4\n"
+        "b.lo 14f\n"
+        ".inst 0xc0860440\n"  // mova {z0.s-z3.s}, za2h.s[w12, 0:3]
+        ".inst 0xc0860468\n"  // mova {z8.s-z11.s}, za3h.s[w12, 0:3]
+        ".inst 0xc1afc9c0\n"  // fclamp {z0.s-z3.s}, z14.s, z15.s
+        ".inst 0xc1afc9c8\n"  // fclamp {z8.s-z11.s}, z14.s, z15.s
+        ".inst 0xa16046a0\n"  // st1w {z0.s, z8.s}, pn9, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xa16046a1\n"  // st1w {z1.s, z9.s}, pn9, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xa16046a2\n"  // st1w {z2.s, z10.s}, pn9, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xa16046a3\n"  // st1w {z3.s, z11.s}, pn9, [x21]
+        "add x21, x21, x8\n"
+        "add w12, w12, #4\n"
+        "sub x22, x22, #4\n"
+        "b 13b\n"
+        "14:\n"
+        "cbz x22, 15f\n"
+        ".inst 0xc0820100\n"  // mova z0.s, p0/m, za2h.s[w12, 0]
+        ".inst 0xc0820188\n"  // mova z8.s, p0/m, za3h.s[w12, 0]
+        ".inst 0x64af25c0\n"  // fclamp z0.s, z14.s, z15.s
+        ".inst 0x64af25c8\n"  // fclamp z8.s, z14.s, z15.s
+        ".inst 0xa16046a0\n"  // st1w {z0.s, z8.s}, pn9, [x21]
+        "add x21, x21, x8\n"
+        "add w12, w12, #1\n"
+        "sub x22, x22, #1\n"
+        "b 14b\n"
+        "15:\n"
         "9:\n"
         "add x15, x15, x24, lsl #2\n"
         "add x14, x14, x10\n"
@@ -284,12 +337,12 @@ void kai_run_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa(
         "madd x3, x8, x24, x3\n"
         "subs x4, x4, x23\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x30", "z0", "z1", "z2", "z3", "z4",
           "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20",
           "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4",
-          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

@@ -14,8 +14,8 @@
 // pointers repeat block 0 (read in bounds, results dropped), the stores are masked. K tail: predicated LHS loads,
 // so nothing past k is read and the pad of an odd k is 0. One inline-assembly streaming section.
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
-#error "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot needs AArch64 with FEAT_SME2"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot.h"
@@ -29,8 +29,8 @@
 
 // The streaming body is one assembly string (it must not be split: it holds state in registers throughout),
 // longer than the 4095 characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_m_step = 1;
@@ -39,8 +39,10 @@ static const size_t kai_sr = 1;
 
 // The f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_vl(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float);
 }
 
@@ -48,7 +50,7 @@ static size_t kai_vl(void) {
 // its num_za_save_slices ZA slices to its za_save_buffer and clears TPIDR2_EL0.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -56,13 +58,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -126,34 +128,6 @@ struct kai_args {
     uint64_t k_left;     // 64: LHS values left for the tail, k - 8 * k_main
 };
 
-// Widens the f16 biases of one block (at the block pointer) to f32: lo = channels 0..VL-1, hi = VL..2VL-1.
-#define KAI_BIAS(ptr, lo, hi)                    \
-    "ld1h {" lo ".h}, p0/z, [" ptr "]\n"         \
-    "zip2 " hi ".h, " lo ".h, " lo ".h\n"        \
-    "zip1 " lo ".h, " lo ".h, " lo ".h\n"        \
-    "fcvt " lo ".s, p0/m, " lo ".h\n"            \
-    "fcvt " hi ".s, p0/m, " hi ".h\n"
-
-// Two k pairs (x9 at the first) of the 8 blocks, with the LHS pairs idx0 and idx1 of z0's segments.
-#define KAI_TWO_PAIRS(idx0, idx1)                                          \
-    "ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x19, x9, lsl #2]\n"        \
-    "ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x21, x9, lsl #2]\n"        \
-    "ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x23, x9, lsl #2]\n"        \
-    "ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x25, x9, lsl #2]\n"        \
-    "fdot za.s[w8, 0, vgx4], {z16.h-z19.h}, z0.h[" idx0 "]\n"              \
-    "fdot za.s[w8, 1, vgx4], {z20.h-z23.h}, z0.h[" idx0 "]\n"              \
-    "fdot za.s[w8, 0, vgx4], {z24.h-z27.h}, z0.h[" idx1 "]\n"              \
-    "fdot za.s[w8, 1, vgx4], {z28.h-z31.h}, z0.h[" idx1 "]\n"              \
-    "ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x20, x9, lsl #2]\n"        \
-    "ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x22, x9, lsl #2]\n"        \
-    "ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x24, x9, lsl #2]\n"        \
-    "ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x26, x9, lsl #2]\n"        \
-    "fdot za.s[w8, 2, vgx4], {z16.h-z19.h}, z0.h[" idx0 "]\n"              \
-    "fdot za.s[w8, 3, vgx4], {z20.h-z23.h}, z0.h[" idx0 "]\n"              \
-    "fdot za.s[w8, 2, vgx4], {z24.h-z27.h}, z0.h[" idx1 "]\n"              \
-    "fdot za.s[w8, 3, vgx4], {z28.h-z31.h}, z0.h[" idx1 "]\n"              \
-    "add x9, x9, x15, lsl #1\n"
-
 void kai_run_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot(
     size_t m, size_t n, size_t k, const void* lhs, size_t lhs_stride, const void* rhs_packed, void* dst,
     size_t dst_stride_row, size_t dst_stride_col, float clamp_min, float clamp_max) {
@@ -195,11 +169,11 @@ void kai_run_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot(
         "ldp x5, x6, [x0, #32]\n"
         "ldr x7, [x0, #48]\n"
         "ldp w11, w13, [x0, #56]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "ptrue pn8.s\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x25a07810\n"  // ptrue pn8.s
         "mov w8, #0\n"
-        "cntw x14\n"
+        ".inst 0x04a0e3ee\n"  // cntw x14
         "lsl x15, x14, #1\n"
         "lsl x16, x14, #4\n"
         "1:\n"  // column tiles of 16 VL
@@ -231,26 +205,92 @@ void kai_run_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot(
         "add x28, x28, x7\n"
         "cmp x17, #7\n"
         "csel x26, x28, x2, hi\n"
-        KAI_BIAS("x19", "z16", "z20")
-        KAI_BIAS("x21", "z17", "z21")
-        KAI_BIAS("x23", "z18", "z22")
-        KAI_BIAS("x25", "z19", "z23")
-        "mova za.d[w8, 0, vgx4], {z16.d-z19.d}\n"
-        "mova za.d[w8, 1, vgx4], {z20.d-z23.d}\n"
-        KAI_BIAS("x20", "z16", "z20")
-        KAI_BIAS("x22", "z17", "z21")
-        KAI_BIAS("x24", "z18", "z22")
-        KAI_BIAS("x26", "z19", "z23")
-        "mova za.d[w8, 2, vgx4], {z16.d-z19.d}\n"
-        "mova za.d[w8, 3, vgx4], {z20.d-z23.d}\n"
+        // Widens the f16 biases of one block (at the block pointer) to f32: lo = channels 0..VL-1, hi = VL..2VL-1.
+        ".inst 0xa4a0a270\n"  // ld1h {z16.h}, p0/z, [x19]
+        ".inst 0x05706614\n"  // zip2 z20.h, z16.h, z16.h
+        ".inst 0x05706210\n"  // zip1 z16.h, z16.h, z16.h
+        ".inst 0x6589a210\n"  // fcvt z16.s, p0/m, z16.h
+        ".inst 0x6589a294\n"  // fcvt z20.s, p0/m, z20.h
+        ".inst 0xa4a0a2b1\n"  // ld1h {z17.h}, p0/z, [x21]
+        ".inst 0x05716635\n"  // zip2 z21.h, z17.h, z17.h
+        ".inst 0x05716231\n"  // zip1 z17.h, z17.h, z17.h
+        ".inst 0x6589a231\n"  // fcvt z17.s, p0/m, z17.h
+        ".inst 0x6589a2b5\n"  // fcvt z21.s, p0/m, z21.h
+        ".inst 0xa4a0a2f2\n"  // ld1h {z18.h}, p0/z, [x23]
+        ".inst 0x05726656\n"  // zip2 z22.h, z18.h, z18.h
+        ".inst 0x05726252\n"  // zip1 z18.h, z18.h, z18.h
+        ".inst 0x6589a252\n"  // fcvt z18.s, p0/m, z18.h
+        ".inst 0x6589a2d6\n"  // fcvt z22.s, p0/m, z22.h
+        ".inst 0xa4a0a333\n"  // ld1h {z19.h}, p0/z, [x25]
+        ".inst 0x05736677\n"  // zip2 z23.h, z19.h, z19.h
+        ".inst 0x05736273\n"  // zip1 z19.h, z19.h, z19.h
+        ".inst 0x6589a273\n"  // fcvt z19.s, p0/m, z19.h
+        ".inst 0x6589a2f7\n"  // fcvt z23.s, p0/m, z23.h
+        ".inst 0xc0040e00\n"  // mova za.d[w8, 0, vgx4], {z16.d-z19.d}
+        ".inst 0xc0040e81\n"  // mova za.d[w8, 1, vgx4], {z20.d-z23.d}
+        ".inst 0xa4a0a290\n"  // ld1h {z16.h}, p0/z, [x20]
+        ".inst 0x05706614\n"  // zip2 z20.h, z16.h, z16.h
+        ".inst 0x05706210\n"  // zip1 z16.h, z16.h, z16.h
+        ".inst 0x6589a210\n"  // fcvt z16.s, p0/m, z16.h
+        ".inst 0x6589a294\n"  // fcvt z20.s, p0/m, z20.h
+        ".inst 0xa4a0a2d1\n"  // ld1h {z17.h}, p0/z, [x22]
+        ".inst 0x05716635\n"  // zip2 z21.h, z17.h, z17.h
+        ".inst 0x05716231\n"  // zip1 z17.h, z17.h, z17.h
+        ".inst 0x6589a231\n"  // fcvt z17.s, p0/m, z17.h
+        ".inst 0x6589a2b5\n"  // fcvt z21.s, p0/m, z21.h
+        ".inst 0xa4a0a312\n"  // ld1h {z18.h}, p0/z, [x24]
+        ".inst 0x05726656\n"  // zip2 z22.h, z18.h, z18.h
+        ".inst 0x05726252\n"  // zip1 z18.h, z18.h, z18.h
+        ".inst 0x6589a252\n"  // fcvt z18.s, p0/m, z18.h
+        ".inst 0x6589a2d6\n"  // fcvt z22.s, p0/m, z22.h
+        ".inst 0xa4a0a353\n"  // ld1h {z19.h}, p0/z, [x26]
+        ".inst 0x05736677\n"  // zip2 z23.h, z19.h, z19.h
+        ".inst 0x05736273\n"  // zip1 z19.h, z19.h, z19.h
+        ".inst 0x6589a273\n"  // fcvt z19.s, p0/m, z19.h
+        ".inst 0x6589a2f7\n"  // fcvt z23.s, p0/m, z23.h
+        ".inst 0xc0040e02\n"  // mova za.d[w8, 2, vgx4], {z16.d-z19.d}
+        ".inst 0xc0040e83\n"  // mova za.d[w8, 3, vgx4], {z20.d-z23.d}
         "mov x9, x14\n"  // 32-bit offset of k = 0 in a block (after the nr f16 biases)
         "mov x10, x1\n"
         "mov x12, x5\n"
         "cbz x12, 3f\n"
         "2:\n"  // 4 k pairs per iteration
-        "ld1rqh {z0.h}, p0/z, [x10]\n"
-        KAI_TWO_PAIRS("0", "1")
-        KAI_TWO_PAIRS("2", "3")
+        ".inst 0xa4802140\n"  // ld1rqh {z0.h}, p0/z, [x10]
+        // Two k pairs (x9 at the first) of the 8 blocks, with the LHS pairs idx0 and idx1 of z0's segments.
+        ".inst 0xa109c270\n"  // ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x19, x9, lsl #2]
+        ".inst 0xa109c2b1\n"  // ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x21, x9, lsl #2]
+        ".inst 0xa109c2f2\n"  // ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x23, x9, lsl #2]
+        ".inst 0xa109c333\n"  // ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x25, x9, lsl #2]
+        ".inst 0xc1509208\n"  // fdot za.s[w8, 0, vgx4], {z16.h-z19.h}, z0.h[0]
+        ".inst 0xc1509289\n"  // fdot za.s[w8, 1, vgx4], {z20.h-z23.h}, z0.h[0]
+        ".inst 0xc1509708\n"  // fdot za.s[w8, 0, vgx4], {z24.h-z27.h}, z0.h[1]
+        ".inst 0xc1509789\n"  // fdot za.s[w8, 1, vgx4], {z28.h-z31.h}, z0.h[1]
+        ".inst 0xa109c290\n"  // ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x20, x9, lsl #2]
+        ".inst 0xa109c2d1\n"  // ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x22, x9, lsl #2]
+        ".inst 0xa109c312\n"  // ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x24, x9, lsl #2]
+        ".inst 0xa109c353\n"  // ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x26, x9, lsl #2]
+        ".inst 0xc150920a\n"  // fdot za.s[w8, 2, vgx4], {z16.h-z19.h}, z0.h[0]
+        ".inst 0xc150928b\n"  // fdot za.s[w8, 3, vgx4], {z20.h-z23.h}, z0.h[0]
+        ".inst 0xc150970a\n"  // fdot za.s[w8, 2, vgx4], {z24.h-z27.h}, z0.h[1]
+        ".inst 0xc150978b\n"  // fdot za.s[w8, 3, vgx4], {z28.h-z31.h}, z0.h[1]
+        "add x9, x9, x15, lsl #1\n"
+        ".inst 0xa109c270\n"  // ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x19, x9, lsl #2]
+        ".inst 0xa109c2b1\n"  // ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x21, x9, lsl #2]
+        ".inst 0xa109c2f2\n"  // ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x23, x9, lsl #2]
+        ".inst 0xa109c333\n"  // ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x25, x9, lsl #2]
+        ".inst 0xc1509a08\n"  // fdot za.s[w8, 0, vgx4], {z16.h-z19.h}, z0.h[2]
+        ".inst 0xc1509a89\n"  // fdot za.s[w8, 1, vgx4], {z20.h-z23.h}, z0.h[2]
+        ".inst 0xc1509f08\n"  // fdot za.s[w8, 0, vgx4], {z24.h-z27.h}, z0.h[3]
+        ".inst 0xc1509f89\n"  // fdot za.s[w8, 1, vgx4], {z28.h-z31.h}, z0.h[3]
+        ".inst 0xa109c290\n"  // ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x20, x9, lsl #2]
+        ".inst 0xa109c2d1\n"  // ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x22, x9, lsl #2]
+        ".inst 0xa109c312\n"  // ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x24, x9, lsl #2]
+        ".inst 0xa109c353\n"  // ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x26, x9, lsl #2]
+        ".inst 0xc1509a0a\n"  // fdot za.s[w8, 2, vgx4], {z16.h-z19.h}, z0.h[2]
+        ".inst 0xc1509a8b\n"  // fdot za.s[w8, 3, vgx4], {z20.h-z23.h}, z0.h[2]
+        ".inst 0xc1509f0a\n"  // fdot za.s[w8, 2, vgx4], {z24.h-z27.h}, z0.h[3]
+        ".inst 0xc1509f8b\n"  // fdot za.s[w8, 3, vgx4], {z28.h-z31.h}, z0.h[3]
+        "add x9, x9, x15, lsl #1\n"
         "add x10, x10, #16\n"
         "subs x12, x12, #1\n"
         "b.ne 2b\n"
@@ -259,80 +299,80 @@ void kai_run_matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot(
         "ldr x30, [x0, #64]\n"
         "cbz x12, 5f\n"
         "4:\n"  // one k pair per iteration
-        "whilelt p1.h, xzr, x30\n"
-        "ld1rqh {z0.h}, p1/z, [x10]\n"
-        "ld1w {z16.s, z24.s}, pn8/z, [x19, x9, lsl #2]\n"
-        "ld1w {z17.s, z25.s}, pn8/z, [x21, x9, lsl #2]\n"
-        "ld1w {z18.s, z26.s}, pn8/z, [x23, x9, lsl #2]\n"
-        "ld1w {z19.s, z27.s}, pn8/z, [x25, x9, lsl #2]\n"
-        "fdot za.s[w8, 0, vgx4], {z16.h-z19.h}, z0.h[0]\n"
-        "fdot za.s[w8, 1, vgx4], {z24.h-z27.h}, z0.h[0]\n"
-        "ld1w {z16.s, z24.s}, pn8/z, [x20, x9, lsl #2]\n"
-        "ld1w {z17.s, z25.s}, pn8/z, [x22, x9, lsl #2]\n"
-        "ld1w {z18.s, z26.s}, pn8/z, [x24, x9, lsl #2]\n"
-        "ld1w {z19.s, z27.s}, pn8/z, [x26, x9, lsl #2]\n"
-        "fdot za.s[w8, 2, vgx4], {z16.h-z19.h}, z0.h[0]\n"
-        "fdot za.s[w8, 3, vgx4], {z24.h-z27.h}, z0.h[0]\n"
+        ".inst 0x257e17e1\n"  // whilelt p1.h, xzr, x30
+        ".inst 0xa4802540\n"  // ld1rqh {z0.h}, p1/z, [x10]
+        ".inst 0xa1094270\n"  // ld1w {z16.s, z24.s}, pn8/z, [x19, x9, lsl #2]
+        ".inst 0xa10942b1\n"  // ld1w {z17.s, z25.s}, pn8/z, [x21, x9, lsl #2]
+        ".inst 0xa10942f2\n"  // ld1w {z18.s, z26.s}, pn8/z, [x23, x9, lsl #2]
+        ".inst 0xa1094333\n"  // ld1w {z19.s, z27.s}, pn8/z, [x25, x9, lsl #2]
+        ".inst 0xc1509208\n"  // fdot za.s[w8, 0, vgx4], {z16.h-z19.h}, z0.h[0]
+        ".inst 0xc1509309\n"  // fdot za.s[w8, 1, vgx4], {z24.h-z27.h}, z0.h[0]
+        ".inst 0xa1094290\n"  // ld1w {z16.s, z24.s}, pn8/z, [x20, x9, lsl #2]
+        ".inst 0xa10942d1\n"  // ld1w {z17.s, z25.s}, pn8/z, [x22, x9, lsl #2]
+        ".inst 0xa1094312\n"  // ld1w {z18.s, z26.s}, pn8/z, [x24, x9, lsl #2]
+        ".inst 0xa1094353\n"  // ld1w {z19.s, z27.s}, pn8/z, [x26, x9, lsl #2]
+        ".inst 0xc150920a\n"  // fdot za.s[w8, 2, vgx4], {z16.h-z19.h}, z0.h[0]
+        ".inst 0xc150930b\n"  // fdot za.s[w8, 3, vgx4], {z24.h-z27.h}, z0.h[0]
         "add x9, x9, x15\n"
         "add x10, x10, #4\n"
         "sub x30, x30, #2\n"
         "subs x12, x12, #1\n"
         "b.ne 4b\n"
         "5:\n"  // to f16, clamp and store: block 2i in z16+i, block 2i+1 in z24+i
-        "dup z4.h, w11\n"
-        "dup z5.h, w13\n"
-        "mova {z16.d-z19.d}, za.d[w8, 0, vgx4]\n"
-        "mova {z20.d-z23.d}, za.d[w8, 1, vgx4]\n"
-        "mova {z24.d-z27.d}, za.d[w8, 2, vgx4]\n"
-        "mova {z28.d-z31.d}, za.d[w8, 3, vgx4]\n"
-        "fcvt z16.h, p0/m, z16.s\n"
-        "fcvt z17.h, p0/m, z17.s\n"
-        "fcvt z18.h, p0/m, z18.s\n"
-        "fcvt z19.h, p0/m, z19.s\n"
-        "fcvt z20.h, p0/m, z20.s\n"
-        "fcvt z21.h, p0/m, z21.s\n"
-        "fcvt z22.h, p0/m, z22.s\n"
-        "fcvt z23.h, p0/m, z23.s\n"
-        "fcvt z24.h, p0/m, z24.s\n"
-        "fcvt z25.h, p0/m, z25.s\n"
-        "fcvt z26.h, p0/m, z26.s\n"
-        "fcvt z27.h, p0/m, z27.s\n"
-        "fcvt z28.h, p0/m, z28.s\n"
-        "fcvt z29.h, p0/m, z29.s\n"
-        "fcvt z30.h, p0/m, z30.s\n"
-        "fcvt z31.h, p0/m, z31.s\n"
-        "uzp1 z16.h, z16.h, z20.h\n"
-        "uzp1 z17.h, z17.h, z21.h\n"
-        "uzp1 z18.h, z18.h, z22.h\n"
-        "uzp1 z19.h, z19.h, z23.h\n"
-        "uzp1 z24.h, z24.h, z28.h\n"
-        "uzp1 z25.h, z25.h, z29.h\n"
-        "uzp1 z26.h, z26.h, z30.h\n"
-        "uzp1 z27.h, z27.h, z31.h\n"
-        "fclamp {z16.h-z19.h}, z4.h, z5.h\n"
-        "fclamp {z24.h-z27.h}, z4.h, z5.h\n"
+        ".inst 0x05603964\n"  // dup z4.h, w11
+        ".inst 0x056039a5\n"  // dup z5.h, w13
+        ".inst 0xc0060c10\n"  // mova {z16.d-z19.d}, za.d[w8, 0, vgx4]
+        ".inst 0xc0060c34\n"  // mova {z20.d-z23.d}, za.d[w8, 1, vgx4]
+        ".inst 0xc0060c58\n"  // mova {z24.d-z27.d}, za.d[w8, 2, vgx4]
+        ".inst 0xc0060c7c\n"  // mova {z28.d-z31.d}, za.d[w8, 3, vgx4]
+        ".inst 0x6588a210\n"  // fcvt z16.h, p0/m, z16.s
+        ".inst 0x6588a231\n"  // fcvt z17.h, p0/m, z17.s
+        ".inst 0x6588a252\n"  // fcvt z18.h, p0/m, z18.s
+        ".inst 0x6588a273\n"  // fcvt z19.h, p0/m, z19.s
+        ".inst 0x6588a294\n"  // fcvt z20.h, p0/m, z20.s
+        ".inst 0x6588a2b5\n"  // fcvt z21.h, p0/m, z21.s
+        ".inst 0x6588a2d6\n"  // fcvt z22.h, p0/m, z22.s
+        ".inst 0x6588a2f7\n"  // fcvt z23.h, p0/m, z23.s
+        ".inst 0x6588a318\n"  // fcvt z24.h, p0/m, z24.s
+        ".inst 0x6588a339\n"  // fcvt z25.h, p0/m, z25.s
+        ".inst 0x6588a35a\n"  // fcvt z26.h, p0/m, z26.s
+        ".inst 0x6588a37b\n"  // fcvt z27.h, p0/m, z27.s
+        ".inst 0x6588a39c\n"  // fcvt z28.h, p0/m, z28.s
+        ".inst 0x6588a3bd\n"  // fcvt z29.h, p0/m, z29.s
+        ".inst 0x6588a3de\n"  // fcvt z30.h, p0/m, z30.s
+        ".inst 0x6588a3ff\n"  // fcvt z31.h, p0/m, z31.s
+        ".inst 0x05746a10\n"  // uzp1 z16.h, z16.h, z20.h
+        ".inst 0x05756a31\n"  // uzp1 z17.h, z17.h, z21.h
+        ".inst 0x05766a52\n"  // uzp1 z18.h, z18.h, z22.h
+        ".inst 0x05776a73\n"  // uzp1 z19.h, z19.h, z23.h
+        ".inst 0x057c6b18\n"  // uzp1 z24.h, z24.h, z28.h
+        ".inst 0x057d6b39\n"  // uzp1 z25.h, z25.h, z29.h
+        ".inst 0x057e6b5a\n"  // uzp1 z26.h, z26.h, z30.h
+        ".inst 0x057f6b7b\n"  // uzp1 z27.h, z27.h, z31.h
+        ".inst 0xc165c890\n"  // fclamp {z16.h-z19.h}, z4.h, z5.h
+        ".inst 0xc165c898\n"  // fclamp {z24.h-z27.h}, z4.h, z5.h
         "mov x28, #0\n"
-        "whilelt pn9.h, x28, x27, vlx2\n"
-        "st1h {z16.h, z24.h}, pn9, [x3, #0, mul vl]\n"
+        ".inst 0x257b4791\n"  // whilelt pn9.h, x28, x27, vlx2
+        ".inst 0xa1602470\n"  // st1h {z16.h, z24.h}, pn9, [x3, #0, mul vl]
         "add x28, x28, x14, lsl #2\n"
-        "whilelt pn9.h, x28, x27, vlx2\n"
-        "st1h {z17.h, z25.h}, pn9, [x3, #2, mul vl]\n"
+        ".inst 0x257b4791\n"  // whilelt pn9.h, x28, x27, vlx2
+        ".inst 0xa1612471\n"  // st1h {z17.h, z25.h}, pn9, [x3, #2, mul vl]
         "add x28, x28, x14, lsl #2\n"
-        "whilelt pn9.h, x28, x27, vlx2\n"
-        "st1h {z18.h, z26.h}, pn9, [x3, #4, mul vl]\n"
+        ".inst 0x257b4791\n"  // whilelt pn9.h, x28, x27, vlx2
+        ".inst 0xa1622472\n"  // st1h {z18.h, z26.h}, pn9, [x3, #4, mul vl]
         "add x28, x28, x14, lsl #2\n"
-        "whilelt pn9.h, x28, x27, vlx2\n"
-        "st1h {z19.h, z27.h}, pn9, [x3, #6, mul vl]\n"
-        "addvl x3, x3, #8\n"
+        ".inst 0x257b4791\n"  // whilelt pn9.h, x28, x27, vlx2
+        ".inst 0xa1632473\n"  // st1h {z19.h, z27.h}, pn9, [x3, #6, mul vl]
+        ".inst 0x04235103\n"  // addvl x3, x3, #8
         "add x2, x2, x7, lsl #3\n"
         "subs x4, x4, x27\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x30", "z0", "z1", "z2", "z3", "z4",
           "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20",
           "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4",
-          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

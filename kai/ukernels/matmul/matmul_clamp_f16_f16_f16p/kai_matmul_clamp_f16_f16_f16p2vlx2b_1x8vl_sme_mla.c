@@ -15,8 +15,8 @@
 // dropped), the stores are masked. K tail: predicated LHS loads, so nothing past k is read and the pad of an odd k
 // is 0. SME only (no SME2 instruction). One inline-assembly streaming section.
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla.h"
@@ -30,8 +30,8 @@
 
 // The streaming body is one assembly string (it must not be split: it holds state in registers throughout),
 // longer than the 4095 characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_m_step = 1;
@@ -40,8 +40,10 @@ static const size_t kai_sr = 1;
 
 // The f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_vl(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float);
 }
 
@@ -49,7 +51,7 @@ static size_t kai_vl(void) {
 // its num_za_save_slices ZA slices to its za_save_buffer and clears TPIDR2_EL0.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -57,13 +59,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -127,51 +129,6 @@ struct kai_args {
     uint64_t k_left;     // 64: LHS values left for the tail, k - 8 * k_main
 };
 
-// Block b's biases (at ptr, which then moves to the block's first pair), widened into its accumulators lo, hi.
-#define KAI_BIAS(ptr, lo, hi)                    \
-    "ld1h {" lo ".h}, p0/z, [" ptr "]\n"         \
-    "addvl " ptr ", " ptr ", #1\n"               \
-    "zip2 " hi ".h, " lo ".h, " lo ".h\n"        \
-    "zip1 " lo ".h, " lo ".h, " lo ".h\n"        \
-    "fcvt " lo ".s, p0/m, " lo ".h\n"            \
-    "fcvt " hi ".s, p0/m, " hi ".h\n"
-
-// The two RHS vectors of block ptr for the pair at vector offsets vlo, vhi, into lo, hi.
-#define KAI_LOAD2(ptr, vlo, vhi, lo, hi)                   \
-    "ld1h {" lo ".h}, p0/z, [" ptr ", #" vlo ", mul vl]\n" \
-    "ld1h {" hi ".h}, p0/z, [" ptr ", #" vhi ", mul vl]\n"
-
-// The even (k = 2p, LHS index ib) and odd (k = 2p + 1, index it) halves of one RHS vector into one accumulator.
-#define KAI_MLAL(acc, w, ib, it)                    \
-    "fmlalb " acc ".s, " w ".h, z0.h[" ib "]\n"     \
-    "fmlalt " acc ".s, " w ".h, z0.h[" it "]\n"
-
-// One k pair of the 4 blocks: RHS vectors at offsets vlo, vhi; LHS halfwords ib, it of z0's segments.
-#define KAI_PAIR(vlo, vhi, ib, it)                 \
-    KAI_LOAD2("x19", vlo, vhi, "z8", "z9")         \
-    KAI_LOAD2("x20", vlo, vhi, "z10", "z11")       \
-    KAI_LOAD2("x21", vlo, vhi, "z12", "z13")       \
-    KAI_LOAD2("x22", vlo, vhi, "z14", "z15")       \
-    KAI_MLAL("z24", "z8", ib, it)                  \
-    KAI_MLAL("z25", "z9", ib, it)                  \
-    KAI_MLAL("z26", "z10", ib, it)                 \
-    KAI_MLAL("z27", "z11", ib, it)                 \
-    KAI_MLAL("z28", "z12", ib, it)                 \
-    KAI_MLAL("z29", "z13", ib, it)                 \
-    KAI_MLAL("z30", "z14", ib, it)                 \
-    KAI_MLAL("z31", "z15", ib, it)
-
-// Block b's accumulators lo, hi to f16 (one vector), clamped, stored at vector offset vo if its columns are < n.
-#define KAI_STORE(lo, hi, vo)                        \
-    "fcvt " lo ".h, p0/m, " lo ".s\n"                \
-    "fcvt " hi ".h, p0/m, " hi ".s\n"                \
-    "uzp1 " lo ".h, " lo ".h, " hi ".h\n"            \
-    "fmin " lo ".h, p0/m, " lo ".h, z5.h\n"          \
-    "fmax " lo ".h, p0/m, " lo ".h, z4.h\n"          \
-    "whilelt p1.h, x28, x27\n"                       \
-    "st1h {" lo ".h}, p1, [x3, #" vo ", mul vl]\n"   \
-    "add x28, x28, x15\n"
-
 void kai_run_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla(
     size_t m, size_t n, size_t k, const void* lhs, size_t lhs_stride, const void* rhs_packed, void* dst,
     size_t dst_stride_row, size_t dst_stride_col, float clamp_min, float clamp_max) {
@@ -213,9 +170,9 @@ void kai_run_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla(
         "ldp x5, x6, [x0, #32]\n"
         "ldr x7, [x0, #48]\n"
         "ldp w11, w13, [x0, #56]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "cntw x14\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x04a0e3ee\n"  // cntw x14
         "lsl x15, x14, #1\n"
         "lsl x16, x14, #3\n"
         "1:\n"  // column tiles of 8 VL
@@ -234,23 +191,137 @@ void kai_run_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla(
         "add x28, x28, x7\n"
         "cmp x17, #3\n"
         "csel x22, x28, x2, hi\n"
-        KAI_BIAS("x19", "z24", "z25")
-        KAI_BIAS("x20", "z26", "z27")
-        KAI_BIAS("x21", "z28", "z29")
-        KAI_BIAS("x22", "z30", "z31")
+        // Block b's biases (at ptr, which then moves to the block's first pair), widened into its accumulators lo, hi.
+        ".inst 0xa4a0a278\n"  // ld1h {z24.h}, p0/z, [x19]
+        ".inst 0x04335033\n"  // addvl x19, x19, #1
+        ".inst 0x05786719\n"  // zip2 z25.h, z24.h, z24.h
+        ".inst 0x05786318\n"  // zip1 z24.h, z24.h, z24.h
+        ".inst 0x6589a318\n"  // fcvt z24.s, p0/m, z24.h
+        ".inst 0x6589a339\n"  // fcvt z25.s, p0/m, z25.h
+        ".inst 0xa4a0a29a\n"  // ld1h {z26.h}, p0/z, [x20]
+        ".inst 0x04345034\n"  // addvl x20, x20, #1
+        ".inst 0x057a675b\n"  // zip2 z27.h, z26.h, z26.h
+        ".inst 0x057a635a\n"  // zip1 z26.h, z26.h, z26.h
+        ".inst 0x6589a35a\n"  // fcvt z26.s, p0/m, z26.h
+        ".inst 0x6589a37b\n"  // fcvt z27.s, p0/m, z27.h
+        ".inst 0xa4a0a2bc\n"  // ld1h {z28.h}, p0/z, [x21]
+        ".inst 0x04355035\n"  // addvl x21, x21, #1
+        ".inst 0x057c679d\n"  // zip2 z29.h, z28.h, z28.h
+        ".inst 0x057c639c\n"  // zip1 z28.h, z28.h, z28.h
+        ".inst 0x6589a39c\n"  // fcvt z28.s, p0/m, z28.h
+        ".inst 0x6589a3bd\n"  // fcvt z29.s, p0/m, z29.h
+        ".inst 0xa4a0a2de\n"  // ld1h {z30.h}, p0/z, [x22]
+        ".inst 0x04365036\n"  // addvl x22, x22, #1
+        ".inst 0x057e67df\n"  // zip2 z31.h, z30.h, z30.h
+        ".inst 0x057e63de\n"  // zip1 z30.h, z30.h, z30.h
+        ".inst 0x6589a3de\n"  // fcvt z30.s, p0/m, z30.h
+        ".inst 0x6589a3ff\n"  // fcvt z31.s, p0/m, z31.h
         "mov x10, x1\n"
         "mov x12, x5\n"
         "cbz x12, 3f\n"
         "2:\n"  // 4 k pairs per iteration
-        "ld1rqh {z0.h}, p0/z, [x10]\n"
-        KAI_PAIR("0", "1", "0", "1")
-        KAI_PAIR("2", "3", "2", "3")
-        KAI_PAIR("4", "5", "4", "5")
-        KAI_PAIR("6", "7", "6", "7")
-        "addvl x19, x19, #8\n"
-        "addvl x20, x20, #8\n"
-        "addvl x21, x21, #8\n"
-        "addvl x22, x22, #8\n"
+        ".inst 0xa4802140\n"  // ld1rqh {z0.h}, p0/z, [x10]
+        // One k pair of the 4 blocks: RHS vectors at offsets vlo, vhi; LHS halfwords ib, it of z0's segments.
+        ".inst 0xa4a0a268\n"  // ld1h {z8.h}, p0/z, [x19, #0, mul vl]
+        ".inst 0xa4a1a269\n"  // ld1h {z9.h}, p0/z, [x19, #1, mul vl]
+        ".inst 0xa4a0a28a\n"  // ld1h {z10.h}, p0/z, [x20, #0, mul vl]
+        ".inst 0xa4a1a28b\n"  // ld1h {z11.h}, p0/z, [x20, #1, mul vl]
+        ".inst 0xa4a0a2ac\n"  // ld1h {z12.h}, p0/z, [x21, #0, mul vl]
+        ".inst 0xa4a1a2ad\n"  // ld1h {z13.h}, p0/z, [x21, #1, mul vl]
+        ".inst 0xa4a0a2ce\n"  // ld1h {z14.h}, p0/z, [x22, #0, mul vl]
+        ".inst 0xa4a1a2cf\n"  // ld1h {z15.h}, p0/z, [x22, #1, mul vl]
+        ".inst 0x64a04118\n"  // fmlalb z24.s, z8.h, z0.h[0]
+        ".inst 0x64a04d18\n"  // fmlalt z24.s, z8.h, z0.h[1]
+        ".inst 0x64a04139\n"  // fmlalb z25.s, z9.h, z0.h[0]
+        ".inst 0x64a04d39\n"  // fmlalt z25.s, z9.h, z0.h[1]
+        ".inst 0x64a0415a\n"  // fmlalb z26.s, z10.h, z0.h[0]
+        ".inst 0x64a04d5a\n"  // fmlalt z26.s, z10.h, z0.h[1]
+        ".inst 0x64a0417b\n"  // fmlalb z27.s, z11.h, z0.h[0]
+        ".inst 0x64a04d7b\n"  // fmlalt z27.s, z11.h, z0.h[1]
+        ".inst 0x64a0419c\n"  // fmlalb z28.s, z12.h, z0.h[0]
+        ".inst 0x64a04d9c\n"  // fmlalt z28.s, z12.h, z0.h[1]
+        ".inst 0x64a041bd\n"  // fmlalb z29.s, z13.h, z0.h[0]
+        ".inst 0x64a04dbd\n"  // fmlalt z29.s, z13.h, z0.h[1]
+        ".inst 0x64a041de\n"  // fmlalb z30.s, z14.h, z0.h[0]
+        ".inst 0x64a04dde\n"  // fmlalt z30.s, z14.h, z0.h[1]
+        ".inst 0x64a041ff\n"  // fmlalb z31.s, z15.h, z0.h[0]
+        ".inst 0x64a04dff\n"  // fmlalt z31.s, z15.h, z0.h[1]
+        ".inst 0xa4a2a268\n"  // ld1h {z8.h}, p0/z, [x19, #2, mul vl]
+        ".inst 0xa4a3a269\n"  // ld1h {z9.h}, p0/z, [x19, #3, mul vl]
+        ".inst 0xa4a2a28a\n"  // ld1h {z10.h}, p0/z, [x20, #2, mul vl]
+        ".inst 0xa4a3a28b\n"  // ld1h {z11.h}, p0/z, [x20, #3, mul vl]
+        ".inst 0xa4a2a2ac\n"  // ld1h {z12.h}, p0/z, [x21, #2, mul vl]
+        ".inst 0xa4a3a2ad\n"  // ld1h {z13.h}, p0/z, [x21, #3, mul vl]
+        ".inst 0xa4a2a2ce\n"  // ld1h {z14.h}, p0/z, [x22, #2, mul vl]
+        ".inst 0xa4a3a2cf\n"  // ld1h {z15.h}, p0/z, [x22, #3, mul vl]
+        ".inst 0x64a84118\n"  // fmlalb z24.s, z8.h, z0.h[2]
+        ".inst 0x64a84d18\n"  // fmlalt z24.s, z8.h, z0.h[3]
+        ".inst 0x64a84139\n"  // fmlalb z25.s, z9.h, z0.h[2]
+        ".inst 0x64a84d39\n"  // fmlalt z25.s, z9.h, z0.h[3]
+        ".inst 0x64a8415a\n"  // fmlalb z26.s, z10.h, z0.h[2]
+        ".inst 0x64a84d5a\n"  // fmlalt z26.s, z10.h, z0.h[3]
+        ".inst 0x64a8417b\n"  // fmlalb z27.s, z11.h, z0.h[2]
+        ".inst 0x64a84d7b\n"  // fmlalt z27.s, z11.h, z0.h[3]
+        ".inst 0x64a8419c\n"  // fmlalb z28.s, z12.h, z0.h[2]
+        ".inst 0x64a84d9c\n"  // fmlalt z28.s, z12.h, z0.h[3]
+        ".inst 0x64a841bd\n"  // fmlalb z29.s, z13.h, z0.h[2]
+        ".inst 0x64a84dbd\n"  // fmlalt z29.s, z13.h, z0.h[3]
+        ".inst 0x64a841de\n"  // fmlalb z30.s, z14.h, z0.h[2]
+        ".inst 0x64a84dde\n"  // fmlalt z30.s, z14.h, z0.h[3]
+        ".inst 0x64a841ff\n"  // fmlalb z31.s, z15.h, z0.h[2]
+        ".inst 0x64a84dff\n"  // fmlalt z31.s, z15.h, z0.h[3]
+        ".inst 0xa4a4a268\n"  // ld1h {z8.h}, p0/z, [x19, #4, mul vl]
+        ".inst 0xa4a5a269\n"  // ld1h {z9.h}, p0/z, [x19, #5, mul vl]
+        ".inst 0xa4a4a28a\n"  // ld1h {z10.h}, p0/z, [x20, #4, mul vl]
+        ".inst 0xa4a5a28b\n"  // ld1h {z11.h}, p0/z, [x20, #5, mul vl]
+        ".inst 0xa4a4a2ac\n"  // ld1h {z12.h}, p0/z, [x21, #4, mul vl]
+        ".inst 0xa4a5a2ad\n"  // ld1h {z13.h}, p0/z, [x21, #5, mul vl]
+        ".inst 0xa4a4a2ce\n"  // ld1h {z14.h}, p0/z, [x22, #4, mul vl]
+        ".inst 0xa4a5a2cf\n"  // ld1h {z15.h}, p0/z, [x22, #5, mul vl]
+        ".inst 0x64b04118\n"  // fmlalb z24.s, z8.h, z0.h[4]
+        ".inst 0x64b04d18\n"  // fmlalt z24.s, z8.h, z0.h[5]
+        ".inst 0x64b04139\n"  // fmlalb z25.s, z9.h, z0.h[4]
+        ".inst 0x64b04d39\n"  // fmlalt z25.s, z9.h, z0.h[5]
+        ".inst 0x64b0415a\n"  // fmlalb z26.s, z10.h, z0.h[4]
+        ".inst 0x64b04d5a\n"  // fmlalt z26.s, z10.h, z0.h[5]
+        ".inst 0x64b0417b\n"  // fmlalb z27.s, z11.h, z0.h[4]
+        ".inst 0x64b04d7b\n"  // fmlalt z27.s, z11.h, z0.h[5]
+        ".inst 0x64b0419c\n"  // fmlalb z28.s, z12.h, z0.h[4]
+        ".inst 0x64b04d9c\n"  // fmlalt z28.s, z12.h, z0.h[5]
+        ".inst 0x64b041bd\n"  // fmlalb z29.s, z13.h, z0.h[4]
+        ".inst 0x64b04dbd\n"  // fmlalt z29.s, z13.h, z0.h[5]
+        ".inst 0x64b041de\n"  // fmlalb z30.s, z14.h, z0.h[4]
+        ".inst 0x64b04dde\n"  // fmlalt z30.s, z14.h, z0.h[5]
+        ".inst 0x64b041ff\n"  // fmlalb z31.s, z15.h, z0.h[4]
+        ".inst 0x64b04dff\n"  // fmlalt z31.s, z15.h, z0.h[5]
+        ".inst 0xa4a6a268\n"  // ld1h {z8.h}, p0/z, [x19, #6, mul vl]
+        ".inst 0xa4a7a269\n"  // ld1h {z9.h}, p0/z, [x19, #7, mul vl]
+        ".inst 0xa4a6a28a\n"  // ld1h {z10.h}, p0/z, [x20, #6, mul vl]
+        ".inst 0xa4a7a28b\n"  // ld1h {z11.h}, p0/z, [x20, #7, mul vl]
+        ".inst 0xa4a6a2ac\n"  // ld1h {z12.h}, p0/z, [x21, #6, mul vl]
+        ".inst 0xa4a7a2ad\n"  // ld1h {z13.h}, p0/z, [x21, #7, mul vl]
+        ".inst 0xa4a6a2ce\n"  // ld1h {z14.h}, p0/z, [x22, #6, mul vl]
+        ".inst 0xa4a7a2cf\n"  // ld1h {z15.h}, p0/z, [x22, #7, mul vl]
+        ".inst 0x64b84118\n"  // fmlalb z24.s, z8.h, z0.h[6]
+        ".inst 0x64b84d18\n"  // fmlalt z24.s, z8.h, z0.h[7]
+        ".inst 0x64b84139\n"  // fmlalb z25.s, z9.h, z0.h[6]
+        ".inst 0x64b84d39\n"  // fmlalt z25.s, z9.h, z0.h[7]
+        ".inst 0x64b8415a\n"  // fmlalb z26.s, z10.h, z0.h[6]
+        ".inst 0x64b84d5a\n"  // fmlalt z26.s, z10.h, z0.h[7]
+        ".inst 0x64b8417b\n"  // fmlalb z27.s, z11.h, z0.h[6]
+        ".inst 0x64b84d7b\n"  // fmlalt z27.s, z11.h, z0.h[7]
+        ".inst 0x64b8419c\n"  // fmlalb z28.s, z12.h, z0.h[6]
+        ".inst 0x64b84d9c\n"  // fmlalt z28.s, z12.h, z0.h[7]
+        ".inst 0x64b841bd\n"  // fmlalb z29.s, z13.h, z0.h[6]
+        ".inst 0x64b84dbd\n"  // fmlalt z29.s, z13.h, z0.h[7]
+        ".inst 0x64b841de\n"  // fmlalb z30.s, z14.h, z0.h[6]
+        ".inst 0x64b84dde\n"  // fmlalt z30.s, z14.h, z0.h[7]
+        ".inst 0x64b841ff\n"  // fmlalb z31.s, z15.h, z0.h[6]
+        ".inst 0x64b84dff\n"  // fmlalt z31.s, z15.h, z0.h[7]
+        ".inst 0x04335113\n"  // addvl x19, x19, #8
+        ".inst 0x04345114\n"  // addvl x20, x20, #8
+        ".inst 0x04355115\n"  // addvl x21, x21, #8
+        ".inst 0x04365116\n"  // addvl x22, x22, #8
         "add x10, x10, #16\n"
         "subs x12, x12, #1\n"
         "b.ne 2b\n"
@@ -259,35 +330,87 @@ void kai_run_matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla(
         "ldr x30, [x0, #64]\n"
         "cbz x12, 5f\n"
         "4:\n"  // one k pair per iteration
-        "whilelt p1.h, xzr, x30\n"
-        "ld1rqh {z0.h}, p1/z, [x10]\n"
-        KAI_PAIR("0", "1", "0", "1")
-        "addvl x19, x19, #2\n"
-        "addvl x20, x20, #2\n"
-        "addvl x21, x21, #2\n"
-        "addvl x22, x22, #2\n"
+        ".inst 0x257e17e1\n"  // whilelt p1.h, xzr, x30
+        ".inst 0xa4802540\n"  // ld1rqh {z0.h}, p1/z, [x10]
+        ".inst 0xa4a0a268\n"  // ld1h {z8.h}, p0/z, [x19, #0, mul vl]
+        ".inst 0xa4a1a269\n"  // ld1h {z9.h}, p0/z, [x19, #1, mul vl]
+        ".inst 0xa4a0a28a\n"  // ld1h {z10.h}, p0/z, [x20, #0, mul vl]
+        ".inst 0xa4a1a28b\n"  // ld1h {z11.h}, p0/z, [x20, #1, mul vl]
+        ".inst 0xa4a0a2ac\n"  // ld1h {z12.h}, p0/z, [x21, #0, mul vl]
+        ".inst 0xa4a1a2ad\n"  // ld1h {z13.h}, p0/z, [x21, #1, mul vl]
+        ".inst 0xa4a0a2ce\n"  // ld1h {z14.h}, p0/z, [x22, #0, mul vl]
+        ".inst 0xa4a1a2cf\n"  // ld1h {z15.h}, p0/z, [x22, #1, mul vl]
+        ".inst 0x64a04118\n"  // fmlalb z24.s, z8.h, z0.h[0]
+        ".inst 0x64a04d18\n"  // fmlalt z24.s, z8.h, z0.h[1]
+        ".inst 0x64a04139\n"  // fmlalb z25.s, z9.h, z0.h[0]
+        ".inst 0x64a04d39\n"  // fmlalt z25.s, z9.h, z0.h[1]
+        ".inst 0x64a0415a\n"  // fmlalb z26.s, z10.h, z0.h[0]
+        ".inst 0x64a04d5a\n"  // fmlalt z26.s, z10.h, z0.h[1]
+        ".inst 0x64a0417b\n"  // fmlalb z27.s, z11.h, z0.h[0]
+        ".inst 0x64a04d7b\n"  // fmlalt z27.s, z11.h, z0.h[1]
+        ".inst 0x64a0419c\n"  // fmlalb z28.s, z12.h, z0.h[0]
+        ".inst 0x64a04d9c\n"  // fmlalt z28.s, z12.h, z0.h[1]
+        ".inst 0x64a041bd\n"  // fmlalb z29.s, z13.h, z0.h[0]
+        ".inst 0x64a04dbd\n"  // fmlalt z29.s, z13.h, z0.h[1]
+        ".inst 0x64a041de\n"  // fmlalb z30.s, z14.h, z0.h[0]
+        ".inst 0x64a04dde\n"  // fmlalt z30.s, z14.h, z0.h[1]
+        ".inst 0x64a041ff\n"  // fmlalb z31.s, z15.h, z0.h[0]
+        ".inst 0x64a04dff\n"  // fmlalt z31.s, z15.h, z0.h[1]
+        ".inst 0x04335053\n"  // addvl x19, x19, #2
+        ".inst 0x04345054\n"  // addvl x20, x20, #2
+        ".inst 0x04355055\n"  // addvl x21, x21, #2
+        ".inst 0x04365056\n"  // addvl x22, x22, #2
         "add x10, x10, #4\n"
         "sub x30, x30, #2\n"
         "subs x12, x12, #1\n"
         "b.ne 4b\n"
         "5:\n"  // to f16, clamp (FMIN then FMAX: a NaN stays NaN) and store
-        "dup z4.h, w11\n"
-        "dup z5.h, w13\n"
+        ".inst 0x05603964\n"  // dup z4.h, w11
+        ".inst 0x056039a5\n"  // dup z5.h, w13
         "mov x28, #0\n"
-        KAI_STORE("z24", "z25", "0")
-        KAI_STORE("z26", "z27", "1")
-        KAI_STORE("z28", "z29", "2")
-        KAI_STORE("z30", "z31", "3")
-        "addvl x3, x3, #4\n"
+        // Block b's accumulators lo, hi to f16 (one vector), clamped, stored at vector offset vo if its columns are < n.
+        ".inst 0x6588a318\n"  // fcvt z24.h, p0/m, z24.s
+        ".inst 0x6588a339\n"  // fcvt z25.h, p0/m, z25.s
+        ".inst 0x05796b18\n"  // uzp1 z24.h, z24.h, z25.h
+        ".inst 0x654780b8\n"  // fmin z24.h, p0/m, z24.h, z5.h
+        ".inst 0x65468098\n"  // fmax z24.h, p0/m, z24.h, z4.h
+        ".inst 0x257b1781\n"  // whilelt p1.h, x28, x27
+        ".inst 0xe4a0e478\n"  // st1h {z24.h}, p1, [x3, #0, mul vl]
+        "add x28, x28, x15\n"
+        ".inst 0x6588a35a\n"  // fcvt z26.h, p0/m, z26.s
+        ".inst 0x6588a37b\n"  // fcvt z27.h, p0/m, z27.s
+        ".inst 0x057b6b5a\n"  // uzp1 z26.h, z26.h, z27.h
+        ".inst 0x654780ba\n"  // fmin z26.h, p0/m, z26.h, z5.h
+        ".inst 0x6546809a\n"  // fmax z26.h, p0/m, z26.h, z4.h
+        ".inst 0x257b1781\n"  // whilelt p1.h, x28, x27
+        ".inst 0xe4a1e47a\n"  // st1h {z26.h}, p1, [x3, #1, mul vl]
+        "add x28, x28, x15\n"
+        ".inst 0x6588a39c\n"  // fcvt z28.h, p0/m, z28.s
+        ".inst 0x6588a3bd\n"  // fcvt z29.h, p0/m, z29.s
+        ".inst 0x057d6b9c\n"  // uzp1 z28.h, z28.h, z29.h
+        ".inst 0x654780bc\n"  // fmin z28.h, p0/m, z28.h, z5.h
+        ".inst 0x6546809c\n"  // fmax z28.h, p0/m, z28.h, z4.h
+        ".inst 0x257b1781\n"  // whilelt p1.h, x28, x27
+        ".inst 0xe4a2e47c\n"  // st1h {z28.h}, p1, [x3, #2, mul vl]
+        "add x28, x28, x15\n"
+        ".inst 0x6588a3de\n"  // fcvt z30.h, p0/m, z30.s
+        ".inst 0x6588a3ff\n"  // fcvt z31.h, p0/m, z31.s
+        ".inst 0x057f6bde\n"  // uzp1 z30.h, z30.h, z31.h
+        ".inst 0x654780be\n"  // fmin z30.h, p0/m, z30.h, z5.h
+        ".inst 0x6546809e\n"  // fmax z30.h, p0/m, z30.h, z4.h
+        ".inst 0x257b1781\n"  // whilelt p1.h, x28, x27
+        ".inst 0xe4a3e47e\n"  // st1h {z30.h}, p1, [x3, #3, mul vl]
+        "add x28, x28, x15\n"
+        ".inst 0x04235083\n"  // addvl x3, x3, #4
         "add x2, x2, x7, lsl #2\n"
         "subs x4, x4, x27\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x30", "z0", "z1", "z2", "z3", "z4",
           "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20",
           "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4",
-          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

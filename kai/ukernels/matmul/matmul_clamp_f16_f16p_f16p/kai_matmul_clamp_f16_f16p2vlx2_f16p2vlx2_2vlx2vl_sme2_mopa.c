@@ -13,8 +13,8 @@
 // widening outer product of a vector of 1.0 with the bias interleaved with zeros. The whole call runs in one
 // streaming-mode section (inline assembly: GCC 12's libgcc has no SME ABI routines).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
-#error "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa needs AArch64 with FEAT_SME2"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa.h"
@@ -28,8 +28,8 @@
 
 // The streaming body is one assembly string, longer than the 4095 characters C99 guarantees; clang (the only
 // compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_kr = 2;
@@ -37,8 +37,10 @@ static const size_t kai_sr = 1;
 
 // 2 * the f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_tile(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float) * 2;
 }
 
@@ -46,7 +48,7 @@ static size_t kai_tile(void) {
 // its num_za_save_slices ZA slices to its za_save_buffer and clears TPIDR2_EL0.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -54,13 +56,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -129,14 +131,6 @@ struct kai_args {
     uint32_t max_bits;    // 84: f16 bits of the upper bound
 };
 
-// One k pair: the four widening outer products of (LHS lo/hi) x (RHS lo/hi).
-#define KAI_FMOPA4(a_lo, a_hi, b_lo, b_hi)                \
-    "fmopa za0.s, p0/m, p0/m, " a_lo ".h, " b_lo ".h\n" \
-    "fmopa za1.s, p0/m, p0/m, " a_lo ".h, " b_hi ".h\n" \
-    "fmopa za2.s, p0/m, p0/m, " a_hi ".h, " b_lo ".h\n" \
-    "fmopa za3.s, p0/m, p0/m, " a_hi ".h, " b_hi ".h\n"
-
-
 void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, void* dst, size_t dst_stride_row,
     size_t dst_stride_col, float clamp_min, float clamp_max) {
@@ -181,10 +175,10 @@ void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa(
         "ldp x7, x8, [x0, #48]\n"
         "ldp x9, x10, [x0, #64]\n"
         "ldp w11, w13, [x0, #80]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "ptrue pn8.h\n"
-        "cntw x25\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x25607810\n"  // ptrue pn8.h
+        ".inst 0x04a0e3f9\n"  // cntw x25
         "lsl x24, x25, #1\n"
         "mov x27, #0\n"
         "1:\n"  // row blocks
@@ -196,45 +190,64 @@ void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa(
         "2:\n"  // column blocks
         "cmp x16, x24\n"
         "csel x26, x16, x24, lo\n"
-        "zero {za}\n"
-        "ld1h {z24.h}, p0/z, [x14]\n"
-        "dup z25.h, #0\n"
-        "fmov z26.h, #1.0\n"
-        "zip1 z27.h, z24.h, z25.h\n"
-        "zip2 z28.h, z24.h, z25.h\n"
-        KAI_FMOPA4("z26", "z26", "z27", "z28")
+        ".inst 0xc00800ff\n"  // zero {za}
+        ".inst 0xa4a0a1d8\n"  // ld1h {z24.h}, p0/z, [x14]
+        ".inst 0x2578c019\n"  // dup z25.h, #0
+        ".inst 0x2579ce1a\n"  // fmov z26.h, #1.0
+        ".inst 0x0579631b\n"  // zip1 z27.h, z24.h, z25.h
+        ".inst 0x0579671c\n"  // zip2 z28.h, z24.h, z25.h
+        // One k pair: the four widening outer products of (LHS lo/hi) x (RHS lo/hi).
+        ".inst 0x81bb0340\n"  // fmopa za0.s, p0/m, p0/m, z26.h, z27.h
+        ".inst 0x81bc0341\n"  // fmopa za1.s, p0/m, p0/m, z26.h, z28.h
+        ".inst 0x81bb0342\n"  // fmopa za2.s, p0/m, p0/m, z26.h, z27.h
+        ".inst 0x81bc0343\n"  // fmopa za3.s, p0/m, p0/m, z26.h, z28.h
         "mov x17, x1\n"
-        "addvl x19, x14, #1\n"
+        ".inst 0x042e5033\n"  // addvl x19, x14, #1
         "mov x20, x6\n"
         "cbz x20, 4f\n"
         "3:\n"  // 4 k pairs per iteration
-        "ld1h {z0.h-z3.h}, pn8/z, [x17]\n"
-        "ld1h {z16.h-z19.h}, pn8/z, [x19]\n"
-        "ld1h {z4.h-z7.h}, pn8/z, [x17, #4, mul vl]\n"
-        "ld1h {z20.h-z23.h}, pn8/z, [x19, #4, mul vl]\n"
-        KAI_FMOPA4("z0", "z1", "z16", "z17")
-        KAI_FMOPA4("z2", "z3", "z18", "z19")
-        KAI_FMOPA4("z4", "z5", "z20", "z21")
-        KAI_FMOPA4("z6", "z7", "z22", "z23")
-        "addvl x17, x17, #8\n"
-        "addvl x19, x19, #8\n"
+        ".inst 0xa040a220\n"  // ld1h {z0.h-z3.h}, pn8/z, [x17]
+        ".inst 0xa040a270\n"  // ld1h {z16.h-z19.h}, pn8/z, [x19]
+        ".inst 0xa041a224\n"  // ld1h {z4.h-z7.h}, pn8/z, [x17, #4, mul vl]
+        ".inst 0xa041a274\n"  // ld1h {z20.h-z23.h}, pn8/z, [x19, #4, mul vl]
+        ".inst 0x81b00000\n"  // fmopa za0.s, p0/m, p0/m, z0.h, z16.h
+        ".inst 0x81b10001\n"  // fmopa za1.s, p0/m, p0/m, z0.h, z17.h
+        ".inst 0x81b00022\n"  // fmopa za2.s, p0/m, p0/m, z1.h, z16.h
+        ".inst 0x81b10023\n"  // fmopa za3.s, p0/m, p0/m, z1.h, z17.h
+        ".inst 0x81b20040\n"  // fmopa za0.s, p0/m, p0/m, z2.h, z18.h
+        ".inst 0x81b30041\n"  // fmopa za1.s, p0/m, p0/m, z2.h, z19.h
+        ".inst 0x81b20062\n"  // fmopa za2.s, p0/m, p0/m, z3.h, z18.h
+        ".inst 0x81b30063\n"  // fmopa za3.s, p0/m, p0/m, z3.h, z19.h
+        ".inst 0x81b40080\n"  // fmopa za0.s, p0/m, p0/m, z4.h, z20.h
+        ".inst 0x81b50081\n"  // fmopa za1.s, p0/m, p0/m, z4.h, z21.h
+        ".inst 0x81b400a2\n"  // fmopa za2.s, p0/m, p0/m, z5.h, z20.h
+        ".inst 0x81b500a3\n"  // fmopa za3.s, p0/m, p0/m, z5.h, z21.h
+        ".inst 0x81b600c0\n"  // fmopa za0.s, p0/m, p0/m, z6.h, z22.h
+        ".inst 0x81b700c1\n"  // fmopa za1.s, p0/m, p0/m, z6.h, z23.h
+        ".inst 0x81b600e2\n"  // fmopa za2.s, p0/m, p0/m, z7.h, z22.h
+        ".inst 0x81b700e3\n"  // fmopa za3.s, p0/m, p0/m, z7.h, z23.h
+        ".inst 0x04315111\n"  // addvl x17, x17, #8
+        ".inst 0x04335113\n"  // addvl x19, x19, #8
         "subs x20, x20, #1\n"
         "b.ne 3b\n"
         "4:\n"
         "mov x20, x7\n"
         "cbz x20, 6f\n"
         "5:\n"  // one k pair per iteration
-        "ld1h {z0.h-z1.h}, pn8/z, [x17]\n"
-        "ld1h {z16.h-z17.h}, pn8/z, [x19]\n"
-        KAI_FMOPA4("z0", "z1", "z16", "z17")
-        "addvl x17, x17, #2\n"
-        "addvl x19, x19, #2\n"
+        ".inst 0xa0402220\n"  // ld1h {z0.h-z1.h}, pn8/z, [x17]
+        ".inst 0xa0402270\n"  // ld1h {z16.h-z17.h}, pn8/z, [x19]
+        ".inst 0x81b00000\n"  // fmopa za0.s, p0/m, p0/m, z0.h, z16.h
+        ".inst 0x81b10001\n"  // fmopa za1.s, p0/m, p0/m, z0.h, z17.h
+        ".inst 0x81b00022\n"  // fmopa za2.s, p0/m, p0/m, z1.h, z16.h
+        ".inst 0x81b10023\n"  // fmopa za3.s, p0/m, p0/m, z1.h, z17.h
+        ".inst 0x04315051\n"  // addvl x17, x17, #2
+        ".inst 0x04335053\n"  // addvl x19, x19, #2
         "subs x20, x20, #1\n"
         "b.ne 5b\n"
         "6:\n"  // convert, clamp and store the tile
-        "dup z14.h, w11\n"
-        "dup z15.h, w13\n"
-        "whilelt p1.h, x27, x26\n"
+        ".inst 0x0560396e\n"  // dup z14.h, w11
+        ".inst 0x056039af\n"  // dup z15.h, w13
+        ".inst 0x257a1761\n"  // whilelt p1.h, x27, x26
         "mov x21, x15\n"
         // Row i of the tile and row i + VL at once: ZA byte slices 4i .. 4i + 3 are row i of za0, za1, za2 and za3,
         // so one 4-vector MOVA reads both rows' two halves and each 2-vector FCVT narrows one row to f16 in order.
@@ -245,14 +258,14 @@ void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa(
         "csel x20, x23, x25, lo\n"
         "mov w12, #0\n"
         "10:\n"
-        "mova {z0.b-z3.b}, za0h.b[w12, 0:3]\n"
-        "fcvt z16.h, {z0.s-z1.s}\n"
-        "fcvt z17.h, {z2.s-z3.s}\n"
-        "fclamp {z16.h-z17.h}, z14.h, z15.h\n"
-        "st1h {z16.h}, p1, [x21]\n"
+        ".inst 0xc0060400\n"  // mova {z0.b-z3.b}, za0h.b[w12, 0:3]
+        ".inst 0xc120e010\n"  // fcvt z16.h, {z0.s-z1.s}
+        ".inst 0xc120e051\n"  // fcvt z17.h, {z2.s-z3.s}
+        ".inst 0xc16fc1d0\n"  // fclamp {z16.h-z17.h}, z14.h, z15.h
+        ".inst 0xe4a0e6b0\n"  // st1h {z16.h}, p1, [x21]
         "cmp x19, x23\n"
         "b.hs 11f\n"
-        "st1h {z17.h}, p1, [x22]\n"
+        ".inst 0xe4a0e6d1\n"  // st1h {z17.h}, p1, [x22]
         "11:\n"
         "add x21, x21, x8\n"
         "add x22, x22, x8\n"
@@ -268,12 +281,12 @@ void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa(
         "madd x3, x8, x24, x3\n"
         "subs x4, x4, x23\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x30", "z0", "z1", "z2", "z3", "z4",
           "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20",
           "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4",
-          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

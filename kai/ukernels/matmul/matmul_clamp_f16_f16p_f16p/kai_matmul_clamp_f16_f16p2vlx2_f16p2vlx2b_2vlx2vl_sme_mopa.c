@@ -13,8 +13,8 @@
 // widening outer product of a vector of 1.0 with the bias interleaved with zeros. The whole call runs in one
 // streaming-mode section (inline assembly: GCC 12's libgcc has no SME ABI routines).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa.h"
@@ -28,8 +28,8 @@
 
 // The streaming body is one assembly string, longer than the 4095 characters C99 guarantees; clang (the only
 // compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_kr = 2;
@@ -37,8 +37,10 @@ static const size_t kai_sr = 1;
 
 // 2 * the f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_tile(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float) * 2;
 }
 
@@ -46,7 +48,7 @@ static size_t kai_tile(void) {
 // its num_za_save_slices ZA slices to its za_save_buffer and clears TPIDR2_EL0.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -54,13 +56,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -129,33 +131,6 @@ struct kai_args {
     uint32_t max_bits;    // 84: f16 bits of the upper bound
 };
 
-// One k pair: the four widening outer products of (LHS lo/hi) x (RHS lo/hi).
-#define KAI_FMOPA4(a_lo, a_hi, b_lo, b_hi)                \
-    "fmopa za0.s, p0/m, p0/m, " a_lo ".h, " b_lo ".h\n" \
-    "fmopa za1.s, p0/m, p0/m, " a_lo ".h, " b_hi ".h\n" \
-    "fmopa za2.s, p0/m, p0/m, " a_hi ".h, " b_lo ".h\n" \
-    "fmopa za3.s, p0/m, p0/m, " a_hi ".h, " b_hi ".h\n"
-
-// Stores the rows of one half of the tile (ZA tiles t_lo, t_hi: columns 0..VL-1 and VL..2VL-1), x22 rows from
-// slice 0, to x21 onwards (stride x8), one row at a time: both halves to f16 (in the low half of each 32-bit lane),
-// UZP1 packs them into one vector of 2VL f16, then the clamp to [z14, z15] (FMIN, then FMAX).
-#define KAI_STORE_HALF(t_lo, t_hi, l1, lend)            \
-    l1 ":\n"                                            \
-    "cbz x22, " lend "f\n"                              \
-    "mova z0.s, p0/m, za" t_lo "h.s[w12, 0]\n"          \
-    "mova z8.s, p0/m, za" t_hi "h.s[w12, 0]\n"          \
-    "fcvt z0.h, p0/m, z0.s\n"                           \
-    "fcvt z8.h, p0/m, z8.s\n"                           \
-    "uzp1 z0.h, z0.h, z8.h\n"                           \
-    "fmin z0.h, p0/m, z0.h, z15.h\n"                    \
-    "fmax z0.h, p0/m, z0.h, z14.h\n"                    \
-    "st1h {z0.h}, p1, [x21]\n"                          \
-    "add x21, x21, x8\n"                                \
-    "add w12, w12, #1\n"                                \
-    "sub x22, x22, #1\n"                                \
-    "b " l1 "b\n"                                       \
-    lend ":\n"
-
 void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, void* dst, size_t dst_stride_row,
     size_t dst_stride_col, float clamp_min, float clamp_max) {
@@ -200,9 +175,9 @@ void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa(
         "ldp x7, x8, [x0, #48]\n"
         "ldp x9, x10, [x0, #64]\n"
         "ldp w11, w13, [x0, #80]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "cntw x25\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x04a0e3f9\n"  // cntw x25
         "lsl x24, x25, #1\n"
         "mov x27, #0\n"
         "1:\n"  // row blocks
@@ -214,68 +189,118 @@ void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa(
         "2:\n"  // column blocks
         "cmp x16, x24\n"
         "csel x26, x16, x24, lo\n"
-        "zero {za}\n"
-        "ld1h {z24.h}, p0/z, [x14]\n"
-        "dup z25.h, #0\n"
-        "fmov z26.h, #1.0\n"
-        "zip1 z27.h, z24.h, z25.h\n"
-        "zip2 z28.h, z24.h, z25.h\n"
-        KAI_FMOPA4("z26", "z26", "z27", "z28")
+        ".inst 0xc00800ff\n"  // zero {za}
+        ".inst 0xa4a0a1d8\n"  // ld1h {z24.h}, p0/z, [x14]
+        ".inst 0x2578c019\n"  // dup z25.h, #0
+        ".inst 0x2579ce1a\n"  // fmov z26.h, #1.0
+        ".inst 0x0579631b\n"  // zip1 z27.h, z24.h, z25.h
+        ".inst 0x0579671c\n"  // zip2 z28.h, z24.h, z25.h
+        // One k pair: the four widening outer products of (LHS lo/hi) x (RHS lo/hi).
+        ".inst 0x81bb0340\n"  // fmopa za0.s, p0/m, p0/m, z26.h, z27.h
+        ".inst 0x81bc0341\n"  // fmopa za1.s, p0/m, p0/m, z26.h, z28.h
+        ".inst 0x81bb0342\n"  // fmopa za2.s, p0/m, p0/m, z26.h, z27.h
+        ".inst 0x81bc0343\n"  // fmopa za3.s, p0/m, p0/m, z26.h, z28.h
         "mov x17, x1\n"
-        "addvl x19, x14, #1\n"
+        ".inst 0x042e5033\n"  // addvl x19, x14, #1
         "mov x20, x6\n"
         "cbz x20, 4f\n"
         "3:\n"  // 4 k pairs per iteration
-        "ld1h {z0.h}, p0/z, [x17]\n"
-        "ld1h {z1.h}, p0/z, [x17, #1, mul vl]\n"
-        "ld1h {z16.h}, p0/z, [x19]\n"
-        "ld1h {z17.h}, p0/z, [x19, #1, mul vl]\n"
-        "ld1h {z2.h}, p0/z, [x17, #2, mul vl]\n"
-        "ld1h {z3.h}, p0/z, [x17, #3, mul vl]\n"
-        "ld1h {z18.h}, p0/z, [x19, #2, mul vl]\n"
-        "ld1h {z19.h}, p0/z, [x19, #3, mul vl]\n"
-        "ld1h {z4.h}, p0/z, [x17, #4, mul vl]\n"
-        "ld1h {z5.h}, p0/z, [x17, #5, mul vl]\n"
-        "ld1h {z20.h}, p0/z, [x19, #4, mul vl]\n"
-        "ld1h {z21.h}, p0/z, [x19, #5, mul vl]\n"
-        "ld1h {z6.h}, p0/z, [x17, #6, mul vl]\n"
-        "ld1h {z7.h}, p0/z, [x17, #7, mul vl]\n"
-        "ld1h {z22.h}, p0/z, [x19, #6, mul vl]\n"
-        "ld1h {z23.h}, p0/z, [x19, #7, mul vl]\n"
-        KAI_FMOPA4("z0", "z1", "z16", "z17")
-        KAI_FMOPA4("z2", "z3", "z18", "z19")
-        KAI_FMOPA4("z4", "z5", "z20", "z21")
-        KAI_FMOPA4("z6", "z7", "z22", "z23")
-        "addvl x17, x17, #8\n"
-        "addvl x19, x19, #8\n"
+        ".inst 0xa4a0a220\n"  // ld1h {z0.h}, p0/z, [x17]
+        ".inst 0xa4a1a221\n"  // ld1h {z1.h}, p0/z, [x17, #1, mul vl]
+        ".inst 0xa4a0a270\n"  // ld1h {z16.h}, p0/z, [x19]
+        ".inst 0xa4a1a271\n"  // ld1h {z17.h}, p0/z, [x19, #1, mul vl]
+        ".inst 0xa4a2a222\n"  // ld1h {z2.h}, p0/z, [x17, #2, mul vl]
+        ".inst 0xa4a3a223\n"  // ld1h {z3.h}, p0/z, [x17, #3, mul vl]
+        ".inst 0xa4a2a272\n"  // ld1h {z18.h}, p0/z, [x19, #2, mul vl]
+        ".inst 0xa4a3a273\n"  // ld1h {z19.h}, p0/z, [x19, #3, mul vl]
+        ".inst 0xa4a4a224\n"  // ld1h {z4.h}, p0/z, [x17, #4, mul vl]
+        ".inst 0xa4a5a225\n"  // ld1h {z5.h}, p0/z, [x17, #5, mul vl]
+        ".inst 0xa4a4a274\n"  // ld1h {z20.h}, p0/z, [x19, #4, mul vl]
+        ".inst 0xa4a5a275\n"  // ld1h {z21.h}, p0/z, [x19, #5, mul vl]
+        ".inst 0xa4a6a226\n"  // ld1h {z6.h}, p0/z, [x17, #6, mul vl]
+        ".inst 0xa4a7a227\n"  // ld1h {z7.h}, p0/z, [x17, #7, mul vl]
+        ".inst 0xa4a6a276\n"  // ld1h {z22.h}, p0/z, [x19, #6, mul vl]
+        ".inst 0xa4a7a277\n"  // ld1h {z23.h}, p0/z, [x19, #7, mul vl]
+        ".inst 0x81b00000\n"  // fmopa za0.s, p0/m, p0/m, z0.h, z16.h
+        ".inst 0x81b10001\n"  // fmopa za1.s, p0/m, p0/m, z0.h, z17.h
+        ".inst 0x81b00022\n"  // fmopa za2.s, p0/m, p0/m, z1.h, z16.h
+        ".inst 0x81b10023\n"  // fmopa za3.s, p0/m, p0/m, z1.h, z17.h
+        ".inst 0x81b20040\n"  // fmopa za0.s, p0/m, p0/m, z2.h, z18.h
+        ".inst 0x81b30041\n"  // fmopa za1.s, p0/m, p0/m, z2.h, z19.h
+        ".inst 0x81b20062\n"  // fmopa za2.s, p0/m, p0/m, z3.h, z18.h
+        ".inst 0x81b30063\n"  // fmopa za3.s, p0/m, p0/m, z3.h, z19.h
+        ".inst 0x81b40080\n"  // fmopa za0.s, p0/m, p0/m, z4.h, z20.h
+        ".inst 0x81b50081\n"  // fmopa za1.s, p0/m, p0/m, z4.h, z21.h
+        ".inst 0x81b400a2\n"  // fmopa za2.s, p0/m, p0/m, z5.h, z20.h
+        ".inst 0x81b500a3\n"  // fmopa za3.s, p0/m, p0/m, z5.h, z21.h
+        ".inst 0x81b600c0\n"  // fmopa za0.s, p0/m, p0/m, z6.h, z22.h
+        ".inst 0x81b700c1\n"  // fmopa za1.s, p0/m, p0/m, z6.h, z23.h
+        ".inst 0x81b600e2\n"  // fmopa za2.s, p0/m, p0/m, z7.h, z22.h
+        ".inst 0x81b700e3\n"  // fmopa za3.s, p0/m, p0/m, z7.h, z23.h
+        ".inst 0x04315111\n"  // addvl x17, x17, #8
+        ".inst 0x04335113\n"  // addvl x19, x19, #8
         "subs x20, x20, #1\n"
         "b.ne 3b\n"
         "4:\n"
         "mov x20, x7\n"
         "cbz x20, 6f\n"
         "5:\n"  // one k pair per iteration
-        "ld1h {z0.h}, p0/z, [x17]\n"
-        "ld1h {z1.h}, p0/z, [x17, #1, mul vl]\n"
-        "ld1h {z16.h}, p0/z, [x19]\n"
-        "ld1h {z17.h}, p0/z, [x19, #1, mul vl]\n"
-        KAI_FMOPA4("z0", "z1", "z16", "z17")
-        "addvl x17, x17, #2\n"
-        "addvl x19, x19, #2\n"
+        ".inst 0xa4a0a220\n"  // ld1h {z0.h}, p0/z, [x17]
+        ".inst 0xa4a1a221\n"  // ld1h {z1.h}, p0/z, [x17, #1, mul vl]
+        ".inst 0xa4a0a270\n"  // ld1h {z16.h}, p0/z, [x19]
+        ".inst 0xa4a1a271\n"  // ld1h {z17.h}, p0/z, [x19, #1, mul vl]
+        ".inst 0x81b00000\n"  // fmopa za0.s, p0/m, p0/m, z0.h, z16.h
+        ".inst 0x81b10001\n"  // fmopa za1.s, p0/m, p0/m, z0.h, z17.h
+        ".inst 0x81b00022\n"  // fmopa za2.s, p0/m, p0/m, z1.h, z16.h
+        ".inst 0x81b10023\n"  // fmopa za3.s, p0/m, p0/m, z1.h, z17.h
+        ".inst 0x04315051\n"  // addvl x17, x17, #2
+        ".inst 0x04335053\n"  // addvl x19, x19, #2
         "subs x20, x20, #1\n"
         "b.ne 5b\n"
         "6:\n"  // convert, clamp and store the tile
-        "dup z14.h, w11\n"
-        "dup z15.h, w13\n"
-        "whilelt p1.h, x27, x26\n"
+        ".inst 0x0560396e\n"  // dup z14.h, w11
+        ".inst 0x056039af\n"  // dup z15.h, w13
+        ".inst 0x257a1761\n"  // whilelt p1.h, x27, x26
         "mov x21, x15\n"
         "cmp x23, x25\n"
         "csel x22, x23, x25, lo\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("0", "1", "10", "11")
+        // Stores the rows of one half of the tile (ZA tiles t_lo, t_hi: columns 0..VL-1 and VL..2VL-1), x22 rows from
+        // slice 0, to x21 onwards (stride x8), one row at a time: both halves to f16 (in the low half of each 32-bit lane),
+        // UZP1 packs them into one vector of 2VL f16, then the clamp to [z14, z15] (FMIN, then FMAX).
+        "10:\n"
+        "cbz x22, 11f\n"
+        ".inst 0xc0820000\n"  // mova z0.s, p0/m, za0h.s[w12, 0]
+        ".inst 0xc0820088\n"  // mova z8.s, p0/m, za1h.s[w12, 0]
+        ".inst 0x6588a000\n"  // fcvt z0.h, p0/m, z0.s
+        ".inst 0x6588a108\n"  // fcvt z8.h, p0/m, z8.s
+        ".inst 0x05686800\n"  // uzp1 z0.h, z0.h, z8.h
+        ".inst 0x654781e0\n"  // fmin z0.h, p0/m, z0.h, z15.h
+        ".inst 0x654681c0\n"  // fmax z0.h, p0/m, z0.h, z14.h
+        ".inst 0xe4a0e6a0\n"  // st1h {z0.h}, p1, [x21]
+        "add x21, x21, x8\n"
+        "add w12, w12, #1\n"
+        "sub x22, x22, #1\n"
+        "b 10b\n"
+        "11:\n"
         "subs x22, x23, x25\n"
         "b.ls 9f\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("2", "3", "12", "13")
+        "12:\n"
+        "cbz x22, 13f\n"
+        ".inst 0xc0820100\n"  // mova z0.s, p0/m, za2h.s[w12, 0]
+        ".inst 0xc0820188\n"  // mova z8.s, p0/m, za3h.s[w12, 0]
+        ".inst 0x6588a000\n"  // fcvt z0.h, p0/m, z0.s
+        ".inst 0x6588a108\n"  // fcvt z8.h, p0/m, z8.s
+        ".inst 0x05686800\n"  // uzp1 z0.h, z0.h, z8.h
+        ".inst 0x654781e0\n"  // fmin z0.h, p0/m, z0.h, z15.h
+        ".inst 0x654681c0\n"  // fmax z0.h, p0/m, z0.h, z14.h
+        ".inst 0xe4a0e6a0\n"  // st1h {z0.h}, p1, [x21]
+        "add x21, x21, x8\n"
+        "add w12, w12, #1\n"
+        "sub x22, x22, #1\n"
+        "b 12b\n"
+        "13:\n"
         "9:\n"
         "add x15, x15, x24, lsl #1\n"
         "add x14, x14, x10\n"
@@ -285,12 +310,12 @@ void kai_run_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa(
         "madd x3, x8, x24, x3\n"
         "subs x4, x4, x23\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x30", "z0", "z1", "z2", "z3", "z4",
           "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20",
           "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4",
-          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

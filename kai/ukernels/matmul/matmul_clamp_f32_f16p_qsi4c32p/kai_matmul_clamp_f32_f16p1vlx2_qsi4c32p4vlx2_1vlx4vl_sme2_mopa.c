@@ -3,8 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
-#error "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa needs AArch64 with FEAT_SME2"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa needs AArch64"
 #endif
 
 // dst[i][j] = FCLAMP(acc, scalar_min, scalar_max) = minNum(maxNum(acc, scalar_min), scalar_max) (a NaN acc gives the
@@ -33,10 +33,10 @@
 
 #include "kai_matmul_clamp_f32_f16p_qsi4c32p_interface.h"
 
-// The streaming body is one assembly string longer than the 4095 characters C99 guarantees; clang (the only
-// compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+// The streaming body is one assembly string longer than the 4095 characters C99 guarantees; GCC and clang accept it
+// (the pragma below).
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_kr = 4;
@@ -48,8 +48,10 @@ static const uint32_t kai_lut[16] = {0xC800, 0xC700, 0xC600, 0xC500, 0xC400, 0xC
 
 // The f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_vl(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float);
 }
 
@@ -58,7 +60,7 @@ static size_t kai_vl(void) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -66,13 +68,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -153,29 +155,6 @@ struct kai_args {
     uint32_t max_bits;      // 100
 };
 
-// One group of 4 k values (two pairs) at vector offset OFF (even, 0..14) of the chunk: RHS units and LHS pairs.
-#define KAI_GROUP(OFF)                                                   \
-    "ld2b {z4.b, z5.b}, p0/z, [x19, #" #OFF ", mul vl]\n"               \
-    "ld1w {z6.s-z7.s}, pn10/z, [x17, #" #OFF ", mul vl]\n"             \
-    "luti4 {z8.h-z11.h}, zt0, z4[0]\n"                                   \
-    "luti4 {z12.h-z15.h}, zt0, z5[0]\n"                                  \
-    "fmul z8.h, z8.h, z24.h\n"                                           \
-    "fmul z9.h, z9.h, z25.h\n"                                           \
-    "fmul z10.h, z10.h, z26.h\n"                                         \
-    "fmul z11.h, z11.h, z27.h\n"                                         \
-    "fmopa za0.s, p0/m, p0/m, z6.h, z8.h\n"                              \
-    "fmopa za1.s, p0/m, p0/m, z6.h, z9.h\n"                              \
-    "fmopa za2.s, p0/m, p0/m, z6.h, z10.h\n"                             \
-    "fmopa za3.s, p0/m, p0/m, z6.h, z11.h\n"                             \
-    "fmul z12.h, z12.h, z24.h\n"                                         \
-    "fmul z13.h, z13.h, z25.h\n"                                         \
-    "fmul z14.h, z14.h, z26.h\n"                                         \
-    "fmul z15.h, z15.h, z27.h\n"                                         \
-    "fmopa za0.s, p0/m, p0/m, z7.h, z12.h\n"                             \
-    "fmopa za1.s, p0/m, p0/m, z7.h, z13.h\n"                             \
-    "fmopa za2.s, p0/m, p0/m, z7.h, z14.h\n"                             \
-    "fmopa za3.s, p0/m, p0/m, z7.h, z15.h\n"
-
 void kai_run_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa(
     size_t m, size_t n, size_t k, size_t bl, const void* lhs_packed, const void* rhs_packed, float* dst,
     size_t dst_stride_row, size_t dst_stride_col, float scalar_min, float scalar_max) {
@@ -222,36 +201,196 @@ void kai_run_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa(
         "ldp x9, x10, [x0, #48]\n"
         "ldp x11, x8, [x0, #64]\n"
         "ldp x13, x14, [x0, #80]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "ptrue pn10.s\n"
-        "ptrue pn11.h\n"
-        "ldr zt0, [x14]\n"
-        "cntw x24\n"
-        "ld1rw {z28.s}, p0/z, [x0, #96]\n"
-        "ld1rw {z29.s}, p0/z, [x0, #100]\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x25a07812\n"  // ptrue pn10.s
+        ".inst 0x25607813\n"  // ptrue pn11.h
+        ".inst 0xe11f81c0\n"  // ldr zt0, [x14]
+        ".inst 0x04a0e3f8\n"  // cntw x24
+        ".inst 0x8558c01c\n"  // ld1rw {z28.s}, p0/z, [x0, #96]
+        ".inst 0x8559c01d\n"  // ld1rw {z29.s}, p0/z, [x0, #100]
         "mov x4, #0\n"
-        "whilelt pn9.s, x4, x5, vlx4\n"
+        ".inst 0x25a56491\n"  // whilelt pn9.s, x4, x5, vlx4
         "1:\n"  // column tiles of 4VL
         "mov x14, x1\n"
         "mov x15, x6\n"
         "mov x16, x3\n"
         "2:\n"  // row tiles of VL
-        "zero {za}\n"
+        ".inst 0xc00800ff\n"  // zero {za}
         "mov x17, x14\n"
         "mov x19, x2\n"
         "add x20, x2, x8\n"
         "mov x21, x7\n"
         "3:\n"  // blocks
-        "ld1h {z0.h-z1.h}, pn11/z, [x20]\n"
-        "addvl x20, x20, #2\n"
-        "zip {z24.h-z25.h}, z0.h, z0.h\n"
-        "zip {z26.h-z27.h}, z1.h, z1.h\n"
+        ".inst 0xa0402e80\n"  // ld1h {z0.h-z1.h}, pn11/z, [x20]
+        ".inst 0x04345054\n"  // addvl x20, x20, #2
+        ".inst 0xc160d018\n"  // zip {z24.h-z25.h}, z0.h, z0.h
+        ".inst 0xc161d03a\n"  // zip {z26.h-z27.h}, z1.h, z1.h
         "mov x22, x9\n"
         "4:\n"  // 32 values of the block: 8 groups
-        KAI_GROUP(0) KAI_GROUP(2) KAI_GROUP(4) KAI_GROUP(6) KAI_GROUP(8) KAI_GROUP(10) KAI_GROUP(12) KAI_GROUP(14)
-        "addvl x19, x19, #16\n"
-        "addvl x17, x17, #16\n"
+        // One group of 4 k values (two pairs) at vector offset OFF (even, 0..14) of the chunk: RHS units and LHS pairs.
+        ".inst 0xa420e264\n"  // ld2b {z4.b, z5.b}, p0/z, [x19, #0, mul vl]
+        ".inst 0xa0404a26\n"  // ld1w {z6.s-z7.s}, pn10/z, [x17, #0, mul vl]
+        ".inst 0xc08a9088\n"  // luti4 {z8.h-z11.h}, zt0, z4[0]
+        ".inst 0xc08a90ac\n"  // luti4 {z12.h-z15.h}, zt0, z5[0]
+        ".inst 0x65580908\n"  // fmul z8.h, z8.h, z24.h
+        ".inst 0x65590929\n"  // fmul z9.h, z9.h, z25.h
+        ".inst 0x655a094a\n"  // fmul z10.h, z10.h, z26.h
+        ".inst 0x655b096b\n"  // fmul z11.h, z11.h, z27.h
+        ".inst 0x81a800c0\n"  // fmopa za0.s, p0/m, p0/m, z6.h, z8.h
+        ".inst 0x81a900c1\n"  // fmopa za1.s, p0/m, p0/m, z6.h, z9.h
+        ".inst 0x81aa00c2\n"  // fmopa za2.s, p0/m, p0/m, z6.h, z10.h
+        ".inst 0x81ab00c3\n"  // fmopa za3.s, p0/m, p0/m, z6.h, z11.h
+        ".inst 0x6558098c\n"  // fmul z12.h, z12.h, z24.h
+        ".inst 0x655909ad\n"  // fmul z13.h, z13.h, z25.h
+        ".inst 0x655a09ce\n"  // fmul z14.h, z14.h, z26.h
+        ".inst 0x655b09ef\n"  // fmul z15.h, z15.h, z27.h
+        ".inst 0x81ac00e0\n"  // fmopa za0.s, p0/m, p0/m, z7.h, z12.h
+        ".inst 0x81ad00e1\n"  // fmopa za1.s, p0/m, p0/m, z7.h, z13.h
+        ".inst 0x81ae00e2\n"  // fmopa za2.s, p0/m, p0/m, z7.h, z14.h
+        ".inst 0x81af00e3\n"  // fmopa za3.s, p0/m, p0/m, z7.h, z15.h
+        ".inst 0xa421e264\n"  // ld2b {z4.b, z5.b}, p0/z, [x19, #2, mul vl]
+        ".inst 0xa0414a26\n"  // ld1w {z6.s-z7.s}, pn10/z, [x17, #2, mul vl]
+        ".inst 0xc08a9088\n"  // luti4 {z8.h-z11.h}, zt0, z4[0]
+        ".inst 0xc08a90ac\n"  // luti4 {z12.h-z15.h}, zt0, z5[0]
+        ".inst 0x65580908\n"  // fmul z8.h, z8.h, z24.h
+        ".inst 0x65590929\n"  // fmul z9.h, z9.h, z25.h
+        ".inst 0x655a094a\n"  // fmul z10.h, z10.h, z26.h
+        ".inst 0x655b096b\n"  // fmul z11.h, z11.h, z27.h
+        ".inst 0x81a800c0\n"  // fmopa za0.s, p0/m, p0/m, z6.h, z8.h
+        ".inst 0x81a900c1\n"  // fmopa za1.s, p0/m, p0/m, z6.h, z9.h
+        ".inst 0x81aa00c2\n"  // fmopa za2.s, p0/m, p0/m, z6.h, z10.h
+        ".inst 0x81ab00c3\n"  // fmopa za3.s, p0/m, p0/m, z6.h, z11.h
+        ".inst 0x6558098c\n"  // fmul z12.h, z12.h, z24.h
+        ".inst 0x655909ad\n"  // fmul z13.h, z13.h, z25.h
+        ".inst 0x655a09ce\n"  // fmul z14.h, z14.h, z26.h
+        ".inst 0x655b09ef\n"  // fmul z15.h, z15.h, z27.h
+        ".inst 0x81ac00e0\n"  // fmopa za0.s, p0/m, p0/m, z7.h, z12.h
+        ".inst 0x81ad00e1\n"  // fmopa za1.s, p0/m, p0/m, z7.h, z13.h
+        ".inst 0x81ae00e2\n"  // fmopa za2.s, p0/m, p0/m, z7.h, z14.h
+        ".inst 0x81af00e3\n"  // fmopa za3.s, p0/m, p0/m, z7.h, z15.h
+        ".inst 0xa422e264\n"  // ld2b {z4.b, z5.b}, p0/z, [x19, #4, mul vl]
+        ".inst 0xa0424a26\n"  // ld1w {z6.s-z7.s}, pn10/z, [x17, #4, mul vl]
+        ".inst 0xc08a9088\n"  // luti4 {z8.h-z11.h}, zt0, z4[0]
+        ".inst 0xc08a90ac\n"  // luti4 {z12.h-z15.h}, zt0, z5[0]
+        ".inst 0x65580908\n"  // fmul z8.h, z8.h, z24.h
+        ".inst 0x65590929\n"  // fmul z9.h, z9.h, z25.h
+        ".inst 0x655a094a\n"  // fmul z10.h, z10.h, z26.h
+        ".inst 0x655b096b\n"  // fmul z11.h, z11.h, z27.h
+        ".inst 0x81a800c0\n"  // fmopa za0.s, p0/m, p0/m, z6.h, z8.h
+        ".inst 0x81a900c1\n"  // fmopa za1.s, p0/m, p0/m, z6.h, z9.h
+        ".inst 0x81aa00c2\n"  // fmopa za2.s, p0/m, p0/m, z6.h, z10.h
+        ".inst 0x81ab00c3\n"  // fmopa za3.s, p0/m, p0/m, z6.h, z11.h
+        ".inst 0x6558098c\n"  // fmul z12.h, z12.h, z24.h
+        ".inst 0x655909ad\n"  // fmul z13.h, z13.h, z25.h
+        ".inst 0x655a09ce\n"  // fmul z14.h, z14.h, z26.h
+        ".inst 0x655b09ef\n"  // fmul z15.h, z15.h, z27.h
+        ".inst 0x81ac00e0\n"  // fmopa za0.s, p0/m, p0/m, z7.h, z12.h
+        ".inst 0x81ad00e1\n"  // fmopa za1.s, p0/m, p0/m, z7.h, z13.h
+        ".inst 0x81ae00e2\n"  // fmopa za2.s, p0/m, p0/m, z7.h, z14.h
+        ".inst 0x81af00e3\n"  // fmopa za3.s, p0/m, p0/m, z7.h, z15.h
+        ".inst 0xa423e264\n"  // ld2b {z4.b, z5.b}, p0/z, [x19, #6, mul vl]
+        ".inst 0xa0434a26\n"  // ld1w {z6.s-z7.s}, pn10/z, [x17, #6, mul vl]
+        ".inst 0xc08a9088\n"  // luti4 {z8.h-z11.h}, zt0, z4[0]
+        ".inst 0xc08a90ac\n"  // luti4 {z12.h-z15.h}, zt0, z5[0]
+        ".inst 0x65580908\n"  // fmul z8.h, z8.h, z24.h
+        ".inst 0x65590929\n"  // fmul z9.h, z9.h, z25.h
+        ".inst 0x655a094a\n"  // fmul z10.h, z10.h, z26.h
+        ".inst 0x655b096b\n"  // fmul z11.h, z11.h, z27.h
+        ".inst 0x81a800c0\n"  // fmopa za0.s, p0/m, p0/m, z6.h, z8.h
+        ".inst 0x81a900c1\n"  // fmopa za1.s, p0/m, p0/m, z6.h, z9.h
+        ".inst 0x81aa00c2\n"  // fmopa za2.s, p0/m, p0/m, z6.h, z10.h
+        ".inst 0x81ab00c3\n"  // fmopa za3.s, p0/m, p0/m, z6.h, z11.h
+        ".inst 0x6558098c\n"  // fmul z12.h, z12.h, z24.h
+        ".inst 0x655909ad\n"  // fmul z13.h, z13.h, z25.h
+        ".inst 0x655a09ce\n"  // fmul z14.h, z14.h, z26.h
+        ".inst 0x655b09ef\n"  // fmul z15.h, z15.h, z27.h
+        ".inst 0x81ac00e0\n"  // fmopa za0.s, p0/m, p0/m, z7.h, z12.h
+        ".inst 0x81ad00e1\n"  // fmopa za1.s, p0/m, p0/m, z7.h, z13.h
+        ".inst 0x81ae00e2\n"  // fmopa za2.s, p0/m, p0/m, z7.h, z14.h
+        ".inst 0x81af00e3\n"  // fmopa za3.s, p0/m, p0/m, z7.h, z15.h
+        ".inst 0xa424e264\n"  // ld2b {z4.b, z5.b}, p0/z, [x19, #8, mul vl]
+        ".inst 0xa0444a26\n"  // ld1w {z6.s-z7.s}, pn10/z, [x17, #8, mul vl]
+        ".inst 0xc08a9088\n"  // luti4 {z8.h-z11.h}, zt0, z4[0]
+        ".inst 0xc08a90ac\n"  // luti4 {z12.h-z15.h}, zt0, z5[0]
+        ".inst 0x65580908\n"  // fmul z8.h, z8.h, z24.h
+        ".inst 0x65590929\n"  // fmul z9.h, z9.h, z25.h
+        ".inst 0x655a094a\n"  // fmul z10.h, z10.h, z26.h
+        ".inst 0x655b096b\n"  // fmul z11.h, z11.h, z27.h
+        ".inst 0x81a800c0\n"  // fmopa za0.s, p0/m, p0/m, z6.h, z8.h
+        ".inst 0x81a900c1\n"  // fmopa za1.s, p0/m, p0/m, z6.h, z9.h
+        ".inst 0x81aa00c2\n"  // fmopa za2.s, p0/m, p0/m, z6.h, z10.h
+        ".inst 0x81ab00c3\n"  // fmopa za3.s, p0/m, p0/m, z6.h, z11.h
+        ".inst 0x6558098c\n"  // fmul z12.h, z12.h, z24.h
+        ".inst 0x655909ad\n"  // fmul z13.h, z13.h, z25.h
+        ".inst 0x655a09ce\n"  // fmul z14.h, z14.h, z26.h
+        ".inst 0x655b09ef\n"  // fmul z15.h, z15.h, z27.h
+        ".inst 0x81ac00e0\n"  // fmopa za0.s, p0/m, p0/m, z7.h, z12.h
+        ".inst 0x81ad00e1\n"  // fmopa za1.s, p0/m, p0/m, z7.h, z13.h
+        ".inst 0x81ae00e2\n"  // fmopa za2.s, p0/m, p0/m, z7.h, z14.h
+        ".inst 0x81af00e3\n"  // fmopa za3.s, p0/m, p0/m, z7.h, z15.h
+        ".inst 0xa425e264\n"  // ld2b {z4.b, z5.b}, p0/z, [x19, #10, mul vl]
+        ".inst 0xa0454a26\n"  // ld1w {z6.s-z7.s}, pn10/z, [x17, #10, mul vl]
+        ".inst 0xc08a9088\n"  // luti4 {z8.h-z11.h}, zt0, z4[0]
+        ".inst 0xc08a90ac\n"  // luti4 {z12.h-z15.h}, zt0, z5[0]
+        ".inst 0x65580908\n"  // fmul z8.h, z8.h, z24.h
+        ".inst 0x65590929\n"  // fmul z9.h, z9.h, z25.h
+        ".inst 0x655a094a\n"  // fmul z10.h, z10.h, z26.h
+        ".inst 0x655b096b\n"  // fmul z11.h, z11.h, z27.h
+        ".inst 0x81a800c0\n"  // fmopa za0.s, p0/m, p0/m, z6.h, z8.h
+        ".inst 0x81a900c1\n"  // fmopa za1.s, p0/m, p0/m, z6.h, z9.h
+        ".inst 0x81aa00c2\n"  // fmopa za2.s, p0/m, p0/m, z6.h, z10.h
+        ".inst 0x81ab00c3\n"  // fmopa za3.s, p0/m, p0/m, z6.h, z11.h
+        ".inst 0x6558098c\n"  // fmul z12.h, z12.h, z24.h
+        ".inst 0x655909ad\n"  // fmul z13.h, z13.h, z25.h
+        ".inst 0x655a09ce\n"  // fmul z14.h, z14.h, z26.h
+        ".inst 0x655b09ef\n"  // fmul z15.h, z15.h, z27.h
+        ".inst 0x81ac00e0\n"  // fmopa za0.s, p0/m, p0/m, z7.h, z12.h
+        ".inst 0x81ad00e1\n"  // fmopa za1.s, p0/m, p0/m, z7.h, z13.h
+        ".inst 0x81ae00e2\n"  // fmopa za2.s, p0/m, p0/m, z7.h, z14.h
+        ".inst 0x81af00e3\n"  // fmopa za3.s, p0/m, p0/m, z7.h, z15.h
+        ".inst 0xa426e264\n"  // ld2b {z4.b, z5.b}, p0/z, [x19, #12, mul vl]
+        ".inst 0xa0464a26\n"  // ld1w {z6.s-z7.s}, pn10/z, [x17, #12, mul vl]
+        ".inst 0xc08a9088\n"  // luti4 {z8.h-z11.h}, zt0, z4[0]
+        ".inst 0xc08a90ac\n"  // luti4 {z12.h-z15.h}, zt0, z5[0]
+        ".inst 0x65580908\n"  // fmul z8.h, z8.h, z24.h
+        ".inst 0x65590929\n"  // fmul z9.h, z9.h, z25.h
+        ".inst 0x655a094a\n"  // fmul z10.h, z10.h, z26.h
+        ".inst 0x655b096b\n"  // fmul z11.h, z11.h, z27.h
+        ".inst 0x81a800c0\n"  // fmopa za0.s, p0/m, p0/m, z6.h, z8.h
+        ".inst 0x81a900c1\n"  // fmopa za1.s, p0/m, p0/m, z6.h, z9.h
+        ".inst 0x81aa00c2\n"  // fmopa za2.s, p0/m, p0/m, z6.h, z10.h
+        ".inst 0x81ab00c3\n"  // fmopa za3.s, p0/m, p0/m, z6.h, z11.h
+        ".inst 0x6558098c\n"  // fmul z12.h, z12.h, z24.h
+        ".inst 0x655909ad\n"  // fmul z13.h, z13.h, z25.h
+        ".inst 0x655a09ce\n"  // fmul z14.h, z14.h, z26.h
+        ".inst 0x655b09ef\n"  // fmul z15.h, z15.h, z27.h
+        ".inst 0x81ac00e0\n"  // fmopa za0.s, p0/m, p0/m, z7.h, z12.h
+        ".inst 0x81ad00e1\n"  // fmopa za1.s, p0/m, p0/m, z7.h, z13.h
+        ".inst 0x81ae00e2\n"  // fmopa za2.s, p0/m, p0/m, z7.h, z14.h
+        ".inst 0x81af00e3\n"  // fmopa za3.s, p0/m, p0/m, z7.h, z15.h
+        ".inst 0xa427e264\n"  // ld2b {z4.b, z5.b}, p0/z, [x19, #14, mul vl]
+        ".inst 0xa0474a26\n"  // ld1w {z6.s-z7.s}, pn10/z, [x17, #14, mul vl]
+        ".inst 0xc08a9088\n"  // luti4 {z8.h-z11.h}, zt0, z4[0]
+        ".inst 0xc08a90ac\n"  // luti4 {z12.h-z15.h}, zt0, z5[0]
+        ".inst 0x65580908\n"  // fmul z8.h, z8.h, z24.h
+        ".inst 0x65590929\n"  // fmul z9.h, z9.h, z25.h
+        ".inst 0x655a094a\n"  // fmul z10.h, z10.h, z26.h
+        ".inst 0x655b096b\n"  // fmul z11.h, z11.h, z27.h
+        ".inst 0x81a800c0\n"  // fmopa za0.s, p0/m, p0/m, z6.h, z8.h
+        ".inst 0x81a900c1\n"  // fmopa za1.s, p0/m, p0/m, z6.h, z9.h
+        ".inst 0x81aa00c2\n"  // fmopa za2.s, p0/m, p0/m, z6.h, z10.h
+        ".inst 0x81ab00c3\n"  // fmopa za3.s, p0/m, p0/m, z6.h, z11.h
+        ".inst 0x6558098c\n"  // fmul z12.h, z12.h, z24.h
+        ".inst 0x655909ad\n"  // fmul z13.h, z13.h, z25.h
+        ".inst 0x655a09ce\n"  // fmul z14.h, z14.h, z26.h
+        ".inst 0x655b09ef\n"  // fmul z15.h, z15.h, z27.h
+        ".inst 0x81ac00e0\n"  // fmopa za0.s, p0/m, p0/m, z7.h, z12.h
+        ".inst 0x81ad00e1\n"  // fmopa za1.s, p0/m, p0/m, z7.h, z13.h
+        ".inst 0x81ae00e2\n"  // fmopa za2.s, p0/m, p0/m, z7.h, z14.h
+        ".inst 0x81af00e3\n"  // fmopa za3.s, p0/m, p0/m, z7.h, z15.h
+        ".inst 0x04335213\n"  // addvl x19, x19, #16
+        ".inst 0x04315211\n"  // addvl x17, x17, #16
         "subs x22, x22, #1\n"
         "b.ne 4b\n"
         "subs x21, x21, #1\n"
@@ -261,9 +400,9 @@ void kai_run_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa(
         "csel x23, x15, x24, lo\n"
         "mov w12, #0\n"
         "5:\n"
-        "mova {z0.b-z3.b}, za0h.b[w12, 0:3]\n"
-        "fclamp {z0.s-z3.s}, z28.s, z29.s\n"
-        "st1w {z0.s-z3.s}, pn9, [x16]\n"
+        ".inst 0xc0060400\n"  // mova {z0.b-z3.b}, za0h.b[w12, 0:3]
+        ".inst 0xc1bdcb80\n"  // fclamp {z0.s-z3.s}, z28.s, z29.s
+        ".inst 0xa060c600\n"  // st1w {z0.s-z3.s}, pn9, [x16]
         "add x16, x16, x13\n"
         "add w12, w12, #4\n"
         "subs x23, x23, #1\n"
@@ -272,16 +411,16 @@ void kai_run_matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa(
         "subs x15, x15, x24\n"
         "b.hi 2b\n"
         "add x2, x2, x11\n"
-        "addvl x3, x3, #4\n"
-        "incb x4\n"
-        "whilelt pn9.s, x4, x5, vlx4\n"
-        "b.first 1b\n"
-        "smstop\n"
+        ".inst 0x04235083\n"  // addvl x3, x3, #4
+        ".inst 0x0430e3e4\n"  // incb x4
+        ".inst 0x25a56491\n"  // whilelt pn9.s, x4, x5, vlx4
+        "b.mi 1b\n"  // b.first 1b
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17",
           "x19", "x20", "x21", "x22", "x23", "x24", "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9", "z10",
           "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20", "z21", "z22", "z23", "z24", "z25",
           "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10",
-          "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

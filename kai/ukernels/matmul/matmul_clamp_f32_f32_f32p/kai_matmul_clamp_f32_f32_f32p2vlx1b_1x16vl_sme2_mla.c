@@ -13,8 +13,8 @@
 // exactly). Columns past n: the missing blocks' pointers repeat block 0 (read in bounds, results dropped), the
 // stores are masked. One inline-assembly streaming section: no SME ABI routines are needed.
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
-#error "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla needs AArch64 with FEAT_SME2"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla.h"
@@ -28,9 +28,10 @@
 #include "kai_matmul_clamp_f32_f32_f32p_interface.h"
 
 // The streaming body is one assembly string (it must not be split: it holds state in registers throughout),
-// longer than the 4095 characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+// longer than the 4095 characters C99 guarantees; GCC and clang accept it
+// (the pragma below).
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_m_step = 1;
@@ -39,8 +40,10 @@ static const size_t kai_sr = 1;
 
 // The f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_vl(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float);
 }
 
@@ -49,7 +52,7 @@ static size_t kai_vl(void) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -57,13 +60,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -164,11 +167,11 @@ void kai_run_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla(
         "ldp x5, x6, [x0, #32]\n"
         "ldr x7, [x0, #48]\n"
         "ldp w11, w13, [x0, #56]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "ptrue pn8.s\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x25a07810\n"  // ptrue pn8.s
         "mov w8, #0\n"
-        "cntw x14\n"
+        ".inst 0x04a0e3ee\n"  // cntw x14
         "lsl x15, x14, #1\n"
         "lsl x16, x14, #4\n"
         "1:\n"  // column tiles of 16 VL
@@ -200,65 +203,65 @@ void kai_run_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla(
         "add x28, x28, x7\n"
         "cmp x17, #7\n"
         "csel x26, x28, x2, hi\n"
-        "ld1w z16.s, p0/z, [x19]\n"
-        "ld1w z20.s, p0/z, [x19, #1, mul vl]\n"
-        "ld1w z17.s, p0/z, [x21]\n"
-        "ld1w z21.s, p0/z, [x21, #1, mul vl]\n"
-        "ld1w z18.s, p0/z, [x23]\n"
-        "ld1w z22.s, p0/z, [x23, #1, mul vl]\n"
-        "ld1w z19.s, p0/z, [x25]\n"
-        "ld1w z23.s, p0/z, [x25, #1, mul vl]\n"
-        "mova za.d[w8, 0, vgx4], {z16.d-z19.d}\n"
-        "mova za.d[w8, 1, vgx4], {z20.d-z23.d}\n"
-        "ld1w z16.s, p0/z, [x20]\n"
-        "ld1w z20.s, p0/z, [x20, #1, mul vl]\n"
-        "ld1w z17.s, p0/z, [x22]\n"
-        "ld1w z21.s, p0/z, [x22, #1, mul vl]\n"
-        "ld1w z18.s, p0/z, [x24]\n"
-        "ld1w z22.s, p0/z, [x24, #1, mul vl]\n"
-        "ld1w z19.s, p0/z, [x26]\n"
-        "ld1w z23.s, p0/z, [x26, #1, mul vl]\n"
-        "mova za.d[w8, 2, vgx4], {z16.d-z19.d}\n"
-        "mova za.d[w8, 3, vgx4], {z20.d-z23.d}\n"
+        ".inst 0xa540a270\n"  // ld1w z16.s, p0/z, [x19]
+        ".inst 0xa541a274\n"  // ld1w z20.s, p0/z, [x19, #1, mul vl]
+        ".inst 0xa540a2b1\n"  // ld1w z17.s, p0/z, [x21]
+        ".inst 0xa541a2b5\n"  // ld1w z21.s, p0/z, [x21, #1, mul vl]
+        ".inst 0xa540a2f2\n"  // ld1w z18.s, p0/z, [x23]
+        ".inst 0xa541a2f6\n"  // ld1w z22.s, p0/z, [x23, #1, mul vl]
+        ".inst 0xa540a333\n"  // ld1w z19.s, p0/z, [x25]
+        ".inst 0xa541a337\n"  // ld1w z23.s, p0/z, [x25, #1, mul vl]
+        ".inst 0xc0040e00\n"  // mova za.d[w8, 0, vgx4], {z16.d-z19.d}
+        ".inst 0xc0040e81\n"  // mova za.d[w8, 1, vgx4], {z20.d-z23.d}
+        ".inst 0xa540a290\n"  // ld1w z16.s, p0/z, [x20]
+        ".inst 0xa541a294\n"  // ld1w z20.s, p0/z, [x20, #1, mul vl]
+        ".inst 0xa540a2d1\n"  // ld1w z17.s, p0/z, [x22]
+        ".inst 0xa541a2d5\n"  // ld1w z21.s, p0/z, [x22, #1, mul vl]
+        ".inst 0xa540a312\n"  // ld1w z18.s, p0/z, [x24]
+        ".inst 0xa541a316\n"  // ld1w z22.s, p0/z, [x24, #1, mul vl]
+        ".inst 0xa540a353\n"  // ld1w z19.s, p0/z, [x26]
+        ".inst 0xa541a357\n"  // ld1w z23.s, p0/z, [x26, #1, mul vl]
+        ".inst 0xc0040e02\n"  // mova za.d[w8, 2, vgx4], {z16.d-z19.d}
+        ".inst 0xc0040e83\n"  // mova za.d[w8, 3, vgx4], {z20.d-z23.d}
         "mov x9, x15\n"  // element offset of k = 0 in a block (after the nr biases)
         "mov x10, x1\n"
         "mov x12, x5\n"
         "cbz x12, 3f\n"
         "2:\n"  // 4 k per iteration
-        "ld1rqw {z0.s}, p0/z, [x10]\n"
-        "ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x19, x9, lsl #2]\n"
-        "ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x21, x9, lsl #2]\n"
-        "ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x23, x9, lsl #2]\n"
-        "ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x25, x9, lsl #2]\n"
-        "fmla za.s[w8, 0, vgx4], {z16.s-z19.s}, z0.s[0]\n"
-        "fmla za.s[w8, 1, vgx4], {z20.s-z23.s}, z0.s[0]\n"
-        "fmla za.s[w8, 0, vgx4], {z24.s-z27.s}, z0.s[1]\n"
-        "fmla za.s[w8, 1, vgx4], {z28.s-z31.s}, z0.s[1]\n"
-        "ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x20, x9, lsl #2]\n"
-        "ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x22, x9, lsl #2]\n"
-        "ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x24, x9, lsl #2]\n"
-        "ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x26, x9, lsl #2]\n"
-        "fmla za.s[w8, 2, vgx4], {z16.s-z19.s}, z0.s[0]\n"
-        "fmla za.s[w8, 3, vgx4], {z20.s-z23.s}, z0.s[0]\n"
-        "fmla za.s[w8, 2, vgx4], {z24.s-z27.s}, z0.s[1]\n"
-        "fmla za.s[w8, 3, vgx4], {z28.s-z31.s}, z0.s[1]\n"
+        ".inst 0xa5002140\n"  // ld1rqw {z0.s}, p0/z, [x10]
+        ".inst 0xa109c270\n"  // ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x19, x9, lsl #2]
+        ".inst 0xa109c2b1\n"  // ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x21, x9, lsl #2]
+        ".inst 0xa109c2f2\n"  // ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x23, x9, lsl #2]
+        ".inst 0xa109c333\n"  // ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x25, x9, lsl #2]
+        ".inst 0xc1508200\n"  // fmla za.s[w8, 0, vgx4], {z16.s-z19.s}, z0.s[0]
+        ".inst 0xc1508281\n"  // fmla za.s[w8, 1, vgx4], {z20.s-z23.s}, z0.s[0]
+        ".inst 0xc1508700\n"  // fmla za.s[w8, 0, vgx4], {z24.s-z27.s}, z0.s[1]
+        ".inst 0xc1508781\n"  // fmla za.s[w8, 1, vgx4], {z28.s-z31.s}, z0.s[1]
+        ".inst 0xa109c290\n"  // ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x20, x9, lsl #2]
+        ".inst 0xa109c2d1\n"  // ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x22, x9, lsl #2]
+        ".inst 0xa109c312\n"  // ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x24, x9, lsl #2]
+        ".inst 0xa109c353\n"  // ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x26, x9, lsl #2]
+        ".inst 0xc1508202\n"  // fmla za.s[w8, 2, vgx4], {z16.s-z19.s}, z0.s[0]
+        ".inst 0xc1508283\n"  // fmla za.s[w8, 3, vgx4], {z20.s-z23.s}, z0.s[0]
+        ".inst 0xc1508702\n"  // fmla za.s[w8, 2, vgx4], {z24.s-z27.s}, z0.s[1]
+        ".inst 0xc1508783\n"  // fmla za.s[w8, 3, vgx4], {z28.s-z31.s}, z0.s[1]
         "add x9, x9, x15, lsl #1\n"
-        "ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x19, x9, lsl #2]\n"
-        "ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x21, x9, lsl #2]\n"
-        "ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x23, x9, lsl #2]\n"
-        "ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x25, x9, lsl #2]\n"
-        "fmla za.s[w8, 0, vgx4], {z16.s-z19.s}, z0.s[2]\n"
-        "fmla za.s[w8, 1, vgx4], {z20.s-z23.s}, z0.s[2]\n"
-        "fmla za.s[w8, 0, vgx4], {z24.s-z27.s}, z0.s[3]\n"
-        "fmla za.s[w8, 1, vgx4], {z28.s-z31.s}, z0.s[3]\n"
-        "ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x20, x9, lsl #2]\n"
-        "ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x22, x9, lsl #2]\n"
-        "ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x24, x9, lsl #2]\n"
-        "ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x26, x9, lsl #2]\n"
-        "fmla za.s[w8, 2, vgx4], {z16.s-z19.s}, z0.s[2]\n"
-        "fmla za.s[w8, 3, vgx4], {z20.s-z23.s}, z0.s[2]\n"
-        "fmla za.s[w8, 2, vgx4], {z24.s-z27.s}, z0.s[3]\n"
-        "fmla za.s[w8, 3, vgx4], {z28.s-z31.s}, z0.s[3]\n"
+        ".inst 0xa109c270\n"  // ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x19, x9, lsl #2]
+        ".inst 0xa109c2b1\n"  // ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x21, x9, lsl #2]
+        ".inst 0xa109c2f2\n"  // ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x23, x9, lsl #2]
+        ".inst 0xa109c333\n"  // ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x25, x9, lsl #2]
+        ".inst 0xc1508a00\n"  // fmla za.s[w8, 0, vgx4], {z16.s-z19.s}, z0.s[2]
+        ".inst 0xc1508a81\n"  // fmla za.s[w8, 1, vgx4], {z20.s-z23.s}, z0.s[2]
+        ".inst 0xc1508f00\n"  // fmla za.s[w8, 0, vgx4], {z24.s-z27.s}, z0.s[3]
+        ".inst 0xc1508f81\n"  // fmla za.s[w8, 1, vgx4], {z28.s-z31.s}, z0.s[3]
+        ".inst 0xa109c290\n"  // ld1w {z16.s, z20.s, z24.s, z28.s}, pn8/z, [x20, x9, lsl #2]
+        ".inst 0xa109c2d1\n"  // ld1w {z17.s, z21.s, z25.s, z29.s}, pn8/z, [x22, x9, lsl #2]
+        ".inst 0xa109c312\n"  // ld1w {z18.s, z22.s, z26.s, z30.s}, pn8/z, [x24, x9, lsl #2]
+        ".inst 0xa109c353\n"  // ld1w {z19.s, z23.s, z27.s, z31.s}, pn8/z, [x26, x9, lsl #2]
+        ".inst 0xc1508a02\n"  // fmla za.s[w8, 2, vgx4], {z16.s-z19.s}, z0.s[2]
+        ".inst 0xc1508a83\n"  // fmla za.s[w8, 3, vgx4], {z20.s-z23.s}, z0.s[2]
+        ".inst 0xc1508f02\n"  // fmla za.s[w8, 2, vgx4], {z24.s-z27.s}, z0.s[3]
+        ".inst 0xc1508f83\n"  // fmla za.s[w8, 3, vgx4], {z28.s-z31.s}, z0.s[3]
         "add x9, x9, x15, lsl #1\n"
         "add x10, x10, #16\n"
         "subs x12, x12, #1\n"
@@ -267,56 +270,56 @@ void kai_run_matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla(
         "mov x12, x6\n"
         "cbz x12, 5f\n"
         "4:\n"  // one k per iteration
-        "ld1rw {z0.s}, p0/z, [x10]\n"
-        "ld1w {z16.s, z24.s}, pn8/z, [x19, x9, lsl #2]\n"
-        "ld1w {z17.s, z25.s}, pn8/z, [x21, x9, lsl #2]\n"
-        "ld1w {z18.s, z26.s}, pn8/z, [x23, x9, lsl #2]\n"
-        "ld1w {z19.s, z27.s}, pn8/z, [x25, x9, lsl #2]\n"
-        "fmla za.s[w8, 0, vgx4], {z16.s-z19.s}, z0.s[0]\n"
-        "fmla za.s[w8, 1, vgx4], {z24.s-z27.s}, z0.s[0]\n"
-        "ld1w {z16.s, z24.s}, pn8/z, [x20, x9, lsl #2]\n"
-        "ld1w {z17.s, z25.s}, pn8/z, [x22, x9, lsl #2]\n"
-        "ld1w {z18.s, z26.s}, pn8/z, [x24, x9, lsl #2]\n"
-        "ld1w {z19.s, z27.s}, pn8/z, [x26, x9, lsl #2]\n"
-        "fmla za.s[w8, 2, vgx4], {z16.s-z19.s}, z0.s[0]\n"
-        "fmla za.s[w8, 3, vgx4], {z24.s-z27.s}, z0.s[0]\n"
+        ".inst 0x8540c140\n"  // ld1rw {z0.s}, p0/z, [x10]
+        ".inst 0xa1094270\n"  // ld1w {z16.s, z24.s}, pn8/z, [x19, x9, lsl #2]
+        ".inst 0xa10942b1\n"  // ld1w {z17.s, z25.s}, pn8/z, [x21, x9, lsl #2]
+        ".inst 0xa10942f2\n"  // ld1w {z18.s, z26.s}, pn8/z, [x23, x9, lsl #2]
+        ".inst 0xa1094333\n"  // ld1w {z19.s, z27.s}, pn8/z, [x25, x9, lsl #2]
+        ".inst 0xc1508200\n"  // fmla za.s[w8, 0, vgx4], {z16.s-z19.s}, z0.s[0]
+        ".inst 0xc1508301\n"  // fmla za.s[w8, 1, vgx4], {z24.s-z27.s}, z0.s[0]
+        ".inst 0xa1094290\n"  // ld1w {z16.s, z24.s}, pn8/z, [x20, x9, lsl #2]
+        ".inst 0xa10942d1\n"  // ld1w {z17.s, z25.s}, pn8/z, [x22, x9, lsl #2]
+        ".inst 0xa1094312\n"  // ld1w {z18.s, z26.s}, pn8/z, [x24, x9, lsl #2]
+        ".inst 0xa1094353\n"  // ld1w {z19.s, z27.s}, pn8/z, [x26, x9, lsl #2]
+        ".inst 0xc1508202\n"  // fmla za.s[w8, 2, vgx4], {z16.s-z19.s}, z0.s[0]
+        ".inst 0xc1508303\n"  // fmla za.s[w8, 3, vgx4], {z24.s-z27.s}, z0.s[0]
         "add x9, x9, x15\n"
         "add x10, x10, #4\n"
         "subs x12, x12, #1\n"
         "b.ne 4b\n"
         "5:\n"  // clamp and store: z16+i / z20+i = block 2i lo / hi, z24+i / z28+i = block 2i+1 lo / hi
-        "dup z4.s, w11\n"
-        "dup z5.s, w13\n"
-        "mova {z16.d-z19.d}, za.d[w8, 0, vgx4]\n"
-        "mova {z20.d-z23.d}, za.d[w8, 1, vgx4]\n"
-        "mova {z24.d-z27.d}, za.d[w8, 2, vgx4]\n"
-        "mova {z28.d-z31.d}, za.d[w8, 3, vgx4]\n"
-        "fclamp {z16.s-z19.s}, z4.s, z5.s\n"
-        "fclamp {z20.s-z23.s}, z4.s, z5.s\n"
-        "fclamp {z24.s-z27.s}, z4.s, z5.s\n"
-        "fclamp {z28.s-z31.s}, z4.s, z5.s\n"
+        ".inst 0x05a03964\n"  // dup z4.s, w11
+        ".inst 0x05a039a5\n"  // dup z5.s, w13
+        ".inst 0xc0060c10\n"  // mova {z16.d-z19.d}, za.d[w8, 0, vgx4]
+        ".inst 0xc0060c34\n"  // mova {z20.d-z23.d}, za.d[w8, 1, vgx4]
+        ".inst 0xc0060c58\n"  // mova {z24.d-z27.d}, za.d[w8, 2, vgx4]
+        ".inst 0xc0060c7c\n"  // mova {z28.d-z31.d}, za.d[w8, 3, vgx4]
+        ".inst 0xc1a5c890\n"  // fclamp {z16.s-z19.s}, z4.s, z5.s
+        ".inst 0xc1a5c894\n"  // fclamp {z20.s-z23.s}, z4.s, z5.s
+        ".inst 0xc1a5c898\n"  // fclamp {z24.s-z27.s}, z4.s, z5.s
+        ".inst 0xc1a5c89c\n"  // fclamp {z28.s-z31.s}, z4.s, z5.s
         "mov x28, #0\n"
-        "whilelt pn9.s, x28, x27, vlx4\n"
-        "st1w {z16.s, z20.s, z24.s, z28.s}, pn9, [x3, #0, mul vl]\n"
+        ".inst 0x25bb6791\n"  // whilelt pn9.s, x28, x27, vlx4
+        ".inst 0xa160c470\n"  // st1w {z16.s, z20.s, z24.s, z28.s}, pn9, [x3, #0, mul vl]
         "add x28, x28, x14, lsl #2\n"
-        "whilelt pn9.s, x28, x27, vlx4\n"
-        "st1w {z17.s, z21.s, z25.s, z29.s}, pn9, [x3, #4, mul vl]\n"
+        ".inst 0x25bb6791\n"  // whilelt pn9.s, x28, x27, vlx4
+        ".inst 0xa161c471\n"  // st1w {z17.s, z21.s, z25.s, z29.s}, pn9, [x3, #4, mul vl]
         "add x28, x28, x14, lsl #2\n"
-        "whilelt pn9.s, x28, x27, vlx4\n"
-        "st1w {z18.s, z22.s, z26.s, z30.s}, pn9, [x3, #8, mul vl]\n"
+        ".inst 0x25bb6791\n"  // whilelt pn9.s, x28, x27, vlx4
+        ".inst 0xa162c472\n"  // st1w {z18.s, z22.s, z26.s, z30.s}, pn9, [x3, #8, mul vl]
         "add x28, x28, x14, lsl #2\n"
-        "whilelt pn9.s, x28, x27, vlx4\n"
-        "st1w {z19.s, z23.s, z27.s, z31.s}, pn9, [x3, #12, mul vl]\n"
-        "addvl x3, x3, #16\n"
+        ".inst 0x25bb6791\n"  // whilelt pn9.s, x28, x27, vlx4
+        ".inst 0xa163c473\n"  // st1w {z19.s, z23.s, z27.s, z31.s}, pn9, [x3, #12, mul vl]
+        ".inst 0x04235203\n"  // addvl x3, x3, #16
         "add x2, x2, x7, lsl #3\n"
         "subs x4, x4, x27\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "z0", "z1", "z2", "z3", "z4",
           "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20",
           "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3", "p4",
-          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

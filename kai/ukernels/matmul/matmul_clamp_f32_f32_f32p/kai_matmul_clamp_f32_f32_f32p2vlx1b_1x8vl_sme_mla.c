@@ -14,8 +14,8 @@
 // as KleidiAI's SME kernel does. Streaming SVE only (no SME2 instruction; ZA is not used, but SMSTART/SMSTOP
 // switch it on and off as the other SME kernels do, after committing a pending lazy save); one assembly section.
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla.h"
@@ -30,8 +30,8 @@
 
 // The streaming body is one assembly string (it must not be split: it holds state in registers throughout),
 // longer than the 4095 characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_m_step = 1;
@@ -40,8 +40,10 @@ static const size_t kai_sr = 1;
 
 // The f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_vl(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float);
 }
 
@@ -50,7 +52,7 @@ static size_t kai_vl(void) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -58,13 +60,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -164,9 +166,9 @@ void kai_run_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla(
         "ldp x5, x6, [x0, #32]\n"
         "ldr x7, [x0, #48]\n"
         "ldp w11, w13, [x0, #56]\n"
-        "smstart\n"
-        "ptrue p0.s\n"
-        "cntw x14\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2598e3e0\n"  // ptrue p0.s
+        ".inst 0x04a0e3ee\n"  // cntw x14
         "lsl x15, x14, #1\n"
         "lsl x16, x14, #3\n"
         "1:\n"  // column tiles of 8 VL
@@ -185,91 +187,91 @@ void kai_run_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla(
         "add x28, x28, x7\n"
         "cmp x17, #3\n"
         "csel x22, x28, x2, hi\n"
-        "ld1w z24.s, p0/z, [x19]\n"
-        "ld1w z25.s, p0/z, [x19, #1, mul vl]\n"
-        "addvl x19, x19, #2\n"
-        "ld1w z26.s, p0/z, [x20]\n"
-        "ld1w z27.s, p0/z, [x20, #1, mul vl]\n"
-        "addvl x20, x20, #2\n"
-        "ld1w z28.s, p0/z, [x21]\n"
-        "ld1w z29.s, p0/z, [x21, #1, mul vl]\n"
-        "addvl x21, x21, #2\n"
-        "ld1w z30.s, p0/z, [x22]\n"
-        "ld1w z31.s, p0/z, [x22, #1, mul vl]\n"
-        "addvl x22, x22, #2\n"
+        ".inst 0xa540a278\n"  // ld1w z24.s, p0/z, [x19]
+        ".inst 0xa541a279\n"  // ld1w z25.s, p0/z, [x19, #1, mul vl]
+        ".inst 0x04335053\n"  // addvl x19, x19, #2
+        ".inst 0xa540a29a\n"  // ld1w z26.s, p0/z, [x20]
+        ".inst 0xa541a29b\n"  // ld1w z27.s, p0/z, [x20, #1, mul vl]
+        ".inst 0x04345054\n"  // addvl x20, x20, #2
+        ".inst 0xa540a2bc\n"  // ld1w z28.s, p0/z, [x21]
+        ".inst 0xa541a2bd\n"  // ld1w z29.s, p0/z, [x21, #1, mul vl]
+        ".inst 0x04355055\n"  // addvl x21, x21, #2
+        ".inst 0xa540a2de\n"  // ld1w z30.s, p0/z, [x22]
+        ".inst 0xa541a2df\n"  // ld1w z31.s, p0/z, [x22, #1, mul vl]
+        ".inst 0x04365056\n"  // addvl x22, x22, #2
         "mov x10, x1\n"
         "mov x12, x5\n"
         "cbz x12, 3f\n"
         "2:\n"  // 4 k per iteration
-        "ld1rqw {z0.s}, p0/z, [x10]\n"
-        "ld1w z1.s, p0/z, [x19, #0, mul vl]\n"
-        "ld1w z2.s, p0/z, [x19, #1, mul vl]\n"
-        "ld1w z3.s, p0/z, [x19, #2, mul vl]\n"
-        "ld1w z4.s, p0/z, [x19, #3, mul vl]\n"
-        "ld1w z5.s, p0/z, [x20, #0, mul vl]\n"
-        "ld1w z6.s, p0/z, [x20, #1, mul vl]\n"
-        "ld1w z7.s, p0/z, [x20, #2, mul vl]\n"
-        "ld1w z8.s, p0/z, [x20, #3, mul vl]\n"
-        "ld1w z9.s, p0/z, [x21, #0, mul vl]\n"
-        "ld1w z10.s, p0/z, [x21, #1, mul vl]\n"
-        "ld1w z11.s, p0/z, [x21, #2, mul vl]\n"
-        "ld1w z12.s, p0/z, [x21, #3, mul vl]\n"
-        "ld1w z13.s, p0/z, [x22, #0, mul vl]\n"
-        "ld1w z14.s, p0/z, [x22, #1, mul vl]\n"
-        "ld1w z15.s, p0/z, [x22, #2, mul vl]\n"
-        "ld1w z16.s, p0/z, [x22, #3, mul vl]\n"
-        "fmla z24.s, z1.s, z0.s[0]\n"
-        "fmla z25.s, z2.s, z0.s[0]\n"
-        "fmla z24.s, z3.s, z0.s[1]\n"
-        "fmla z25.s, z4.s, z0.s[1]\n"
-        "fmla z26.s, z5.s, z0.s[0]\n"
-        "fmla z27.s, z6.s, z0.s[0]\n"
-        "fmla z26.s, z7.s, z0.s[1]\n"
-        "fmla z27.s, z8.s, z0.s[1]\n"
-        "fmla z28.s, z9.s, z0.s[0]\n"
-        "fmla z29.s, z10.s, z0.s[0]\n"
-        "fmla z28.s, z11.s, z0.s[1]\n"
-        "fmla z29.s, z12.s, z0.s[1]\n"
-        "fmla z30.s, z13.s, z0.s[0]\n"
-        "fmla z31.s, z14.s, z0.s[0]\n"
-        "fmla z30.s, z15.s, z0.s[1]\n"
-        "fmla z31.s, z16.s, z0.s[1]\n"
-        "ld1w z1.s, p0/z, [x19, #4, mul vl]\n"
-        "ld1w z2.s, p0/z, [x19, #5, mul vl]\n"
-        "ld1w z3.s, p0/z, [x19, #6, mul vl]\n"
-        "ld1w z4.s, p0/z, [x19, #7, mul vl]\n"
-        "ld1w z5.s, p0/z, [x20, #4, mul vl]\n"
-        "ld1w z6.s, p0/z, [x20, #5, mul vl]\n"
-        "ld1w z7.s, p0/z, [x20, #6, mul vl]\n"
-        "ld1w z8.s, p0/z, [x20, #7, mul vl]\n"
-        "ld1w z9.s, p0/z, [x21, #4, mul vl]\n"
-        "ld1w z10.s, p0/z, [x21, #5, mul vl]\n"
-        "ld1w z11.s, p0/z, [x21, #6, mul vl]\n"
-        "ld1w z12.s, p0/z, [x21, #7, mul vl]\n"
-        "ld1w z13.s, p0/z, [x22, #4, mul vl]\n"
-        "ld1w z14.s, p0/z, [x22, #5, mul vl]\n"
-        "ld1w z15.s, p0/z, [x22, #6, mul vl]\n"
-        "ld1w z16.s, p0/z, [x22, #7, mul vl]\n"
-        "fmla z24.s, z1.s, z0.s[2]\n"
-        "fmla z25.s, z2.s, z0.s[2]\n"
-        "fmla z24.s, z3.s, z0.s[3]\n"
-        "fmla z25.s, z4.s, z0.s[3]\n"
-        "fmla z26.s, z5.s, z0.s[2]\n"
-        "fmla z27.s, z6.s, z0.s[2]\n"
-        "fmla z26.s, z7.s, z0.s[3]\n"
-        "fmla z27.s, z8.s, z0.s[3]\n"
-        "fmla z28.s, z9.s, z0.s[2]\n"
-        "fmla z29.s, z10.s, z0.s[2]\n"
-        "fmla z28.s, z11.s, z0.s[3]\n"
-        "fmla z29.s, z12.s, z0.s[3]\n"
-        "fmla z30.s, z13.s, z0.s[2]\n"
-        "fmla z31.s, z14.s, z0.s[2]\n"
-        "fmla z30.s, z15.s, z0.s[3]\n"
-        "fmla z31.s, z16.s, z0.s[3]\n"
-        "addvl x19, x19, #8\n"
-        "addvl x20, x20, #8\n"
-        "addvl x21, x21, #8\n"
-        "addvl x22, x22, #8\n"
+        ".inst 0xa5002140\n"  // ld1rqw {z0.s}, p0/z, [x10]
+        ".inst 0xa540a261\n"  // ld1w z1.s, p0/z, [x19, #0, mul vl]
+        ".inst 0xa541a262\n"  // ld1w z2.s, p0/z, [x19, #1, mul vl]
+        ".inst 0xa542a263\n"  // ld1w z3.s, p0/z, [x19, #2, mul vl]
+        ".inst 0xa543a264\n"  // ld1w z4.s, p0/z, [x19, #3, mul vl]
+        ".inst 0xa540a285\n"  // ld1w z5.s, p0/z, [x20, #0, mul vl]
+        ".inst 0xa541a286\n"  // ld1w z6.s, p0/z, [x20, #1, mul vl]
+        ".inst 0xa542a287\n"  // ld1w z7.s, p0/z, [x20, #2, mul vl]
+        ".inst 0xa543a288\n"  // ld1w z8.s, p0/z, [x20, #3, mul vl]
+        ".inst 0xa540a2a9\n"  // ld1w z9.s, p0/z, [x21, #0, mul vl]
+        ".inst 0xa541a2aa\n"  // ld1w z10.s, p0/z, [x21, #1, mul vl]
+        ".inst 0xa542a2ab\n"  // ld1w z11.s, p0/z, [x21, #2, mul vl]
+        ".inst 0xa543a2ac\n"  // ld1w z12.s, p0/z, [x21, #3, mul vl]
+        ".inst 0xa540a2cd\n"  // ld1w z13.s, p0/z, [x22, #0, mul vl]
+        ".inst 0xa541a2ce\n"  // ld1w z14.s, p0/z, [x22, #1, mul vl]
+        ".inst 0xa542a2cf\n"  // ld1w z15.s, p0/z, [x22, #2, mul vl]
+        ".inst 0xa543a2d0\n"  // ld1w z16.s, p0/z, [x22, #3, mul vl]
+        ".inst 0x64a00038\n"  // fmla z24.s, z1.s, z0.s[0]
+        ".inst 0x64a00059\n"  // fmla z25.s, z2.s, z0.s[0]
+        ".inst 0x64a80078\n"  // fmla z24.s, z3.s, z0.s[1]
+        ".inst 0x64a80099\n"  // fmla z25.s, z4.s, z0.s[1]
+        ".inst 0x64a000ba\n"  // fmla z26.s, z5.s, z0.s[0]
+        ".inst 0x64a000db\n"  // fmla z27.s, z6.s, z0.s[0]
+        ".inst 0x64a800fa\n"  // fmla z26.s, z7.s, z0.s[1]
+        ".inst 0x64a8011b\n"  // fmla z27.s, z8.s, z0.s[1]
+        ".inst 0x64a0013c\n"  // fmla z28.s, z9.s, z0.s[0]
+        ".inst 0x64a0015d\n"  // fmla z29.s, z10.s, z0.s[0]
+        ".inst 0x64a8017c\n"  // fmla z28.s, z11.s, z0.s[1]
+        ".inst 0x64a8019d\n"  // fmla z29.s, z12.s, z0.s[1]
+        ".inst 0x64a001be\n"  // fmla z30.s, z13.s, z0.s[0]
+        ".inst 0x64a001df\n"  // fmla z31.s, z14.s, z0.s[0]
+        ".inst 0x64a801fe\n"  // fmla z30.s, z15.s, z0.s[1]
+        ".inst 0x64a8021f\n"  // fmla z31.s, z16.s, z0.s[1]
+        ".inst 0xa544a261\n"  // ld1w z1.s, p0/z, [x19, #4, mul vl]
+        ".inst 0xa545a262\n"  // ld1w z2.s, p0/z, [x19, #5, mul vl]
+        ".inst 0xa546a263\n"  // ld1w z3.s, p0/z, [x19, #6, mul vl]
+        ".inst 0xa547a264\n"  // ld1w z4.s, p0/z, [x19, #7, mul vl]
+        ".inst 0xa544a285\n"  // ld1w z5.s, p0/z, [x20, #4, mul vl]
+        ".inst 0xa545a286\n"  // ld1w z6.s, p0/z, [x20, #5, mul vl]
+        ".inst 0xa546a287\n"  // ld1w z7.s, p0/z, [x20, #6, mul vl]
+        ".inst 0xa547a288\n"  // ld1w z8.s, p0/z, [x20, #7, mul vl]
+        ".inst 0xa544a2a9\n"  // ld1w z9.s, p0/z, [x21, #4, mul vl]
+        ".inst 0xa545a2aa\n"  // ld1w z10.s, p0/z, [x21, #5, mul vl]
+        ".inst 0xa546a2ab\n"  // ld1w z11.s, p0/z, [x21, #6, mul vl]
+        ".inst 0xa547a2ac\n"  // ld1w z12.s, p0/z, [x21, #7, mul vl]
+        ".inst 0xa544a2cd\n"  // ld1w z13.s, p0/z, [x22, #4, mul vl]
+        ".inst 0xa545a2ce\n"  // ld1w z14.s, p0/z, [x22, #5, mul vl]
+        ".inst 0xa546a2cf\n"  // ld1w z15.s, p0/z, [x22, #6, mul vl]
+        ".inst 0xa547a2d0\n"  // ld1w z16.s, p0/z, [x22, #7, mul vl]
+        ".inst 0x64b00038\n"  // fmla z24.s, z1.s, z0.s[2]
+        ".inst 0x64b00059\n"  // fmla z25.s, z2.s, z0.s[2]
+        ".inst 0x64b80078\n"  // fmla z24.s, z3.s, z0.s[3]
+        ".inst 0x64b80099\n"  // fmla z25.s, z4.s, z0.s[3]
+        ".inst 0x64b000ba\n"  // fmla z26.s, z5.s, z0.s[2]
+        ".inst 0x64b000db\n"  // fmla z27.s, z6.s, z0.s[2]
+        ".inst 0x64b800fa\n"  // fmla z26.s, z7.s, z0.s[3]
+        ".inst 0x64b8011b\n"  // fmla z27.s, z8.s, z0.s[3]
+        ".inst 0x64b0013c\n"  // fmla z28.s, z9.s, z0.s[2]
+        ".inst 0x64b0015d\n"  // fmla z29.s, z10.s, z0.s[2]
+        ".inst 0x64b8017c\n"  // fmla z28.s, z11.s, z0.s[3]
+        ".inst 0x64b8019d\n"  // fmla z29.s, z12.s, z0.s[3]
+        ".inst 0x64b001be\n"  // fmla z30.s, z13.s, z0.s[2]
+        ".inst 0x64b001df\n"  // fmla z31.s, z14.s, z0.s[2]
+        ".inst 0x64b801fe\n"  // fmla z30.s, z15.s, z0.s[3]
+        ".inst 0x64b8021f\n"  // fmla z31.s, z16.s, z0.s[3]
+        ".inst 0x04335113\n"  // addvl x19, x19, #8
+        ".inst 0x04345114\n"  // addvl x20, x20, #8
+        ".inst 0x04355115\n"  // addvl x21, x21, #8
+        ".inst 0x04365116\n"  // addvl x22, x22, #8
         "add x10, x10, #16\n"
         "subs x12, x12, #1\n"
         "b.ne 2b\n"
@@ -277,78 +279,78 @@ void kai_run_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla(
         "mov x12, x6\n"
         "cbz x12, 5f\n"
         "4:\n"  // one k per iteration
-        "ld1rw {z0.s}, p0/z, [x10]\n"
-        "ld1w z1.s, p0/z, [x19]\n"
-        "ld1w z2.s, p0/z, [x19, #1, mul vl]\n"
-        "ld1w z3.s, p0/z, [x20]\n"
-        "ld1w z4.s, p0/z, [x20, #1, mul vl]\n"
-        "ld1w z5.s, p0/z, [x21]\n"
-        "ld1w z6.s, p0/z, [x21, #1, mul vl]\n"
-        "ld1w z7.s, p0/z, [x22]\n"
-        "ld1w z8.s, p0/z, [x22, #1, mul vl]\n"
-        "fmla z24.s, z1.s, z0.s[0]\n"
-        "fmla z25.s, z2.s, z0.s[0]\n"
-        "fmla z26.s, z3.s, z0.s[0]\n"
-        "fmla z27.s, z4.s, z0.s[0]\n"
-        "fmla z28.s, z5.s, z0.s[0]\n"
-        "fmla z29.s, z6.s, z0.s[0]\n"
-        "fmla z30.s, z7.s, z0.s[0]\n"
-        "fmla z31.s, z8.s, z0.s[0]\n"
-        "addvl x19, x19, #2\n"
-        "addvl x20, x20, #2\n"
-        "addvl x21, x21, #2\n"
-        "addvl x22, x22, #2\n"
+        ".inst 0x8540c140\n"  // ld1rw {z0.s}, p0/z, [x10]
+        ".inst 0xa540a261\n"  // ld1w z1.s, p0/z, [x19]
+        ".inst 0xa541a262\n"  // ld1w z2.s, p0/z, [x19, #1, mul vl]
+        ".inst 0xa540a283\n"  // ld1w z3.s, p0/z, [x20]
+        ".inst 0xa541a284\n"  // ld1w z4.s, p0/z, [x20, #1, mul vl]
+        ".inst 0xa540a2a5\n"  // ld1w z5.s, p0/z, [x21]
+        ".inst 0xa541a2a6\n"  // ld1w z6.s, p0/z, [x21, #1, mul vl]
+        ".inst 0xa540a2c7\n"  // ld1w z7.s, p0/z, [x22]
+        ".inst 0xa541a2c8\n"  // ld1w z8.s, p0/z, [x22, #1, mul vl]
+        ".inst 0x64a00038\n"  // fmla z24.s, z1.s, z0.s[0]
+        ".inst 0x64a00059\n"  // fmla z25.s, z2.s, z0.s[0]
+        ".inst 0x64a0007a\n"  // fmla z26.s, z3.s, z0.s[0]
+        ".inst 0x64a0009b\n"  // fmla z27.s, z4.s, z0.s[0]
+        ".inst 0x64a000bc\n"  // fmla z28.s, z5.s, z0.s[0]
+        ".inst 0x64a000dd\n"  // fmla z29.s, z6.s, z0.s[0]
+        ".inst 0x64a000fe\n"  // fmla z30.s, z7.s, z0.s[0]
+        ".inst 0x64a0011f\n"  // fmla z31.s, z8.s, z0.s[0]
+        ".inst 0x04335053\n"  // addvl x19, x19, #2
+        ".inst 0x04345054\n"  // addvl x20, x20, #2
+        ".inst 0x04355055\n"  // addvl x21, x21, #2
+        ".inst 0x04365056\n"  // addvl x22, x22, #2
         "add x10, x10, #4\n"
         "subs x12, x12, #1\n"
         "b.ne 4b\n"
         "5:\n"  // clamp (FMIN with the upper bound, then FMAX with the lower) and store z24-z31 in order
-        "dup z4.s, w11\n"
-        "dup z5.s, w13\n"
-        "fmin z24.s, p0/m, z24.s, z5.s\n"
-        "fmax z24.s, p0/m, z24.s, z4.s\n"
-        "fmin z25.s, p0/m, z25.s, z5.s\n"
-        "fmax z25.s, p0/m, z25.s, z4.s\n"
-        "fmin z26.s, p0/m, z26.s, z5.s\n"
-        "fmax z26.s, p0/m, z26.s, z4.s\n"
-        "fmin z27.s, p0/m, z27.s, z5.s\n"
-        "fmax z27.s, p0/m, z27.s, z4.s\n"
-        "fmin z28.s, p0/m, z28.s, z5.s\n"
-        "fmax z28.s, p0/m, z28.s, z4.s\n"
-        "fmin z29.s, p0/m, z29.s, z5.s\n"
-        "fmax z29.s, p0/m, z29.s, z4.s\n"
-        "fmin z30.s, p0/m, z30.s, z5.s\n"
-        "fmax z30.s, p0/m, z30.s, z4.s\n"
-        "fmin z31.s, p0/m, z31.s, z5.s\n"
-        "fmax z31.s, p0/m, z31.s, z4.s\n"
+        ".inst 0x05a03964\n"  // dup z4.s, w11
+        ".inst 0x05a039a5\n"  // dup z5.s, w13
+        ".inst 0x658780b8\n"  // fmin z24.s, p0/m, z24.s, z5.s
+        ".inst 0x65868098\n"  // fmax z24.s, p0/m, z24.s, z4.s
+        ".inst 0x658780b9\n"  // fmin z25.s, p0/m, z25.s, z5.s
+        ".inst 0x65868099\n"  // fmax z25.s, p0/m, z25.s, z4.s
+        ".inst 0x658780ba\n"  // fmin z26.s, p0/m, z26.s, z5.s
+        ".inst 0x6586809a\n"  // fmax z26.s, p0/m, z26.s, z4.s
+        ".inst 0x658780bb\n"  // fmin z27.s, p0/m, z27.s, z5.s
+        ".inst 0x6586809b\n"  // fmax z27.s, p0/m, z27.s, z4.s
+        ".inst 0x658780bc\n"  // fmin z28.s, p0/m, z28.s, z5.s
+        ".inst 0x6586809c\n"  // fmax z28.s, p0/m, z28.s, z4.s
+        ".inst 0x658780bd\n"  // fmin z29.s, p0/m, z29.s, z5.s
+        ".inst 0x6586809d\n"  // fmax z29.s, p0/m, z29.s, z4.s
+        ".inst 0x658780be\n"  // fmin z30.s, p0/m, z30.s, z5.s
+        ".inst 0x6586809e\n"  // fmax z30.s, p0/m, z30.s, z4.s
+        ".inst 0x658780bf\n"  // fmin z31.s, p0/m, z31.s, z5.s
+        ".inst 0x6586809f\n"  // fmax z31.s, p0/m, z31.s, z4.s
         "mov x28, #0\n"
-        "whilelt p1.s, x28, x27\n"
-        "st1w z24.s, p1, [x3, #0, mul vl]\n"
+        ".inst 0x25bb1781\n"  // whilelt p1.s, x28, x27
+        ".inst 0xe540e478\n"  // st1w z24.s, p1, [x3, #0, mul vl]
         "add x28, x28, x14\n"
-        "whilelt p1.s, x28, x27\n"
-        "st1w z25.s, p1, [x3, #1, mul vl]\n"
+        ".inst 0x25bb1781\n"  // whilelt p1.s, x28, x27
+        ".inst 0xe541e479\n"  // st1w z25.s, p1, [x3, #1, mul vl]
         "add x28, x28, x14\n"
-        "whilelt p1.s, x28, x27\n"
-        "st1w z26.s, p1, [x3, #2, mul vl]\n"
+        ".inst 0x25bb1781\n"  // whilelt p1.s, x28, x27
+        ".inst 0xe542e47a\n"  // st1w z26.s, p1, [x3, #2, mul vl]
         "add x28, x28, x14\n"
-        "whilelt p1.s, x28, x27\n"
-        "st1w z27.s, p1, [x3, #3, mul vl]\n"
+        ".inst 0x25bb1781\n"  // whilelt p1.s, x28, x27
+        ".inst 0xe543e47b\n"  // st1w z27.s, p1, [x3, #3, mul vl]
         "add x28, x28, x14\n"
-        "whilelt p1.s, x28, x27\n"
-        "st1w z28.s, p1, [x3, #4, mul vl]\n"
+        ".inst 0x25bb1781\n"  // whilelt p1.s, x28, x27
+        ".inst 0xe544e47c\n"  // st1w z28.s, p1, [x3, #4, mul vl]
         "add x28, x28, x14\n"
-        "whilelt p1.s, x28, x27\n"
-        "st1w z29.s, p1, [x3, #5, mul vl]\n"
+        ".inst 0x25bb1781\n"  // whilelt p1.s, x28, x27
+        ".inst 0xe545e47d\n"  // st1w z29.s, p1, [x3, #5, mul vl]
         "add x28, x28, x14\n"
-        "whilelt p1.s, x28, x27\n"
-        "st1w z30.s, p1, [x3, #6, mul vl]\n"
+        ".inst 0x25bb1781\n"  // whilelt p1.s, x28, x27
+        ".inst 0xe546e47e\n"  // st1w z30.s, p1, [x3, #6, mul vl]
         "add x28, x28, x14\n"
-        "whilelt p1.s, x28, x27\n"
-        "st1w z31.s, p1, [x3, #7, mul vl]\n"
-        "addvl x3, x3, #8\n"
+        ".inst 0x25bb1781\n"  // whilelt p1.s, x28, x27
+        ".inst 0xe547e47f\n"  // st1w z31.s, p1, [x3, #7, mul vl]
+        ".inst 0x04235103\n"  // addvl x3, x3, #8
         "add x2, x2, x7, lsl #2\n"
         "subs x4, x4, x27\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x19",

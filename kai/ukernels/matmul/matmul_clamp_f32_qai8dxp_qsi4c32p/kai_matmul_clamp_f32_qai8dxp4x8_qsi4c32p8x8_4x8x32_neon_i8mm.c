@@ -150,7 +150,7 @@ static const int32_t kai_c32_4x8x32_zeros[8] __attribute__((aligned(16))) = {0, 
 #define KAI_C32_ZERO2(a, b)                                                                                 \
     __asm__ volatile("ldp %q0, %q1, [%2]"                                                                   \
                      : "=w"(a), "=w"(b)                                                                     \
-                     : "r"(kai_c32_4x8x32_zeros), "m"(*(const int32_t(*)[8])kai_c32_4x8x32_zeros))
+                     : "r"(kai_c32_4x8x32_zeros), "m"(kai_c32_4x8x32_zeros))
 #else
 #define KAI_C32_ZERO2(a, b) ((a) = vdupq_n_s32(0), (b) = (a))
 #endif

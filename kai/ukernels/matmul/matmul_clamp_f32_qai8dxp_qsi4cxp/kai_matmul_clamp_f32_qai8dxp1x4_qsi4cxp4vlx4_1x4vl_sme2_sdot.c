@@ -21,8 +21,8 @@
 // (two independent accumulation chains, added at the end; int32 addition wraps, so the sum is exact). The whole
 // call is one streaming-mode section (inline assembly; see docs/matmul_sme.md for the calling convention).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
-#error "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot needs AArch64 with FEAT_SME2"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot.h"
@@ -36,8 +36,8 @@
 
 // The streaming body is one assembly string (it holds state in registers throughout), longer than the 4095
 // characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_kr = 4;
@@ -46,8 +46,10 @@ static const size_t kai_k_chunk = 32;  // the K padding unit
 
 // Bytes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_svl_bytes(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes;
 }
 
@@ -70,7 +72,7 @@ static size_t kai_rhs_block_stride(size_t k, size_t nr) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -78,13 +80,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -135,22 +137,6 @@ size_t kai_get_dst_offset_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sd
 size_t kai_get_dst_size_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot(size_t m, size_t n) {
     return kai_mul_size_checked(kai_mul_size_checked(m, n), sizeof(float));
 }
-
-// Arguments of the assembly body, read with ldp from x0 (offsets in the comments).
-// Packed RHS vector p (two bytes of four nibbles per column) into the int8 vectors d0 (its first VLb / 4 columns)
-// and d1 (the next), [c0 k0-3, c1 k0-3, ...] as SDOT reads them; lo and hi are scratch.
-#define KAI_NIBBLES(p, lo, hi, d0, d1)                  \
-    "lsl " lo ".b, " p ".b, #4\n"                       \
-    "asr " lo ".b, " lo ".b, #4\n"                      \
-    "asr " hi ".b, " p ".b, #4\n"                       \
-    "zip {" d0 ".b-" d1 ".b}, " lo ".b, " hi ".b\n"
-
-// Two groups of packed RHS vectors (in z24-z27) unpacked into z4-z7 and z8-z11.
-#define KAI_NIBBLES2                                     \
-    KAI_NIBBLES("z24", "z28", "z29", "z4", "z5")          \
-    KAI_NIBBLES("z25", "z30", "z31", "z6", "z7")          \
-    KAI_NIBBLES("z26", "z12", "z13", "z8", "z9")          \
-    KAI_NIBBLES("z27", "z14", "z15", "z10", "z11")
 
 struct kai_args {
     const void* lhs;        // 0: packed LHS row of the first row
@@ -214,13 +200,13 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot(
         "ldp x10, x11, [x0, #64]\n"
         "ldr x13, [x0, #80]\n"
         "ldp w20, w22, [x0, #88]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "ptrue pn8.b\n"
-        "ptrue pn10.s\n"
-        "dup z2.s, w20\n"
-        "dup z3.s, w22\n"
-        "cntb x25\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x25207810\n"  // ptrue pn8.b
+        ".inst 0x25a07812\n"  // ptrue pn10.s
+        ".inst 0x05a03a82\n"  // dup z2.s, w20
+        ".inst 0x05a03ac3\n"  // dup z3.s, w22
+        ".inst 0x0420e3f9\n"  // cntb x25
         "mov x28, #0\n"
         "mov w8, #0\n"
         "1:\n"  // rows
@@ -228,65 +214,126 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot(
         "mov x15, x3\n"
         "mov x16, x5\n"
         "add x27, x1, x11\n"
-        "ld1rw {z20.s}, p0/z, [x27]\n"
-        "ld1rw {z21.s}, p0/z, [x27, #4]\n"
+        ".inst 0x8540c374\n"  // ld1rw {z20.s}, p0/z, [x27]
+        ".inst 0x8541c375\n"  // ld1rw {z21.s}, p0/z, [x27, #4]
         "2:\n"  // column blocks
         "cmp x16, x25\n"
         "csel x26, x16, x25, lo\n"
-        "zero {za}\n"
+        ".inst 0xc00800ff\n"  // zero {za}
         "mov x17, x1\n"
         "mov x19, x14\n"
         "mov x20, x6\n"
         "3:\n"  // 8 groups (32 K) per iteration: 16 packed RHS vectors (two per group), z2 / z3 / z20 / z21 kept
-        "ld1rqb {z0.b}, p0/z, [x17]\n"
-        "ld1b {z24.b-z27.b}, pn8/z, [x19]\n"
-        "ld1rqb {z1.b}, p0/z, [x17, #16]\n"
-        KAI_NIBBLES2
-        "ld1b {z24.b-z27.b}, pn8/z, [x19, #4, mul vl]\n"
-        "sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z0.b[0]\n"
-        "sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z0.b[1]\n"
-        KAI_NIBBLES2
-        "ld1b {z24.b-z27.b}, pn8/z, [x19, #8, mul vl]\n"
-        "sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z0.b[2]\n"
-        "sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z0.b[3]\n"
-        KAI_NIBBLES2
-        "ld1b {z24.b-z27.b}, pn8/z, [x19, #12, mul vl]\n"
-        "sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z1.b[0]\n"
-        "sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z1.b[1]\n"
-        KAI_NIBBLES2
-        "sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z1.b[2]\n"
-        "sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z1.b[3]\n"
+        ".inst 0xa4002220\n"  // ld1rqb {z0.b}, p0/z, [x17]
+        ".inst 0xa0408278\n"  // ld1b {z24.b-z27.b}, pn8/z, [x19]
+        ".inst 0xa4012221\n"  // ld1rqb {z1.b}, p0/z, [x17, #16]
+        // Two groups of packed RHS vectors (in z24-z27) unpacked into z4-z7 and z8-z11.
+        ".inst 0x042c9f1c\n"  // lsl z28.b, z24.b, #4
+        ".inst 0x042c939c\n"  // asr z28.b, z28.b, #4
+        ".inst 0x042c931d\n"  // asr z29.b, z24.b, #4
+        ".inst 0xc13dd384\n"  // zip {z4.b-z5.b}, z28.b, z29.b
+        ".inst 0x042c9f3e\n"  // lsl z30.b, z25.b, #4
+        ".inst 0x042c93de\n"  // asr z30.b, z30.b, #4
+        ".inst 0x042c933f\n"  // asr z31.b, z25.b, #4
+        ".inst 0xc13fd3c6\n"  // zip {z6.b-z7.b}, z30.b, z31.b
+        ".inst 0x042c9f4c\n"  // lsl z12.b, z26.b, #4
+        ".inst 0x042c918c\n"  // asr z12.b, z12.b, #4
+        ".inst 0x042c934d\n"  // asr z13.b, z26.b, #4
+        ".inst 0xc12dd188\n"  // zip {z8.b-z9.b}, z12.b, z13.b
+        ".inst 0x042c9f6e\n"  // lsl z14.b, z27.b, #4
+        ".inst 0x042c91ce\n"  // asr z14.b, z14.b, #4
+        ".inst 0x042c936f\n"  // asr z15.b, z27.b, #4
+        ".inst 0xc12fd1ca\n"  // zip {z10.b-z11.b}, z14.b, z15.b
+        ".inst 0xa0418278\n"  // ld1b {z24.b-z27.b}, pn8/z, [x19, #4, mul vl]
+        ".inst 0xc15090a0\n"  // sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z0.b[0]
+        ".inst 0xc1509521\n"  // sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z0.b[1]
+        ".inst 0x042c9f1c\n"  // lsl z28.b, z24.b, #4
+        ".inst 0x042c939c\n"  // asr z28.b, z28.b, #4
+        ".inst 0x042c931d\n"  // asr z29.b, z24.b, #4
+        ".inst 0xc13dd384\n"  // zip {z4.b-z5.b}, z28.b, z29.b
+        ".inst 0x042c9f3e\n"  // lsl z30.b, z25.b, #4
+        ".inst 0x042c93de\n"  // asr z30.b, z30.b, #4
+        ".inst 0x042c933f\n"  // asr z31.b, z25.b, #4
+        ".inst 0xc13fd3c6\n"  // zip {z6.b-z7.b}, z30.b, z31.b
+        ".inst 0x042c9f4c\n"  // lsl z12.b, z26.b, #4
+        ".inst 0x042c918c\n"  // asr z12.b, z12.b, #4
+        ".inst 0x042c934d\n"  // asr z13.b, z26.b, #4
+        ".inst 0xc12dd188\n"  // zip {z8.b-z9.b}, z12.b, z13.b
+        ".inst 0x042c9f6e\n"  // lsl z14.b, z27.b, #4
+        ".inst 0x042c91ce\n"  // asr z14.b, z14.b, #4
+        ".inst 0x042c936f\n"  // asr z15.b, z27.b, #4
+        ".inst 0xc12fd1ca\n"  // zip {z10.b-z11.b}, z14.b, z15.b
+        ".inst 0xa0428278\n"  // ld1b {z24.b-z27.b}, pn8/z, [x19, #8, mul vl]
+        ".inst 0xc15098a0\n"  // sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z0.b[2]
+        ".inst 0xc1509d21\n"  // sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z0.b[3]
+        ".inst 0x042c9f1c\n"  // lsl z28.b, z24.b, #4
+        ".inst 0x042c939c\n"  // asr z28.b, z28.b, #4
+        ".inst 0x042c931d\n"  // asr z29.b, z24.b, #4
+        ".inst 0xc13dd384\n"  // zip {z4.b-z5.b}, z28.b, z29.b
+        ".inst 0x042c9f3e\n"  // lsl z30.b, z25.b, #4
+        ".inst 0x042c93de\n"  // asr z30.b, z30.b, #4
+        ".inst 0x042c933f\n"  // asr z31.b, z25.b, #4
+        ".inst 0xc13fd3c6\n"  // zip {z6.b-z7.b}, z30.b, z31.b
+        ".inst 0x042c9f4c\n"  // lsl z12.b, z26.b, #4
+        ".inst 0x042c918c\n"  // asr z12.b, z12.b, #4
+        ".inst 0x042c934d\n"  // asr z13.b, z26.b, #4
+        ".inst 0xc12dd188\n"  // zip {z8.b-z9.b}, z12.b, z13.b
+        ".inst 0x042c9f6e\n"  // lsl z14.b, z27.b, #4
+        ".inst 0x042c91ce\n"  // asr z14.b, z14.b, #4
+        ".inst 0x042c936f\n"  // asr z15.b, z27.b, #4
+        ".inst 0xc12fd1ca\n"  // zip {z10.b-z11.b}, z14.b, z15.b
+        ".inst 0xa0438278\n"  // ld1b {z24.b-z27.b}, pn8/z, [x19, #12, mul vl]
+        ".inst 0xc15190a0\n"  // sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z1.b[0]
+        ".inst 0xc1519521\n"  // sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z1.b[1]
+        ".inst 0x042c9f1c\n"  // lsl z28.b, z24.b, #4
+        ".inst 0x042c939c\n"  // asr z28.b, z28.b, #4
+        ".inst 0x042c931d\n"  // asr z29.b, z24.b, #4
+        ".inst 0xc13dd384\n"  // zip {z4.b-z5.b}, z28.b, z29.b
+        ".inst 0x042c9f3e\n"  // lsl z30.b, z25.b, #4
+        ".inst 0x042c93de\n"  // asr z30.b, z30.b, #4
+        ".inst 0x042c933f\n"  // asr z31.b, z25.b, #4
+        ".inst 0xc13fd3c6\n"  // zip {z6.b-z7.b}, z30.b, z31.b
+        ".inst 0x042c9f4c\n"  // lsl z12.b, z26.b, #4
+        ".inst 0x042c918c\n"  // asr z12.b, z12.b, #4
+        ".inst 0x042c934d\n"  // asr z13.b, z26.b, #4
+        ".inst 0xc12dd188\n"  // zip {z8.b-z9.b}, z12.b, z13.b
+        ".inst 0x042c9f6e\n"  // lsl z14.b, z27.b, #4
+        ".inst 0x042c91ce\n"  // asr z14.b, z14.b, #4
+        ".inst 0x042c936f\n"  // asr z15.b, z27.b, #4
+        ".inst 0xc12fd1ca\n"  // zip {z10.b-z11.b}, z14.b, z15.b
+        ".inst 0xc15198a0\n"  // sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z1.b[2]
+        ".inst 0xc1519d21\n"  // sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z1.b[3]
         "add x17, x17, #32\n"
-        "addvl x19, x19, #16\n"
+        ".inst 0x04335213\n"  // addvl x19, x19, #16
         "subs x20, x20, #1\n"
         "b.ne 3b\n"
         // Epilogue: the two accumulators, the int32 correction, f32, s = rs * ls, fmaf(y, s, bias), clamp.
         "add x7, x14, x13\n"
-        "mova {z4.d-z7.d}, za.d[w8, 0, vgx4]\n"
-        "mova {z8.d-z11.d}, za.d[w8, 1, vgx4]\n"
-        "ld1w {z12.s-z15.s}, pn10/z, [x7]\n"
-        "ld1w {z16.s-z19.s}, pn10/z, [x7, #4, mul vl]\n"
-        "ld1w {z24.s-z27.s}, pn10/z, [x7, #8, mul vl]\n"
-        "add z4.s, z4.s, z8.s\n"
-        "add z5.s, z5.s, z9.s\n"
-        "add z6.s, z6.s, z10.s\n"
-        "add z7.s, z7.s, z11.s\n"
-        "mla z4.s, p0/m, z12.s, z20.s\n"
-        "mla z5.s, p0/m, z13.s, z20.s\n"
-        "mla z6.s, p0/m, z14.s, z20.s\n"
-        "mla z7.s, p0/m, z15.s, z20.s\n"
-        "scvtf {z4.s-z7.s}, {z4.s-z7.s}\n"
-        "fmul z16.s, z16.s, z21.s\n"
-        "fmul z17.s, z17.s, z21.s\n"
-        "fmul z18.s, z18.s, z21.s\n"
-        "fmul z19.s, z19.s, z21.s\n"
-        "fmla z24.s, p0/m, z4.s, z16.s\n"
-        "fmla z25.s, p0/m, z5.s, z17.s\n"
-        "fmla z26.s, p0/m, z6.s, z18.s\n"
-        "fmla z27.s, p0/m, z7.s, z19.s\n"
-        "fclamp {z24.s-z27.s}, z2.s, z3.s\n"
-        "whilelt pn9.s, x28, x26, vlx4\n"
-        "st1w {z24.s-z27.s}, pn9, [x15]\n"
+        ".inst 0xc0060c04\n"  // mova {z4.d-z7.d}, za.d[w8, 0, vgx4]
+        ".inst 0xc0060c28\n"  // mova {z8.d-z11.d}, za.d[w8, 1, vgx4]
+        ".inst 0xa040c8ec\n"  // ld1w {z12.s-z15.s}, pn10/z, [x7]
+        ".inst 0xa041c8f0\n"  // ld1w {z16.s-z19.s}, pn10/z, [x7, #4, mul vl]
+        ".inst 0xa042c8f8\n"  // ld1w {z24.s-z27.s}, pn10/z, [x7, #8, mul vl]
+        ".inst 0x04a80084\n"  // add z4.s, z4.s, z8.s
+        ".inst 0x04a900a5\n"  // add z5.s, z5.s, z9.s
+        ".inst 0x04aa00c6\n"  // add z6.s, z6.s, z10.s
+        ".inst 0x04ab00e7\n"  // add z7.s, z7.s, z11.s
+        ".inst 0x04944184\n"  // mla z4.s, p0/m, z12.s, z20.s
+        ".inst 0x049441a5\n"  // mla z5.s, p0/m, z13.s, z20.s
+        ".inst 0x049441c6\n"  // mla z6.s, p0/m, z14.s, z20.s
+        ".inst 0x049441e7\n"  // mla z7.s, p0/m, z15.s, z20.s
+        ".inst 0xc132e084\n"  // scvtf {z4.s-z7.s}, {z4.s-z7.s}
+        ".inst 0x65950a10\n"  // fmul z16.s, z16.s, z21.s
+        ".inst 0x65950a31\n"  // fmul z17.s, z17.s, z21.s
+        ".inst 0x65950a52\n"  // fmul z18.s, z18.s, z21.s
+        ".inst 0x65950a73\n"  // fmul z19.s, z19.s, z21.s
+        ".inst 0x65b00098\n"  // fmla z24.s, p0/m, z4.s, z16.s
+        ".inst 0x65b100b9\n"  // fmla z25.s, p0/m, z5.s, z17.s
+        ".inst 0x65b200da\n"  // fmla z26.s, p0/m, z6.s, z18.s
+        ".inst 0x65b300fb\n"  // fmla z27.s, p0/m, z7.s, z19.s
+        ".inst 0xc1a3c858\n"  // fclamp {z24.s-z27.s}, z2.s, z3.s
+        ".inst 0x25ba6791\n"  // whilelt pn9.s, x28, x26, vlx4
+        ".inst 0xa060c5f8\n"  // st1w {z24.s-z27.s}, pn9, [x15]
         "add x15, x15, x25, lsl #2\n"
         "add x14, x14, x10\n"
         "subs x16, x16, x26\n"
@@ -295,12 +342,12 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot(
         "add x3, x3, x23\n"
         "subs x4, x4, #1\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x30", "z0", "z1", "z2", "z3",
           "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19",
           "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3",
-          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

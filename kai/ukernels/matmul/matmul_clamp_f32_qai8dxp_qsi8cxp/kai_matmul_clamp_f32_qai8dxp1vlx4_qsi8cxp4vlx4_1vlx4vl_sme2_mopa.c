@@ -21,8 +21,8 @@
 // + bias, FCLAMP (KleidiAI's: a NaN gives the lower bound), one strided 4-vector store per row. The whole call is one streaming-mode
 // section (inline assembly; see docs/matmul_sme.md for the calling convention).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
-#error "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa needs AArch64 with FEAT_SME2"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa.h"
@@ -36,8 +36,8 @@
 
 // The streaming body is one assembly string (it holds state in registers throughout), longer than the 4095
 // characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_kr = 4;
@@ -46,8 +46,10 @@ static const size_t kai_k_chunk = 32;  // the K padding unit
 
 // Bytes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_svl_bytes(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes;
 }
 
@@ -72,7 +74,7 @@ static size_t kai_rhs_block_stride(size_t k, size_t nr) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -80,13 +82,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -159,37 +161,6 @@ struct kai_args {
     uint32_t max_bits;      // 92
 };
 
-// One group: the LHS vector l against the four RHS vectors b0..b3.
-#define KAI_SMOPA4(l, b0, b1, b2, b3)                    \
-    "smopa za0.s, p0/m, p0/m, " l ".b, " b0 ".b\n"       \
-    "smopa za1.s, p0/m, p0/m, " l ".b, " b1 ".b\n"       \
-    "smopa za2.s, p0/m, p0/m, " l ".b, " b2 ".b\n"       \
-    "smopa za3.s, p0/m, p0/m, " l ".b, " b3 ".b\n"
-
-// Row t (0..3) of the four rows in z16-z31 (rows r + t of za0..za3 in z16+t, z20+t, z24+t, z28+t): s = rs * ls
-// (rs in z8-z11, the four rows' ls in z1), y = y * s, y = y + bias (reloaded into z12-z15).
-#define KAI_ROW_SCALE(t, r0, r1, r2, r3)                          \
-    "fmul z12.s, z8.s, z1.s[" t "]\n"                              \
-    "fmul z13.s, z9.s, z1.s[" t "]\n"                              \
-    "fmul z14.s, z10.s, z1.s[" t "]\n"                             \
-    "fmul z15.s, z11.s, z1.s[" t "]\n"                             \
-    "fmul " r0 ".s, " r0 ".s, z12.s\n"                             \
-    "fmul " r1 ".s, " r1 ".s, z13.s\n"                             \
-    "fmul " r2 ".s, " r2 ".s, z14.s\n"                             \
-    "fmul " r3 ".s, " r3 ".s, z15.s\n"                             \
-    "ld1w {z12.s-z15.s}, pn10/z, [x7, #8, mul vl]\n"               \
-    "fadd " r0 ".s, " r0 ".s, z12.s\n"                             \
-    "fadd " r1 ".s, " r1 ".s, z13.s\n"                             \
-    "fadd " r2 ".s, " r2 ".s, z14.s\n"                             \
-    "fadd " r3 ".s, " r3 ".s, z15.s\n"
-
-// int32 correction of row t: y += sum * off (sums in z4-z7, the four rows' offsets in z0).
-#define KAI_ROW_MLA(t, r0, r1, r2, r3)     \
-    "mla " r0 ".s, z4.s, z0.s[" t "]\n"     \
-    "mla " r1 ".s, z5.s, z0.s[" t "]\n"     \
-    "mla " r2 ".s, z6.s, z0.s[" t "]\n"     \
-    "mla " r3 ".s, z7.s, z0.s[" t "]\n"
-
 void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
     size_t dst_stride_col, float scalar_min, float scalar_max) {
@@ -238,14 +209,14 @@ void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa(
         "ldp x10, x11, [x0, #64]\n"
         "ldr x13, [x0, #80]\n"
         "ldp w20, w21, [x0, #88]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "ptrue pn8.b\n"
-        "ptrue pn10.s\n"
-        "dup z2.s, w20\n"
-        "dup z3.s, w21\n"
-        "cntw x24\n"
-        "cntb x25\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x25207810\n"  // ptrue pn8.b
+        ".inst 0x25a07812\n"  // ptrue pn10.s
+        ".inst 0x05a03a82\n"  // dup z2.s, w20
+        ".inst 0x05a03aa3\n"  // dup z3.s, w21
+        ".inst 0x04a0e3f8\n"  // cntw x24
+        ".inst 0x0420e3f9\n"  // cntb x25
         "mov x28, #0\n"
         "1:\n"  // row blocks
         "cmp x4, x24\n"
@@ -256,81 +227,169 @@ void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa(
         "2:\n"  // column blocks
         "cmp x16, x25\n"
         "csel x26, x16, x25, lo\n"
-        "zero {za}\n"
+        ".inst 0xc00800ff\n"  // zero {za}
         "mov x17, x1\n"
         "mov x19, x14\n"
         "mov x20, x6\n"
         "3:\n"  // 8 groups (32 K) per iteration
-        "ld1b {z0.b-z3.b}, pn8/z, [x17]\n"
-        "ld1b {z4.b-z7.b}, pn8/z, [x19]\n"
-        "ld1b {z8.b-z11.b}, pn8/z, [x19, #4, mul vl]\n"
-        KAI_SMOPA4("z0", "z4", "z5", "z6", "z7")
-        "ld1b {z12.b-z15.b}, pn8/z, [x19, #8, mul vl]\n"
-        KAI_SMOPA4("z1", "z8", "z9", "z10", "z11")
-        "ld1b {z16.b-z19.b}, pn8/z, [x19, #12, mul vl]\n"
-        KAI_SMOPA4("z2", "z12", "z13", "z14", "z15")
-        "ld1b {z20.b-z23.b}, pn8/z, [x17, #4, mul vl]\n"
-        "ld1b {z24.b-z27.b}, pn8/z, [x19, #16, mul vl]\n"
-        KAI_SMOPA4("z3", "z16", "z17", "z18", "z19")
-        "ld1b {z28.b-z31.b}, pn8/z, [x19, #20, mul vl]\n"
-        KAI_SMOPA4("z20", "z24", "z25", "z26", "z27")
-        "ld1b {z4.b-z7.b}, pn8/z, [x19, #24, mul vl]\n"
-        KAI_SMOPA4("z21", "z28", "z29", "z30", "z31")
-        "ld1b {z8.b-z11.b}, pn8/z, [x19, #28, mul vl]\n"
-        KAI_SMOPA4("z22", "z4", "z5", "z6", "z7")
-        KAI_SMOPA4("z23", "z8", "z9", "z10", "z11")
-        "addvl x17, x17, #8\n"
+        ".inst 0xa0408220\n"  // ld1b {z0.b-z3.b}, pn8/z, [x17]
+        ".inst 0xa0408264\n"  // ld1b {z4.b-z7.b}, pn8/z, [x19]
+        ".inst 0xa0418268\n"  // ld1b {z8.b-z11.b}, pn8/z, [x19, #4, mul vl]
+        // One group: the LHS vector l against the four RHS vectors b0..b3.
+        ".inst 0xa0840000\n"  // smopa za0.s, p0/m, p0/m, z0.b, z4.b
+        ".inst 0xa0850001\n"  // smopa za1.s, p0/m, p0/m, z0.b, z5.b
+        ".inst 0xa0860002\n"  // smopa za2.s, p0/m, p0/m, z0.b, z6.b
+        ".inst 0xa0870003\n"  // smopa za3.s, p0/m, p0/m, z0.b, z7.b
+        ".inst 0xa042826c\n"  // ld1b {z12.b-z15.b}, pn8/z, [x19, #8, mul vl]
+        ".inst 0xa0880020\n"  // smopa za0.s, p0/m, p0/m, z1.b, z8.b
+        ".inst 0xa0890021\n"  // smopa za1.s, p0/m, p0/m, z1.b, z9.b
+        ".inst 0xa08a0022\n"  // smopa za2.s, p0/m, p0/m, z1.b, z10.b
+        ".inst 0xa08b0023\n"  // smopa za3.s, p0/m, p0/m, z1.b, z11.b
+        ".inst 0xa0438270\n"  // ld1b {z16.b-z19.b}, pn8/z, [x19, #12, mul vl]
+        ".inst 0xa08c0040\n"  // smopa za0.s, p0/m, p0/m, z2.b, z12.b
+        ".inst 0xa08d0041\n"  // smopa za1.s, p0/m, p0/m, z2.b, z13.b
+        ".inst 0xa08e0042\n"  // smopa za2.s, p0/m, p0/m, z2.b, z14.b
+        ".inst 0xa08f0043\n"  // smopa za3.s, p0/m, p0/m, z2.b, z15.b
+        ".inst 0xa0418234\n"  // ld1b {z20.b-z23.b}, pn8/z, [x17, #4, mul vl]
+        ".inst 0xa0448278\n"  // ld1b {z24.b-z27.b}, pn8/z, [x19, #16, mul vl]
+        ".inst 0xa0900060\n"  // smopa za0.s, p0/m, p0/m, z3.b, z16.b
+        ".inst 0xa0910061\n"  // smopa za1.s, p0/m, p0/m, z3.b, z17.b
+        ".inst 0xa0920062\n"  // smopa za2.s, p0/m, p0/m, z3.b, z18.b
+        ".inst 0xa0930063\n"  // smopa za3.s, p0/m, p0/m, z3.b, z19.b
+        ".inst 0xa045827c\n"  // ld1b {z28.b-z31.b}, pn8/z, [x19, #20, mul vl]
+        ".inst 0xa0980280\n"  // smopa za0.s, p0/m, p0/m, z20.b, z24.b
+        ".inst 0xa0990281\n"  // smopa za1.s, p0/m, p0/m, z20.b, z25.b
+        ".inst 0xa09a0282\n"  // smopa za2.s, p0/m, p0/m, z20.b, z26.b
+        ".inst 0xa09b0283\n"  // smopa za3.s, p0/m, p0/m, z20.b, z27.b
+        ".inst 0xa0468264\n"  // ld1b {z4.b-z7.b}, pn8/z, [x19, #24, mul vl]
+        ".inst 0xa09c02a0\n"  // smopa za0.s, p0/m, p0/m, z21.b, z28.b
+        ".inst 0xa09d02a1\n"  // smopa za1.s, p0/m, p0/m, z21.b, z29.b
+        ".inst 0xa09e02a2\n"  // smopa za2.s, p0/m, p0/m, z21.b, z30.b
+        ".inst 0xa09f02a3\n"  // smopa za3.s, p0/m, p0/m, z21.b, z31.b
+        ".inst 0xa0478268\n"  // ld1b {z8.b-z11.b}, pn8/z, [x19, #28, mul vl]
+        ".inst 0xa08402c0\n"  // smopa za0.s, p0/m, p0/m, z22.b, z4.b
+        ".inst 0xa08502c1\n"  // smopa za1.s, p0/m, p0/m, z22.b, z5.b
+        ".inst 0xa08602c2\n"  // smopa za2.s, p0/m, p0/m, z22.b, z6.b
+        ".inst 0xa08702c3\n"  // smopa za3.s, p0/m, p0/m, z22.b, z7.b
+        ".inst 0xa08802e0\n"  // smopa za0.s, p0/m, p0/m, z23.b, z8.b
+        ".inst 0xa08902e1\n"  // smopa za1.s, p0/m, p0/m, z23.b, z9.b
+        ".inst 0xa08a02e2\n"  // smopa za2.s, p0/m, p0/m, z23.b, z10.b
+        ".inst 0xa08b02e3\n"  // smopa za3.s, p0/m, p0/m, z23.b, z11.b
+        ".inst 0x04315111\n"  // addvl x17, x17, #8
         "add x19, x19, x25, lsl #5\n"
         "subs x20, x20, #1\n"
         "b.ne 3b\n"
         // Epilogue: x7 = RHS tail, x27 = LHS tail.
         "add x7, x14, x13\n"
         "add x27, x1, x11\n"
-        "ld1w {z4.s-z7.s}, pn10/z, [x7]\n"
-        "ld1w {z8.s-z11.s}, pn10/z, [x7, #4, mul vl]\n"
+        ".inst 0xa040c8e4\n"  // ld1w {z4.s-z7.s}, pn10/z, [x7]
+        ".inst 0xa041c8e8\n"  // ld1w {z8.s-z11.s}, pn10/z, [x7, #4, mul vl]
         "ldp w20, w21, [x0, #88]\n"  // the clamp bounds (z2 / z3 held LHS data in the loop)
-        "dup z2.s, w20\n"
-        "dup z3.s, w21\n"
-        "whilelt pn9.s, x28, x26, vlx4\n"
+        ".inst 0x05a03a82\n"  // dup z2.s, w20
+        ".inst 0x05a03aa3\n"  // dup z3.s, w21
+        ".inst 0x25ba6791\n"  // whilelt pn9.s, x28, x26, vlx4
         "mov x21, x15\n"
         "mov x22, x23\n"
         "mov w12, #0\n"
         "4:\n"  // four rows per iteration
-        "mova {z16.s-z19.s}, za0h.s[w12, 0:3]\n"
-        "mova {z20.s-z23.s}, za1h.s[w12, 0:3]\n"
-        "mova {z24.s-z27.s}, za2h.s[w12, 0:3]\n"
-        "mova {z28.s-z31.s}, za3h.s[w12, 0:3]\n"
-        "ld1rqw {z0.s}, p0/z, [x27]\n"
-        "ld1rqw {z1.s}, p0/z, [x27, x24, lsl #2]\n"
-        KAI_ROW_MLA("0", "z16", "z20", "z24", "z28")
-        KAI_ROW_MLA("1", "z17", "z21", "z25", "z29")
-        KAI_ROW_MLA("2", "z18", "z22", "z26", "z30")
-        KAI_ROW_MLA("3", "z19", "z23", "z27", "z31")
-        "scvtf {z16.s-z19.s}, {z16.s-z19.s}\n"
-        "scvtf {z20.s-z23.s}, {z20.s-z23.s}\n"
-        "scvtf {z24.s-z27.s}, {z24.s-z27.s}\n"
-        "scvtf {z28.s-z31.s}, {z28.s-z31.s}\n"
-        KAI_ROW_SCALE("0", "z16", "z20", "z24", "z28")
-        KAI_ROW_SCALE("1", "z17", "z21", "z25", "z29")
-        KAI_ROW_SCALE("2", "z18", "z22", "z26", "z30")
-        KAI_ROW_SCALE("3", "z19", "z23", "z27", "z31")
-        "fclamp {z16.s-z19.s}, z2.s, z3.s\n"
-        "fclamp {z20.s-z23.s}, z2.s, z3.s\n"
-        "fclamp {z24.s-z27.s}, z2.s, z3.s\n"
-        "fclamp {z28.s-z31.s}, z2.s, z3.s\n"
-        "st1w {z16.s, z20.s, z24.s, z28.s}, pn9, [x21]\n"
+        ".inst 0xc0860410\n"  // mova {z16.s-z19.s}, za0h.s[w12, 0:3]
+        ".inst 0xc0860434\n"  // mova {z20.s-z23.s}, za1h.s[w12, 0:3]
+        ".inst 0xc0860458\n"  // mova {z24.s-z27.s}, za2h.s[w12, 0:3]
+        ".inst 0xc086047c\n"  // mova {z28.s-z31.s}, za3h.s[w12, 0:3]
+        ".inst 0xa5002360\n"  // ld1rqw {z0.s}, p0/z, [x27]
+        ".inst 0xa5180361\n"  // ld1rqw {z1.s}, p0/z, [x27, x24, lsl #2]
+        // int32 correction of row t: y += sum * off (sums in z4-z7, the four rows' offsets in z0).
+        ".inst 0x44a00890\n"  // mla z16.s, z4.s, z0.s[0]
+        ".inst 0x44a008b4\n"  // mla z20.s, z5.s, z0.s[0]
+        ".inst 0x44a008d8\n"  // mla z24.s, z6.s, z0.s[0]
+        ".inst 0x44a008fc\n"  // mla z28.s, z7.s, z0.s[0]
+        ".inst 0x44a80891\n"  // mla z17.s, z4.s, z0.s[1]
+        ".inst 0x44a808b5\n"  // mla z21.s, z5.s, z0.s[1]
+        ".inst 0x44a808d9\n"  // mla z25.s, z6.s, z0.s[1]
+        ".inst 0x44a808fd\n"  // mla z29.s, z7.s, z0.s[1]
+        ".inst 0x44b00892\n"  // mla z18.s, z4.s, z0.s[2]
+        ".inst 0x44b008b6\n"  // mla z22.s, z5.s, z0.s[2]
+        ".inst 0x44b008da\n"  // mla z26.s, z6.s, z0.s[2]
+        ".inst 0x44b008fe\n"  // mla z30.s, z7.s, z0.s[2]
+        ".inst 0x44b80893\n"  // mla z19.s, z4.s, z0.s[3]
+        ".inst 0x44b808b7\n"  // mla z23.s, z5.s, z0.s[3]
+        ".inst 0x44b808db\n"  // mla z27.s, z6.s, z0.s[3]
+        ".inst 0x44b808ff\n"  // mla z31.s, z7.s, z0.s[3]
+        ".inst 0xc132e210\n"  // scvtf {z16.s-z19.s}, {z16.s-z19.s}
+        ".inst 0xc132e294\n"  // scvtf {z20.s-z23.s}, {z20.s-z23.s}
+        ".inst 0xc132e318\n"  // scvtf {z24.s-z27.s}, {z24.s-z27.s}
+        ".inst 0xc132e39c\n"  // scvtf {z28.s-z31.s}, {z28.s-z31.s}
+        // Row t (0..3) of the four rows in z16-z31 (rows r + t of za0..za3 in z16+t, z20+t, z24+t, z28+t): s = rs * ls
+        // (rs in z8-z11, the four rows' ls in z1), y = y * s, y = y + bias (reloaded into z12-z15).
+        ".inst 0x64a1210c\n"  // fmul z12.s, z8.s, z1.s[0]
+        ".inst 0x64a1212d\n"  // fmul z13.s, z9.s, z1.s[0]
+        ".inst 0x64a1214e\n"  // fmul z14.s, z10.s, z1.s[0]
+        ".inst 0x64a1216f\n"  // fmul z15.s, z11.s, z1.s[0]
+        ".inst 0x658c0a10\n"  // fmul z16.s, z16.s, z12.s
+        ".inst 0x658d0a94\n"  // fmul z20.s, z20.s, z13.s
+        ".inst 0x658e0b18\n"  // fmul z24.s, z24.s, z14.s
+        ".inst 0x658f0b9c\n"  // fmul z28.s, z28.s, z15.s
+        ".inst 0xa042c8ec\n"  // ld1w {z12.s-z15.s}, pn10/z, [x7, #8, mul vl]
+        ".inst 0x658c0210\n"  // fadd z16.s, z16.s, z12.s
+        ".inst 0x658d0294\n"  // fadd z20.s, z20.s, z13.s
+        ".inst 0x658e0318\n"  // fadd z24.s, z24.s, z14.s
+        ".inst 0x658f039c\n"  // fadd z28.s, z28.s, z15.s
+        ".inst 0x64a9210c\n"  // fmul z12.s, z8.s, z1.s[1]
+        ".inst 0x64a9212d\n"  // fmul z13.s, z9.s, z1.s[1]
+        ".inst 0x64a9214e\n"  // fmul z14.s, z10.s, z1.s[1]
+        ".inst 0x64a9216f\n"  // fmul z15.s, z11.s, z1.s[1]
+        ".inst 0x658c0a31\n"  // fmul z17.s, z17.s, z12.s
+        ".inst 0x658d0ab5\n"  // fmul z21.s, z21.s, z13.s
+        ".inst 0x658e0b39\n"  // fmul z25.s, z25.s, z14.s
+        ".inst 0x658f0bbd\n"  // fmul z29.s, z29.s, z15.s
+        ".inst 0xa042c8ec\n"  // ld1w {z12.s-z15.s}, pn10/z, [x7, #8, mul vl]
+        ".inst 0x658c0231\n"  // fadd z17.s, z17.s, z12.s
+        ".inst 0x658d02b5\n"  // fadd z21.s, z21.s, z13.s
+        ".inst 0x658e0339\n"  // fadd z25.s, z25.s, z14.s
+        ".inst 0x658f03bd\n"  // fadd z29.s, z29.s, z15.s
+        ".inst 0x64b1210c\n"  // fmul z12.s, z8.s, z1.s[2]
+        ".inst 0x64b1212d\n"  // fmul z13.s, z9.s, z1.s[2]
+        ".inst 0x64b1214e\n"  // fmul z14.s, z10.s, z1.s[2]
+        ".inst 0x64b1216f\n"  // fmul z15.s, z11.s, z1.s[2]
+        ".inst 0x658c0a52\n"  // fmul z18.s, z18.s, z12.s
+        ".inst 0x658d0ad6\n"  // fmul z22.s, z22.s, z13.s
+        ".inst 0x658e0b5a\n"  // fmul z26.s, z26.s, z14.s
+        ".inst 0x658f0bde\n"  // fmul z30.s, z30.s, z15.s
+        ".inst 0xa042c8ec\n"  // ld1w {z12.s-z15.s}, pn10/z, [x7, #8, mul vl]
+        ".inst 0x658c0252\n"  // fadd z18.s, z18.s, z12.s
+        ".inst 0x658d02d6\n"  // fadd z22.s, z22.s, z13.s
+        ".inst 0x658e035a\n"  // fadd z26.s, z26.s, z14.s
+        ".inst 0x658f03de\n"  // fadd z30.s, z30.s, z15.s
+        ".inst 0x64b9210c\n"  // fmul z12.s, z8.s, z1.s[3]
+        ".inst 0x64b9212d\n"  // fmul z13.s, z9.s, z1.s[3]
+        ".inst 0x64b9214e\n"  // fmul z14.s, z10.s, z1.s[3]
+        ".inst 0x64b9216f\n"  // fmul z15.s, z11.s, z1.s[3]
+        ".inst 0x658c0a73\n"  // fmul z19.s, z19.s, z12.s
+        ".inst 0x658d0af7\n"  // fmul z23.s, z23.s, z13.s
+        ".inst 0x658e0b7b\n"  // fmul z27.s, z27.s, z14.s
+        ".inst 0x658f0bff\n"  // fmul z31.s, z31.s, z15.s
+        ".inst 0xa042c8ec\n"  // ld1w {z12.s-z15.s}, pn10/z, [x7, #8, mul vl]
+        ".inst 0x658c0273\n"  // fadd z19.s, z19.s, z12.s
+        ".inst 0x658d02f7\n"  // fadd z23.s, z23.s, z13.s
+        ".inst 0x658e037b\n"  // fadd z27.s, z27.s, z14.s
+        ".inst 0x658f03ff\n"  // fadd z31.s, z31.s, z15.s
+        ".inst 0xc1a3c850\n"  // fclamp {z16.s-z19.s}, z2.s, z3.s
+        ".inst 0xc1a3c854\n"  // fclamp {z20.s-z23.s}, z2.s, z3.s
+        ".inst 0xc1a3c858\n"  // fclamp {z24.s-z27.s}, z2.s, z3.s
+        ".inst 0xc1a3c85c\n"  // fclamp {z28.s-z31.s}, z2.s, z3.s
+        ".inst 0xa160c6b0\n"  // st1w {z16.s, z20.s, z24.s, z28.s}, pn9, [x21]
         "add x21, x21, x8\n"
         "subs x22, x22, #1\n"
         "b.eq 5f\n"
-        "st1w {z17.s, z21.s, z25.s, z29.s}, pn9, [x21]\n"
+        ".inst 0xa160c6b1\n"  // st1w {z17.s, z21.s, z25.s, z29.s}, pn9, [x21]
         "add x21, x21, x8\n"
         "subs x22, x22, #1\n"
         "b.eq 5f\n"
-        "st1w {z18.s, z22.s, z26.s, z30.s}, pn9, [x21]\n"
+        ".inst 0xa160c6b2\n"  // st1w {z18.s, z22.s, z26.s, z30.s}, pn9, [x21]
         "add x21, x21, x8\n"
         "subs x22, x22, #1\n"
         "b.eq 5f\n"
-        "st1w {z19.s, z23.s, z27.s, z31.s}, pn9, [x21]\n"
+        ".inst 0xa160c6b3\n"  // st1w {z19.s, z23.s, z27.s, z31.s}, pn9, [x21]
         "add x21, x21, x8\n"
         "add w12, w12, #4\n"
         "add x27, x27, #16\n"
@@ -345,12 +404,12 @@ void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa(
         "madd x3, x8, x24, x3\n"
         "subs x4, x4, x23\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x30", "z0", "z1", "z2", "z3",
           "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19",
           "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3",
-          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

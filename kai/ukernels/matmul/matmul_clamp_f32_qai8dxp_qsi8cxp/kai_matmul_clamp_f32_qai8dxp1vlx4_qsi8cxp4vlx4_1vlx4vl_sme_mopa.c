@@ -20,8 +20,8 @@
 // FMAX / FMIN (NaN-propagating), four predicated stores. The whole call is one streaming-mode section (inline
 // assembly; see docs/matmul_sme.md for the calling convention).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa.h"
@@ -34,9 +34,10 @@
 #include "kai_matmul_clamp_f32_qai8dxp_qsi8cxp_interface.h"
 
 // The streaming body is one assembly string (it holds state in registers throughout), longer than the 4095
-// characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+// characters C99 guarantees; GCC and clang accept it
+// (the pragma below).
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_kr = 4;
@@ -45,8 +46,10 @@ static const size_t kai_k_chunk = 32;  // the K padding unit
 
 // Bytes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_svl_bytes(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes;
 }
 
@@ -71,7 +74,7 @@ static size_t kai_rhs_block_stride(size_t k, size_t nr) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -79,13 +82,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -158,20 +161,6 @@ struct kai_args {
     uint32_t max_bits;      // 92
 };
 
-// One group: the LHS vector l against the four RHS vectors b0..b3.
-#define KAI_SMOPA4(l, b0, b1, b2, b3)                    \
-    "smopa za0.s, p0/m, p0/m, " l ".b, " b0 ".b\n"       \
-    "smopa za1.s, p0/m, p0/m, " l ".b, " b1 ".b\n"       \
-    "smopa za2.s, p0/m, p0/m, " l ".b, " b2 ".b\n"       \
-    "smopa za3.s, p0/m, p0/m, " l ".b, " b3 ".b\n"
-
-// Loads the four RHS vectors of group g (0..7 of the iteration) into r0..r3.
-#define KAI_LDR4(g, r0, r1, r2, r3)                          \
-    "ldr " r0 ", [x19, #" #g "*4+0, mul vl]\n"              \
-    "ldr " r1 ", [x19, #" #g "*4+1, mul vl]\n"              \
-    "ldr " r2 ", [x19, #" #g "*4+2, mul vl]\n"              \
-    "ldr " r3 ", [x19, #" #g "*4+3, mul vl]\n"
-
 void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
     size_t dst_stride_col, float scalar_min, float scalar_max) {
@@ -220,10 +209,10 @@ void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa(
         "ldp x8, x9, [x0, #48]\n"
         "ldp x10, x11, [x0, #64]\n"
         "ldr x13, [x0, #80]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "cntw x24\n"
-        "cntb x25\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x04a0e3f8\n"  // cntw x24
+        ".inst 0x0420e3f9\n"  // cntb x25
         "1:\n"  // row blocks
         "cmp x4, x24\n"
         "csel x23, x4, x24, lo\n"
@@ -233,36 +222,86 @@ void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa(
         "2:\n"  // column blocks
         "cmp x16, x25\n"
         "csel x26, x16, x25, lo\n"
-        "zero {za}\n"
+        ".inst 0xc00800ff\n"  // zero {za}
         "mov x17, x1\n"
         "mov x19, x14\n"
         "mov x20, x6\n"
         "3:\n"  // 8 groups (32 K) per iteration
-        "ldr z0, [x17, #0, mul vl]\n"
-        "ldr z1, [x17, #1, mul vl]\n"
-        KAI_LDR4(0, "z8", "z9", "z10", "z11")
-        KAI_LDR4(1, "z12", "z13", "z14", "z15")
-        KAI_SMOPA4("z0", "z8", "z9", "z10", "z11")
-        "ldr z2, [x17, #2, mul vl]\n"
-        KAI_LDR4(2, "z16", "z17", "z18", "z19")
-        KAI_SMOPA4("z1", "z12", "z13", "z14", "z15")
-        "ldr z3, [x17, #3, mul vl]\n"
-        KAI_LDR4(3, "z20", "z21", "z22", "z23")
-        KAI_SMOPA4("z2", "z16", "z17", "z18", "z19")
-        "ldr z4, [x17, #4, mul vl]\n"
-        KAI_LDR4(4, "z24", "z25", "z26", "z27")
-        KAI_SMOPA4("z3", "z20", "z21", "z22", "z23")
-        "ldr z5, [x17, #5, mul vl]\n"
-        KAI_LDR4(5, "z28", "z29", "z30", "z31")
-        KAI_SMOPA4("z4", "z24", "z25", "z26", "z27")
-        "ldr z6, [x17, #6, mul vl]\n"
-        KAI_LDR4(6, "z8", "z9", "z10", "z11")
-        KAI_SMOPA4("z5", "z28", "z29", "z30", "z31")
-        "ldr z7, [x17, #7, mul vl]\n"
-        KAI_LDR4(7, "z12", "z13", "z14", "z15")
-        KAI_SMOPA4("z6", "z8", "z9", "z10", "z11")
-        KAI_SMOPA4("z7", "z12", "z13", "z14", "z15")
-        "addvl x17, x17, #8\n"
+        ".inst 0x85804220\n"  // ldr z0, [x17, #0, mul vl]
+        ".inst 0x85804621\n"  // ldr z1, [x17, #1, mul vl]
+        // Loads the four RHS vectors of group g (0..7 of the iteration) into r0..r3.
+        ".inst 0x85804268\n"  // ldr z8, [x19, #0*4+0, mul vl]
+        ".inst 0x85804669\n"  // ldr z9, [x19, #0*4+1, mul vl]
+        ".inst 0x85804a6a\n"  // ldr z10, [x19, #0*4+2, mul vl]
+        ".inst 0x85804e6b\n"  // ldr z11, [x19, #0*4+3, mul vl]
+        ".inst 0x8580526c\n"  // ldr z12, [x19, #1*4+0, mul vl]
+        ".inst 0x8580566d\n"  // ldr z13, [x19, #1*4+1, mul vl]
+        ".inst 0x85805a6e\n"  // ldr z14, [x19, #1*4+2, mul vl]
+        ".inst 0x85805e6f\n"  // ldr z15, [x19, #1*4+3, mul vl]
+        // One group: the LHS vector l against the four RHS vectors b0..b3.
+        ".inst 0xa0880000\n"  // smopa za0.s, p0/m, p0/m, z0.b, z8.b
+        ".inst 0xa0890001\n"  // smopa za1.s, p0/m, p0/m, z0.b, z9.b
+        ".inst 0xa08a0002\n"  // smopa za2.s, p0/m, p0/m, z0.b, z10.b
+        ".inst 0xa08b0003\n"  // smopa za3.s, p0/m, p0/m, z0.b, z11.b
+        ".inst 0x85804a22\n"  // ldr z2, [x17, #2, mul vl]
+        ".inst 0x85814270\n"  // ldr z16, [x19, #2*4+0, mul vl]
+        ".inst 0x85814671\n"  // ldr z17, [x19, #2*4+1, mul vl]
+        ".inst 0x85814a72\n"  // ldr z18, [x19, #2*4+2, mul vl]
+        ".inst 0x85814e73\n"  // ldr z19, [x19, #2*4+3, mul vl]
+        ".inst 0xa08c0020\n"  // smopa za0.s, p0/m, p0/m, z1.b, z12.b
+        ".inst 0xa08d0021\n"  // smopa za1.s, p0/m, p0/m, z1.b, z13.b
+        ".inst 0xa08e0022\n"  // smopa za2.s, p0/m, p0/m, z1.b, z14.b
+        ".inst 0xa08f0023\n"  // smopa za3.s, p0/m, p0/m, z1.b, z15.b
+        ".inst 0x85804e23\n"  // ldr z3, [x17, #3, mul vl]
+        ".inst 0x85815274\n"  // ldr z20, [x19, #3*4+0, mul vl]
+        ".inst 0x85815675\n"  // ldr z21, [x19, #3*4+1, mul vl]
+        ".inst 0x85815a76\n"  // ldr z22, [x19, #3*4+2, mul vl]
+        ".inst 0x85815e77\n"  // ldr z23, [x19, #3*4+3, mul vl]
+        ".inst 0xa0900040\n"  // smopa za0.s, p0/m, p0/m, z2.b, z16.b
+        ".inst 0xa0910041\n"  // smopa za1.s, p0/m, p0/m, z2.b, z17.b
+        ".inst 0xa0920042\n"  // smopa za2.s, p0/m, p0/m, z2.b, z18.b
+        ".inst 0xa0930043\n"  // smopa za3.s, p0/m, p0/m, z2.b, z19.b
+        ".inst 0x85805224\n"  // ldr z4, [x17, #4, mul vl]
+        ".inst 0x85824278\n"  // ldr z24, [x19, #4*4+0, mul vl]
+        ".inst 0x85824679\n"  // ldr z25, [x19, #4*4+1, mul vl]
+        ".inst 0x85824a7a\n"  // ldr z26, [x19, #4*4+2, mul vl]
+        ".inst 0x85824e7b\n"  // ldr z27, [x19, #4*4+3, mul vl]
+        ".inst 0xa0940060\n"  // smopa za0.s, p0/m, p0/m, z3.b, z20.b
+        ".inst 0xa0950061\n"  // smopa za1.s, p0/m, p0/m, z3.b, z21.b
+        ".inst 0xa0960062\n"  // smopa za2.s, p0/m, p0/m, z3.b, z22.b
+        ".inst 0xa0970063\n"  // smopa za3.s, p0/m, p0/m, z3.b, z23.b
+        ".inst 0x85805625\n"  // ldr z5, [x17, #5, mul vl]
+        ".inst 0x8582527c\n"  // ldr z28, [x19, #5*4+0, mul vl]
+        ".inst 0x8582567d\n"  // ldr z29, [x19, #5*4+1, mul vl]
+        ".inst 0x85825a7e\n"  // ldr z30, [x19, #5*4+2, mul vl]
+        ".inst 0x85825e7f\n"  // ldr z31, [x19, #5*4+3, mul vl]
+        ".inst 0xa0980080\n"  // smopa za0.s, p0/m, p0/m, z4.b, z24.b
+        ".inst 0xa0990081\n"  // smopa za1.s, p0/m, p0/m, z4.b, z25.b
+        ".inst 0xa09a0082\n"  // smopa za2.s, p0/m, p0/m, z4.b, z26.b
+        ".inst 0xa09b0083\n"  // smopa za3.s, p0/m, p0/m, z4.b, z27.b
+        ".inst 0x85805a26\n"  // ldr z6, [x17, #6, mul vl]
+        ".inst 0x85834268\n"  // ldr z8, [x19, #6*4+0, mul vl]
+        ".inst 0x85834669\n"  // ldr z9, [x19, #6*4+1, mul vl]
+        ".inst 0x85834a6a\n"  // ldr z10, [x19, #6*4+2, mul vl]
+        ".inst 0x85834e6b\n"  // ldr z11, [x19, #6*4+3, mul vl]
+        ".inst 0xa09c00a0\n"  // smopa za0.s, p0/m, p0/m, z5.b, z28.b
+        ".inst 0xa09d00a1\n"  // smopa za1.s, p0/m, p0/m, z5.b, z29.b
+        ".inst 0xa09e00a2\n"  // smopa za2.s, p0/m, p0/m, z5.b, z30.b
+        ".inst 0xa09f00a3\n"  // smopa za3.s, p0/m, p0/m, z5.b, z31.b
+        ".inst 0x85805e27\n"  // ldr z7, [x17, #7, mul vl]
+        ".inst 0x8583526c\n"  // ldr z12, [x19, #7*4+0, mul vl]
+        ".inst 0x8583566d\n"  // ldr z13, [x19, #7*4+1, mul vl]
+        ".inst 0x85835a6e\n"  // ldr z14, [x19, #7*4+2, mul vl]
+        ".inst 0x85835e6f\n"  // ldr z15, [x19, #7*4+3, mul vl]
+        ".inst 0xa08800c0\n"  // smopa za0.s, p0/m, p0/m, z6.b, z8.b
+        ".inst 0xa08900c1\n"  // smopa za1.s, p0/m, p0/m, z6.b, z9.b
+        ".inst 0xa08a00c2\n"  // smopa za2.s, p0/m, p0/m, z6.b, z10.b
+        ".inst 0xa08b00c3\n"  // smopa za3.s, p0/m, p0/m, z6.b, z11.b
+        ".inst 0xa08c00e0\n"  // smopa za0.s, p0/m, p0/m, z7.b, z12.b
+        ".inst 0xa08d00e1\n"  // smopa za1.s, p0/m, p0/m, z7.b, z13.b
+        ".inst 0xa08e00e2\n"  // smopa za2.s, p0/m, p0/m, z7.b, z14.b
+        ".inst 0xa08f00e3\n"  // smopa za3.s, p0/m, p0/m, z7.b, z15.b
+        ".inst 0x04315111\n"  // addvl x17, x17, #8
         "add x19, x19, x25, lsl #5\n"
         "subs x20, x20, #1\n"
         "b.ne 3b\n"
@@ -270,70 +309,70 @@ void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa(
         "add x7, x14, x13\n"
         "add x27, x1, x11\n"
         "add x28, x27, x25\n"
-        "ldr z4, [x7, #0, mul vl]\n"
-        "ldr z5, [x7, #1, mul vl]\n"
-        "ldr z6, [x7, #2, mul vl]\n"
-        "ldr z7, [x7, #3, mul vl]\n"
-        "ldr z8, [x7, #4, mul vl]\n"
-        "ldr z9, [x7, #5, mul vl]\n"
-        "ldr z10, [x7, #6, mul vl]\n"
-        "ldr z11, [x7, #7, mul vl]\n"
-        "ldr z12, [x7, #8, mul vl]\n"
-        "ldr z13, [x7, #9, mul vl]\n"
-        "ldr z14, [x7, #10, mul vl]\n"
-        "ldr z15, [x7, #11, mul vl]\n"
-        "ld1rw {z2.s}, p0/z, [x0, #88]\n"
-        "ld1rw {z3.s}, p0/z, [x0, #92]\n"
+        ".inst 0x858040e4\n"  // ldr z4, [x7, #0, mul vl]
+        ".inst 0x858044e5\n"  // ldr z5, [x7, #1, mul vl]
+        ".inst 0x858048e6\n"  // ldr z6, [x7, #2, mul vl]
+        ".inst 0x85804ce7\n"  // ldr z7, [x7, #3, mul vl]
+        ".inst 0x858050e8\n"  // ldr z8, [x7, #4, mul vl]
+        ".inst 0x858054e9\n"  // ldr z9, [x7, #5, mul vl]
+        ".inst 0x858058ea\n"  // ldr z10, [x7, #6, mul vl]
+        ".inst 0x85805ceb\n"  // ldr z11, [x7, #7, mul vl]
+        ".inst 0x858140ec\n"  // ldr z12, [x7, #8, mul vl]
+        ".inst 0x858144ed\n"  // ldr z13, [x7, #9, mul vl]
+        ".inst 0x858148ee\n"  // ldr z14, [x7, #10, mul vl]
+        ".inst 0x85814cef\n"  // ldr z15, [x7, #11, mul vl]
+        ".inst 0x8556c002\n"  // ld1rw {z2.s}, p0/z, [x0, #88]
+        ".inst 0x8557c003\n"  // ld1rw {z3.s}, p0/z, [x0, #92]
         "mov x20, #0\n"
-        "whilelt p4.s, x20, x26\n"
+        ".inst 0x25ba1684\n"  // whilelt p4.s, x20, x26
         "add x20, x20, x24\n"
-        "whilelt p5.s, x20, x26\n"
+        ".inst 0x25ba1685\n"  // whilelt p5.s, x20, x26
         "add x20, x20, x24\n"
-        "whilelt p6.s, x20, x26\n"
+        ".inst 0x25ba1686\n"  // whilelt p6.s, x20, x26
         "add x20, x20, x24\n"
-        "whilelt p7.s, x20, x26\n"
+        ".inst 0x25ba1687\n"  // whilelt p7.s, x20, x26
         "mov x21, x15\n"
         "mov x22, x23\n"
         "mov w12, #0\n"
         "4:\n"  // one row per iteration
-        "mova z16.s, p0/m, za0h.s[w12, 0]\n"
-        "mova z17.s, p0/m, za1h.s[w12, 0]\n"
-        "mova z18.s, p0/m, za2h.s[w12, 0]\n"
-        "mova z19.s, p0/m, za3h.s[w12, 0]\n"
-        "ld1rw {z0.s}, p0/z, [x27]\n"
-        "ld1rw {z1.s}, p0/z, [x28]\n"
-        "mla z16.s, p0/m, z4.s, z0.s\n"
-        "mla z17.s, p0/m, z5.s, z0.s\n"
-        "mla z18.s, p0/m, z6.s, z0.s\n"
-        "mla z19.s, p0/m, z7.s, z0.s\n"
-        "scvtf z16.s, p0/m, z16.s\n"
-        "scvtf z17.s, p0/m, z17.s\n"
-        "scvtf z18.s, p0/m, z18.s\n"
-        "scvtf z19.s, p0/m, z19.s\n"
-        "fmul z20.s, z8.s, z1.s\n"
-        "fmul z21.s, z9.s, z1.s\n"
-        "fmul z22.s, z10.s, z1.s\n"
-        "fmul z23.s, z11.s, z1.s\n"
-        "fmul z16.s, z16.s, z20.s\n"
-        "fmul z17.s, z17.s, z21.s\n"
-        "fmul z18.s, z18.s, z22.s\n"
-        "fmul z19.s, z19.s, z23.s\n"
-        "fadd z16.s, z16.s, z12.s\n"
-        "fadd z17.s, z17.s, z13.s\n"
-        "fadd z18.s, z18.s, z14.s\n"
-        "fadd z19.s, z19.s, z15.s\n"
-        "fmax z16.s, p0/m, z16.s, z2.s\n"
-        "fmax z17.s, p0/m, z17.s, z2.s\n"
-        "fmax z18.s, p0/m, z18.s, z2.s\n"
-        "fmax z19.s, p0/m, z19.s, z2.s\n"
-        "fmin z16.s, p0/m, z16.s, z3.s\n"
-        "fmin z17.s, p0/m, z17.s, z3.s\n"
-        "fmin z18.s, p0/m, z18.s, z3.s\n"
-        "fmin z19.s, p0/m, z19.s, z3.s\n"
-        "st1w {z16.s}, p4, [x21, #0, mul vl]\n"
-        "st1w {z17.s}, p5, [x21, #1, mul vl]\n"
-        "st1w {z18.s}, p6, [x21, #2, mul vl]\n"
-        "st1w {z19.s}, p7, [x21, #3, mul vl]\n"
+        ".inst 0xc0820010\n"  // mova z16.s, p0/m, za0h.s[w12, 0]
+        ".inst 0xc0820091\n"  // mova z17.s, p0/m, za1h.s[w12, 0]
+        ".inst 0xc0820112\n"  // mova z18.s, p0/m, za2h.s[w12, 0]
+        ".inst 0xc0820193\n"  // mova z19.s, p0/m, za3h.s[w12, 0]
+        ".inst 0x8540c360\n"  // ld1rw {z0.s}, p0/z, [x27]
+        ".inst 0x8540c381\n"  // ld1rw {z1.s}, p0/z, [x28]
+        ".inst 0x04804090\n"  // mla z16.s, p0/m, z4.s, z0.s
+        ".inst 0x048040b1\n"  // mla z17.s, p0/m, z5.s, z0.s
+        ".inst 0x048040d2\n"  // mla z18.s, p0/m, z6.s, z0.s
+        ".inst 0x048040f3\n"  // mla z19.s, p0/m, z7.s, z0.s
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x6594a252\n"  // scvtf z18.s, p0/m, z18.s
+        ".inst 0x6594a273\n"  // scvtf z19.s, p0/m, z19.s
+        ".inst 0x65810914\n"  // fmul z20.s, z8.s, z1.s
+        ".inst 0x65810935\n"  // fmul z21.s, z9.s, z1.s
+        ".inst 0x65810956\n"  // fmul z22.s, z10.s, z1.s
+        ".inst 0x65810977\n"  // fmul z23.s, z11.s, z1.s
+        ".inst 0x65940a10\n"  // fmul z16.s, z16.s, z20.s
+        ".inst 0x65950a31\n"  // fmul z17.s, z17.s, z21.s
+        ".inst 0x65960a52\n"  // fmul z18.s, z18.s, z22.s
+        ".inst 0x65970a73\n"  // fmul z19.s, z19.s, z23.s
+        ".inst 0x658c0210\n"  // fadd z16.s, z16.s, z12.s
+        ".inst 0x658d0231\n"  // fadd z17.s, z17.s, z13.s
+        ".inst 0x658e0252\n"  // fadd z18.s, z18.s, z14.s
+        ".inst 0x658f0273\n"  // fadd z19.s, z19.s, z15.s
+        ".inst 0x65868050\n"  // fmax z16.s, p0/m, z16.s, z2.s
+        ".inst 0x65868051\n"  // fmax z17.s, p0/m, z17.s, z2.s
+        ".inst 0x65868052\n"  // fmax z18.s, p0/m, z18.s, z2.s
+        ".inst 0x65868053\n"  // fmax z19.s, p0/m, z19.s, z2.s
+        ".inst 0x65878070\n"  // fmin z16.s, p0/m, z16.s, z3.s
+        ".inst 0x65878071\n"  // fmin z17.s, p0/m, z17.s, z3.s
+        ".inst 0x65878072\n"  // fmin z18.s, p0/m, z18.s, z3.s
+        ".inst 0x65878073\n"  // fmin z19.s, p0/m, z19.s, z3.s
+        ".inst 0xe540f2b0\n"  // st1w {z16.s}, p4, [x21, #0, mul vl]
+        ".inst 0xe541f6b1\n"  // st1w {z17.s}, p5, [x21, #1, mul vl]
+        ".inst 0xe542fab2\n"  // st1w {z18.s}, p6, [x21, #2, mul vl]
+        ".inst 0xe543feb3\n"  // st1w {z19.s}, p7, [x21, #3, mul vl]
         "add x21, x21, x8\n"
         "add x27, x27, #4\n"
         "add x28, x28, #4\n"
@@ -348,12 +387,12 @@ void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa(
         "madd x3, x8, x24, x3\n"
         "subs x4, x4, x23\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x30", "z0", "z1", "z2", "z3",
           "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19",
           "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3",
-          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

@@ -19,8 +19,8 @@
 // (two independent accumulation chains, added at the end; int32 addition wraps, so the sum is exact). The whole
 // call is one streaming-mode section (inline assembly; see docs/matmul_sme.md for the calling convention).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
-#error "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot needs AArch64 with FEAT_SME2"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot.h"
@@ -34,8 +34,8 @@
 
 // The streaming body is one assembly string (it holds state in registers throughout), longer than the 4095
 // characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_kr = 4;
@@ -44,8 +44,10 @@ static const size_t kai_k_chunk = 32;  // the K padding unit
 
 // Bytes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_svl_bytes(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes;
 }
 
@@ -68,7 +70,7 @@ static size_t kai_rhs_block_stride(size_t k, size_t nr) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -76,13 +78,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -197,13 +199,13 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot(
         "ldp x10, x11, [x0, #64]\n"
         "ldr x13, [x0, #80]\n"
         "ldp w20, w22, [x0, #88]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "ptrue pn8.b\n"
-        "ptrue pn10.s\n"
-        "dup z2.s, w20\n"
-        "dup z3.s, w22\n"
-        "cntb x25\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x25207810\n"  // ptrue pn8.b
+        ".inst 0x25a07812\n"  // ptrue pn10.s
+        ".inst 0x05a03a82\n"  // dup z2.s, w20
+        ".inst 0x05a03ac3\n"  // dup z3.s, w22
+        ".inst 0x0420e3f9\n"  // cntb x25
         "mov x28, #0\n"
         "mov w8, #0\n"
         "1:\n"  // rows
@@ -211,65 +213,65 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot(
         "mov x15, x3\n"
         "mov x16, x5\n"
         "add x27, x1, x11\n"
-        "ld1rw {z20.s}, p0/z, [x27]\n"
-        "ld1rw {z21.s}, p0/z, [x27, #4]\n"
+        ".inst 0x8540c374\n"  // ld1rw {z20.s}, p0/z, [x27]
+        ".inst 0x8541c375\n"  // ld1rw {z21.s}, p0/z, [x27, #4]
         "2:\n"  // column blocks
         "cmp x16, x25\n"
         "csel x26, x16, x25, lo\n"
-        "zero {za}\n"
+        ".inst 0xc00800ff\n"  // zero {za}
         "mov x17, x1\n"
         "mov x19, x14\n"
         "mov x20, x6\n"
         "3:\n"  // 8 groups (32 K) per iteration
-        "ld1rqb {z0.b}, p0/z, [x17]\n"
-        "ld1b {z4.b-z7.b}, pn8/z, [x19]\n"
-        "ld1b {z8.b-z11.b}, pn8/z, [x19, #4, mul vl]\n"
-        "sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z0.b[0]\n"
-        "ld1b {z12.b-z15.b}, pn8/z, [x19, #8, mul vl]\n"
-        "sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z0.b[1]\n"
-        "ld1b {z16.b-z19.b}, pn8/z, [x19, #12, mul vl]\n"
-        "sdot za.s[w8, 0, vgx4], {z12.b-z15.b}, z0.b[2]\n"
-        "ld1rqb {z1.b}, p0/z, [x17, #16]\n"
-        "ld1b {z24.b-z27.b}, pn8/z, [x19, #16, mul vl]\n"
-        "sdot za.s[w8, 1, vgx4], {z16.b-z19.b}, z0.b[3]\n"
-        "ld1b {z28.b-z31.b}, pn8/z, [x19, #20, mul vl]\n"
-        "sdot za.s[w8, 0, vgx4], {z24.b-z27.b}, z1.b[0]\n"
-        "ld1b {z4.b-z7.b}, pn8/z, [x19, #24, mul vl]\n"
-        "sdot za.s[w8, 1, vgx4], {z28.b-z31.b}, z1.b[1]\n"
-        "ld1b {z8.b-z11.b}, pn8/z, [x19, #28, mul vl]\n"
-        "sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z1.b[2]\n"
-        "sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z1.b[3]\n"
+        ".inst 0xa4002220\n"  // ld1rqb {z0.b}, p0/z, [x17]
+        ".inst 0xa0408264\n"  // ld1b {z4.b-z7.b}, pn8/z, [x19]
+        ".inst 0xa0418268\n"  // ld1b {z8.b-z11.b}, pn8/z, [x19, #4, mul vl]
+        ".inst 0xc15090a0\n"  // sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z0.b[0]
+        ".inst 0xa042826c\n"  // ld1b {z12.b-z15.b}, pn8/z, [x19, #8, mul vl]
+        ".inst 0xc1509521\n"  // sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z0.b[1]
+        ".inst 0xa0438270\n"  // ld1b {z16.b-z19.b}, pn8/z, [x19, #12, mul vl]
+        ".inst 0xc15099a0\n"  // sdot za.s[w8, 0, vgx4], {z12.b-z15.b}, z0.b[2]
+        ".inst 0xa4012221\n"  // ld1rqb {z1.b}, p0/z, [x17, #16]
+        ".inst 0xa0448278\n"  // ld1b {z24.b-z27.b}, pn8/z, [x19, #16, mul vl]
+        ".inst 0xc1509e21\n"  // sdot za.s[w8, 1, vgx4], {z16.b-z19.b}, z0.b[3]
+        ".inst 0xa045827c\n"  // ld1b {z28.b-z31.b}, pn8/z, [x19, #20, mul vl]
+        ".inst 0xc1519320\n"  // sdot za.s[w8, 0, vgx4], {z24.b-z27.b}, z1.b[0]
+        ".inst 0xa0468264\n"  // ld1b {z4.b-z7.b}, pn8/z, [x19, #24, mul vl]
+        ".inst 0xc15197a1\n"  // sdot za.s[w8, 1, vgx4], {z28.b-z31.b}, z1.b[1]
+        ".inst 0xa0478268\n"  // ld1b {z8.b-z11.b}, pn8/z, [x19, #28, mul vl]
+        ".inst 0xc15198a0\n"  // sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z1.b[2]
+        ".inst 0xc1519d21\n"  // sdot za.s[w8, 1, vgx4], {z8.b-z11.b}, z1.b[3]
         "add x17, x17, #32\n"
         "add x19, x19, x25, lsl #5\n"
         "subs x20, x20, #1\n"
         "b.ne 3b\n"
         // Epilogue: the two accumulators, the int32 correction, f32, s = rs * ls, fmaf(y, s, bias), clamp.
         "add x7, x14, x13\n"
-        "mova {z4.d-z7.d}, za.d[w8, 0, vgx4]\n"
-        "mova {z8.d-z11.d}, za.d[w8, 1, vgx4]\n"
-        "ld1w {z12.s-z15.s}, pn10/z, [x7]\n"
-        "ld1w {z16.s-z19.s}, pn10/z, [x7, #4, mul vl]\n"
-        "ld1w {z24.s-z27.s}, pn10/z, [x7, #8, mul vl]\n"
-        "add z4.s, z4.s, z8.s\n"
-        "add z5.s, z5.s, z9.s\n"
-        "add z6.s, z6.s, z10.s\n"
-        "add z7.s, z7.s, z11.s\n"
-        "mla z4.s, p0/m, z12.s, z20.s\n"
-        "mla z5.s, p0/m, z13.s, z20.s\n"
-        "mla z6.s, p0/m, z14.s, z20.s\n"
-        "mla z7.s, p0/m, z15.s, z20.s\n"
-        "scvtf {z4.s-z7.s}, {z4.s-z7.s}\n"
-        "fmul z16.s, z16.s, z21.s\n"
-        "fmul z17.s, z17.s, z21.s\n"
-        "fmul z18.s, z18.s, z21.s\n"
-        "fmul z19.s, z19.s, z21.s\n"
-        "fmla z24.s, p0/m, z4.s, z16.s\n"
-        "fmla z25.s, p0/m, z5.s, z17.s\n"
-        "fmla z26.s, p0/m, z6.s, z18.s\n"
-        "fmla z27.s, p0/m, z7.s, z19.s\n"
-        "fclamp {z24.s-z27.s}, z2.s, z3.s\n"
-        "whilelt pn9.s, x28, x26, vlx4\n"
-        "st1w {z24.s-z27.s}, pn9, [x15]\n"
+        ".inst 0xc0060c04\n"  // mova {z4.d-z7.d}, za.d[w8, 0, vgx4]
+        ".inst 0xc0060c28\n"  // mova {z8.d-z11.d}, za.d[w8, 1, vgx4]
+        ".inst 0xa040c8ec\n"  // ld1w {z12.s-z15.s}, pn10/z, [x7]
+        ".inst 0xa041c8f0\n"  // ld1w {z16.s-z19.s}, pn10/z, [x7, #4, mul vl]
+        ".inst 0xa042c8f8\n"  // ld1w {z24.s-z27.s}, pn10/z, [x7, #8, mul vl]
+        ".inst 0x04a80084\n"  // add z4.s, z4.s, z8.s
+        ".inst 0x04a900a5\n"  // add z5.s, z5.s, z9.s
+        ".inst 0x04aa00c6\n"  // add z6.s, z6.s, z10.s
+        ".inst 0x04ab00e7\n"  // add z7.s, z7.s, z11.s
+        ".inst 0x04944184\n"  // mla z4.s, p0/m, z12.s, z20.s
+        ".inst 0x049441a5\n"  // mla z5.s, p0/m, z13.s, z20.s
+        ".inst 0x049441c6\n"  // mla z6.s, p0/m, z14.s, z20.s
+        ".inst 0x049441e7\n"  // mla z7.s, p0/m, z15.s, z20.s
+        ".inst 0xc132e084\n"  // scvtf {z4.s-z7.s}, {z4.s-z7.s}
+        ".inst 0x65950a10\n"  // fmul z16.s, z16.s, z21.s
+        ".inst 0x65950a31\n"  // fmul z17.s, z17.s, z21.s
+        ".inst 0x65950a52\n"  // fmul z18.s, z18.s, z21.s
+        ".inst 0x65950a73\n"  // fmul z19.s, z19.s, z21.s
+        ".inst 0x65b00098\n"  // fmla z24.s, p0/m, z4.s, z16.s
+        ".inst 0x65b100b9\n"  // fmla z25.s, p0/m, z5.s, z17.s
+        ".inst 0x65b200da\n"  // fmla z26.s, p0/m, z6.s, z18.s
+        ".inst 0x65b300fb\n"  // fmla z27.s, p0/m, z7.s, z19.s
+        ".inst 0xc1a3c858\n"  // fclamp {z24.s-z27.s}, z2.s, z3.s
+        ".inst 0x25ba6791\n"  // whilelt pn9.s, x28, x26, vlx4
+        ".inst 0xa060c5f8\n"  // st1w {z24.s-z27.s}, pn9, [x15]
         "add x15, x15, x25, lsl #2\n"
         "add x14, x14, x10\n"
         "subs x16, x16, x26\n"
@@ -278,12 +280,12 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot(
         "add x3, x3, x23\n"
         "subs x4, x4, #1\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x30", "z0", "z1", "z2", "z3",
           "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19",
           "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3",
-          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

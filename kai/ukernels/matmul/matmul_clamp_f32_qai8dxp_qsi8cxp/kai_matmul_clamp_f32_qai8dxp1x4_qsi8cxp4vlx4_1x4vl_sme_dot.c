@@ -19,8 +19,8 @@
 // is exact). The whole call is one streaming-mode section (inline assembly; see docs/matmul_sme.md for the
 // calling convention).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot.h"
@@ -33,9 +33,10 @@
 #include "kai_matmul_clamp_f32_qai8dxp_qsi8cxp_interface.h"
 
 // The streaming body is one assembly string (it holds state in registers throughout), longer than the 4095
-// characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+// characters C99 guarantees; GCC and clang accept it
+// (the pragma below).
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_kr = 4;
@@ -44,8 +45,10 @@ static const size_t kai_k_chunk = 32;  // the K padding unit
 
 // Bytes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_svl_bytes(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes;
 }
 
@@ -68,7 +71,7 @@ static size_t kai_rhs_block_stride(size_t k, size_t nr) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -76,13 +79,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -151,18 +154,6 @@ struct kai_args {
     uint32_t max_bits;      // 92
 };
 
-// Group g (0..7 of the iteration): its four RHS vectors into z24-z27, then SDOT by element t of the LHS quad q
-// into the chain a0..a3.
-#define KAI_GROUP(g, q, t, a0, a1, a2, a3)                       \
-    "ldr z24, [x19, #" #g "*4+0, mul vl]\n"                     \
-    "ldr z25, [x19, #" #g "*4+1, mul vl]\n"                     \
-    "ldr z26, [x19, #" #g "*4+2, mul vl]\n"                     \
-    "ldr z27, [x19, #" #g "*4+3, mul vl]\n"                     \
-    "sdot " a0 ".s, z24.b, " q ".b[" t "]\n"                    \
-    "sdot " a1 ".s, z25.b, " q ".b[" t "]\n"                    \
-    "sdot " a2 ".s, z26.b, " q ".b[" t "]\n"                    \
-    "sdot " a3 ".s, z27.b, " q ".b[" t "]\n"
-
 void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, float* dst, size_t dst_stride_row,
     size_t dst_stride_col, float scalar_min, float scalar_max) {
@@ -209,102 +200,160 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot(
         "ldp x23, x9, [x0, #48]\n"
         "ldp x10, x11, [x0, #64]\n"
         "ldr x13, [x0, #80]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "ld1rw {z2.s}, p0/z, [x0, #88]\n"
-        "ld1rw {z3.s}, p0/z, [x0, #92]\n"
-        "cntw x24\n"
-        "cntb x25\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x8556c002\n"  // ld1rw {z2.s}, p0/z, [x0, #88]
+        ".inst 0x8557c003\n"  // ld1rw {z3.s}, p0/z, [x0, #92]
+        ".inst 0x04a0e3f8\n"  // cntw x24
+        ".inst 0x0420e3f9\n"  // cntb x25
         "1:\n"  // rows
         "mov x14, x2\n"
         "mov x15, x3\n"
         "mov x16, x5\n"
         "add x27, x1, x11\n"
-        "ld1rw {z30.s}, p0/z, [x27]\n"
-        "ld1rw {z31.s}, p0/z, [x27, #4]\n"
+        ".inst 0x8540c37e\n"  // ld1rw {z30.s}, p0/z, [x27]
+        ".inst 0x8541c37f\n"  // ld1rw {z31.s}, p0/z, [x27, #4]
         "2:\n"  // column blocks
         "cmp x16, x25\n"
         "csel x26, x16, x25, lo\n"
-        "mov z16.s, #0\n"
-        "mov z17.s, #0\n"
-        "mov z18.s, #0\n"
-        "mov z19.s, #0\n"
-        "mov z20.s, #0\n"
-        "mov z21.s, #0\n"
-        "mov z22.s, #0\n"
-        "mov z23.s, #0\n"
+        ".inst 0x25b8c010\n"  // mov z16.s, #0
+        ".inst 0x25b8c011\n"  // mov z17.s, #0
+        ".inst 0x25b8c012\n"  // mov z18.s, #0
+        ".inst 0x25b8c013\n"  // mov z19.s, #0
+        ".inst 0x25b8c014\n"  // mov z20.s, #0
+        ".inst 0x25b8c015\n"  // mov z21.s, #0
+        ".inst 0x25b8c016\n"  // mov z22.s, #0
+        ".inst 0x25b8c017\n"  // mov z23.s, #0
         "mov x17, x1\n"
         "mov x19, x14\n"
         "mov x20, x6\n"
         "3:\n"  // 8 groups (32 K) per iteration
-        "ld1rqb {z0.b}, p0/z, [x17]\n"
-        "ld1rqb {z1.b}, p0/z, [x17, #16]\n"
-        KAI_GROUP(0, "z0", "0", "z16", "z17", "z18", "z19")
-        KAI_GROUP(1, "z0", "1", "z20", "z21", "z22", "z23")
-        KAI_GROUP(2, "z0", "2", "z16", "z17", "z18", "z19")
-        KAI_GROUP(3, "z0", "3", "z20", "z21", "z22", "z23")
-        KAI_GROUP(4, "z1", "0", "z16", "z17", "z18", "z19")
-        KAI_GROUP(5, "z1", "1", "z20", "z21", "z22", "z23")
-        KAI_GROUP(6, "z1", "2", "z16", "z17", "z18", "z19")
-        KAI_GROUP(7, "z1", "3", "z20", "z21", "z22", "z23")
+        ".inst 0xa4002220\n"  // ld1rqb {z0.b}, p0/z, [x17]
+        ".inst 0xa4012221\n"  // ld1rqb {z1.b}, p0/z, [x17, #16]
+        // Group g (0..7 of the iteration): its four RHS vectors into z24-z27, then SDOT by element t of the LHS quad q
+        // into the chain a0..a3.
+        ".inst 0x85804278\n"  // ldr z24, [x19, #0*4+0, mul vl]
+        ".inst 0x85804679\n"  // ldr z25, [x19, #0*4+1, mul vl]
+        ".inst 0x85804a7a\n"  // ldr z26, [x19, #0*4+2, mul vl]
+        ".inst 0x85804e7b\n"  // ldr z27, [x19, #0*4+3, mul vl]
+        ".inst 0x44a00310\n"  // sdot z16.s, z24.b, z0.b[0]
+        ".inst 0x44a00331\n"  // sdot z17.s, z25.b, z0.b[0]
+        ".inst 0x44a00352\n"  // sdot z18.s, z26.b, z0.b[0]
+        ".inst 0x44a00373\n"  // sdot z19.s, z27.b, z0.b[0]
+        ".inst 0x85805278\n"  // ldr z24, [x19, #1*4+0, mul vl]
+        ".inst 0x85805679\n"  // ldr z25, [x19, #1*4+1, mul vl]
+        ".inst 0x85805a7a\n"  // ldr z26, [x19, #1*4+2, mul vl]
+        ".inst 0x85805e7b\n"  // ldr z27, [x19, #1*4+3, mul vl]
+        ".inst 0x44a80314\n"  // sdot z20.s, z24.b, z0.b[1]
+        ".inst 0x44a80335\n"  // sdot z21.s, z25.b, z0.b[1]
+        ".inst 0x44a80356\n"  // sdot z22.s, z26.b, z0.b[1]
+        ".inst 0x44a80377\n"  // sdot z23.s, z27.b, z0.b[1]
+        ".inst 0x85814278\n"  // ldr z24, [x19, #2*4+0, mul vl]
+        ".inst 0x85814679\n"  // ldr z25, [x19, #2*4+1, mul vl]
+        ".inst 0x85814a7a\n"  // ldr z26, [x19, #2*4+2, mul vl]
+        ".inst 0x85814e7b\n"  // ldr z27, [x19, #2*4+3, mul vl]
+        ".inst 0x44b00310\n"  // sdot z16.s, z24.b, z0.b[2]
+        ".inst 0x44b00331\n"  // sdot z17.s, z25.b, z0.b[2]
+        ".inst 0x44b00352\n"  // sdot z18.s, z26.b, z0.b[2]
+        ".inst 0x44b00373\n"  // sdot z19.s, z27.b, z0.b[2]
+        ".inst 0x85815278\n"  // ldr z24, [x19, #3*4+0, mul vl]
+        ".inst 0x85815679\n"  // ldr z25, [x19, #3*4+1, mul vl]
+        ".inst 0x85815a7a\n"  // ldr z26, [x19, #3*4+2, mul vl]
+        ".inst 0x85815e7b\n"  // ldr z27, [x19, #3*4+3, mul vl]
+        ".inst 0x44b80314\n"  // sdot z20.s, z24.b, z0.b[3]
+        ".inst 0x44b80335\n"  // sdot z21.s, z25.b, z0.b[3]
+        ".inst 0x44b80356\n"  // sdot z22.s, z26.b, z0.b[3]
+        ".inst 0x44b80377\n"  // sdot z23.s, z27.b, z0.b[3]
+        ".inst 0x85824278\n"  // ldr z24, [x19, #4*4+0, mul vl]
+        ".inst 0x85824679\n"  // ldr z25, [x19, #4*4+1, mul vl]
+        ".inst 0x85824a7a\n"  // ldr z26, [x19, #4*4+2, mul vl]
+        ".inst 0x85824e7b\n"  // ldr z27, [x19, #4*4+3, mul vl]
+        ".inst 0x44a10310\n"  // sdot z16.s, z24.b, z1.b[0]
+        ".inst 0x44a10331\n"  // sdot z17.s, z25.b, z1.b[0]
+        ".inst 0x44a10352\n"  // sdot z18.s, z26.b, z1.b[0]
+        ".inst 0x44a10373\n"  // sdot z19.s, z27.b, z1.b[0]
+        ".inst 0x85825278\n"  // ldr z24, [x19, #5*4+0, mul vl]
+        ".inst 0x85825679\n"  // ldr z25, [x19, #5*4+1, mul vl]
+        ".inst 0x85825a7a\n"  // ldr z26, [x19, #5*4+2, mul vl]
+        ".inst 0x85825e7b\n"  // ldr z27, [x19, #5*4+3, mul vl]
+        ".inst 0x44a90314\n"  // sdot z20.s, z24.b, z1.b[1]
+        ".inst 0x44a90335\n"  // sdot z21.s, z25.b, z1.b[1]
+        ".inst 0x44a90356\n"  // sdot z22.s, z26.b, z1.b[1]
+        ".inst 0x44a90377\n"  // sdot z23.s, z27.b, z1.b[1]
+        ".inst 0x85834278\n"  // ldr z24, [x19, #6*4+0, mul vl]
+        ".inst 0x85834679\n"  // ldr z25, [x19, #6*4+1, mul vl]
+        ".inst 0x85834a7a\n"  // ldr z26, [x19, #6*4+2, mul vl]
+        ".inst 0x85834e7b\n"  // ldr z27, [x19, #6*4+3, mul vl]
+        ".inst 0x44b10310\n"  // sdot z16.s, z24.b, z1.b[2]
+        ".inst 0x44b10331\n"  // sdot z17.s, z25.b, z1.b[2]
+        ".inst 0x44b10352\n"  // sdot z18.s, z26.b, z1.b[2]
+        ".inst 0x44b10373\n"  // sdot z19.s, z27.b, z1.b[2]
+        ".inst 0x85835278\n"  // ldr z24, [x19, #7*4+0, mul vl]
+        ".inst 0x85835679\n"  // ldr z25, [x19, #7*4+1, mul vl]
+        ".inst 0x85835a7a\n"  // ldr z26, [x19, #7*4+2, mul vl]
+        ".inst 0x85835e7b\n"  // ldr z27, [x19, #7*4+3, mul vl]
+        ".inst 0x44b90314\n"  // sdot z20.s, z24.b, z1.b[3]
+        ".inst 0x44b90335\n"  // sdot z21.s, z25.b, z1.b[3]
+        ".inst 0x44b90356\n"  // sdot z22.s, z26.b, z1.b[3]
+        ".inst 0x44b90377\n"  // sdot z23.s, z27.b, z1.b[3]
         "add x17, x17, #32\n"
         "add x19, x19, x25, lsl #5\n"
         "subs x20, x20, #1\n"
         "b.ne 3b\n"
         // Epilogue: the two chains, the int32 correction, f32, s = rs * ls, fmaf(y, s, bias), clamp.
         "add x7, x14, x13\n"
-        "ldr z4, [x7, #0, mul vl]\n"
-        "ldr z5, [x7, #1, mul vl]\n"
-        "ldr z6, [x7, #2, mul vl]\n"
-        "ldr z7, [x7, #3, mul vl]\n"
-        "ldr z8, [x7, #4, mul vl]\n"
-        "ldr z9, [x7, #5, mul vl]\n"
-        "ldr z10, [x7, #6, mul vl]\n"
-        "ldr z11, [x7, #7, mul vl]\n"
-        "ldr z12, [x7, #8, mul vl]\n"
-        "ldr z13, [x7, #9, mul vl]\n"
-        "ldr z14, [x7, #10, mul vl]\n"
-        "ldr z15, [x7, #11, mul vl]\n"
-        "add z16.s, z16.s, z20.s\n"
-        "add z17.s, z17.s, z21.s\n"
-        "add z18.s, z18.s, z22.s\n"
-        "add z19.s, z19.s, z23.s\n"
-        "mla z16.s, p0/m, z4.s, z30.s\n"
-        "mla z17.s, p0/m, z5.s, z30.s\n"
-        "mla z18.s, p0/m, z6.s, z30.s\n"
-        "mla z19.s, p0/m, z7.s, z30.s\n"
-        "scvtf z16.s, p0/m, z16.s\n"
-        "scvtf z17.s, p0/m, z17.s\n"
-        "scvtf z18.s, p0/m, z18.s\n"
-        "scvtf z19.s, p0/m, z19.s\n"
-        "fmul z8.s, z8.s, z31.s\n"
-        "fmul z9.s, z9.s, z31.s\n"
-        "fmul z10.s, z10.s, z31.s\n"
-        "fmul z11.s, z11.s, z31.s\n"
-        "fmla z12.s, p0/m, z16.s, z8.s\n"
-        "fmla z13.s, p0/m, z17.s, z9.s\n"
-        "fmla z14.s, p0/m, z18.s, z10.s\n"
-        "fmla z15.s, p0/m, z19.s, z11.s\n"
-        "fmax z12.s, p0/m, z12.s, z2.s\n"
-        "fmax z13.s, p0/m, z13.s, z2.s\n"
-        "fmax z14.s, p0/m, z14.s, z2.s\n"
-        "fmax z15.s, p0/m, z15.s, z2.s\n"
-        "fmin z12.s, p0/m, z12.s, z3.s\n"
-        "fmin z13.s, p0/m, z13.s, z3.s\n"
-        "fmin z14.s, p0/m, z14.s, z3.s\n"
-        "fmin z15.s, p0/m, z15.s, z3.s\n"
+        ".inst 0x858040e4\n"  // ldr z4, [x7, #0, mul vl]
+        ".inst 0x858044e5\n"  // ldr z5, [x7, #1, mul vl]
+        ".inst 0x858048e6\n"  // ldr z6, [x7, #2, mul vl]
+        ".inst 0x85804ce7\n"  // ldr z7, [x7, #3, mul vl]
+        ".inst 0x858050e8\n"  // ldr z8, [x7, #4, mul vl]
+        ".inst 0x858054e9\n"  // ldr z9, [x7, #5, mul vl]
+        ".inst 0x858058ea\n"  // ldr z10, [x7, #6, mul vl]
+        ".inst 0x85805ceb\n"  // ldr z11, [x7, #7, mul vl]
+        ".inst 0x858140ec\n"  // ldr z12, [x7, #8, mul vl]
+        ".inst 0x858144ed\n"  // ldr z13, [x7, #9, mul vl]
+        ".inst 0x858148ee\n"  // ldr z14, [x7, #10, mul vl]
+        ".inst 0x85814cef\n"  // ldr z15, [x7, #11, mul vl]
+        ".inst 0x04b40210\n"  // add z16.s, z16.s, z20.s
+        ".inst 0x04b50231\n"  // add z17.s, z17.s, z21.s
+        ".inst 0x04b60252\n"  // add z18.s, z18.s, z22.s
+        ".inst 0x04b70273\n"  // add z19.s, z19.s, z23.s
+        ".inst 0x049e4090\n"  // mla z16.s, p0/m, z4.s, z30.s
+        ".inst 0x049e40b1\n"  // mla z17.s, p0/m, z5.s, z30.s
+        ".inst 0x049e40d2\n"  // mla z18.s, p0/m, z6.s, z30.s
+        ".inst 0x049e40f3\n"  // mla z19.s, p0/m, z7.s, z30.s
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x6594a252\n"  // scvtf z18.s, p0/m, z18.s
+        ".inst 0x6594a273\n"  // scvtf z19.s, p0/m, z19.s
+        ".inst 0x659f0908\n"  // fmul z8.s, z8.s, z31.s
+        ".inst 0x659f0929\n"  // fmul z9.s, z9.s, z31.s
+        ".inst 0x659f094a\n"  // fmul z10.s, z10.s, z31.s
+        ".inst 0x659f096b\n"  // fmul z11.s, z11.s, z31.s
+        ".inst 0x65a8020c\n"  // fmla z12.s, p0/m, z16.s, z8.s
+        ".inst 0x65a9022d\n"  // fmla z13.s, p0/m, z17.s, z9.s
+        ".inst 0x65aa024e\n"  // fmla z14.s, p0/m, z18.s, z10.s
+        ".inst 0x65ab026f\n"  // fmla z15.s, p0/m, z19.s, z11.s
+        ".inst 0x6586804c\n"  // fmax z12.s, p0/m, z12.s, z2.s
+        ".inst 0x6586804d\n"  // fmax z13.s, p0/m, z13.s, z2.s
+        ".inst 0x6586804e\n"  // fmax z14.s, p0/m, z14.s, z2.s
+        ".inst 0x6586804f\n"  // fmax z15.s, p0/m, z15.s, z2.s
+        ".inst 0x6587806c\n"  // fmin z12.s, p0/m, z12.s, z3.s
+        ".inst 0x6587806d\n"  // fmin z13.s, p0/m, z13.s, z3.s
+        ".inst 0x6587806e\n"  // fmin z14.s, p0/m, z14.s, z3.s
+        ".inst 0x6587806f\n"  // fmin z15.s, p0/m, z15.s, z3.s
         "mov x20, #0\n"
-        "whilelt p4.s, x20, x26\n"
+        ".inst 0x25ba1684\n"  // whilelt p4.s, x20, x26
         "add x20, x20, x24\n"
-        "whilelt p5.s, x20, x26\n"
+        ".inst 0x25ba1685\n"  // whilelt p5.s, x20, x26
         "add x20, x20, x24\n"
-        "whilelt p6.s, x20, x26\n"
+        ".inst 0x25ba1686\n"  // whilelt p6.s, x20, x26
         "add x20, x20, x24\n"
-        "whilelt p7.s, x20, x26\n"
-        "st1w {z12.s}, p4, [x15, #0, mul vl]\n"
-        "st1w {z13.s}, p5, [x15, #1, mul vl]\n"
-        "st1w {z14.s}, p6, [x15, #2, mul vl]\n"
-        "st1w {z15.s}, p7, [x15, #3, mul vl]\n"
+        ".inst 0x25ba1687\n"  // whilelt p7.s, x20, x26
+        ".inst 0xe540f1ec\n"  // st1w {z12.s}, p4, [x15, #0, mul vl]
+        ".inst 0xe541f5ed\n"  // st1w {z13.s}, p5, [x15, #1, mul vl]
+        ".inst 0xe542f9ee\n"  // st1w {z14.s}, p6, [x15, #2, mul vl]
+        ".inst 0xe543fdef\n"  // st1w {z15.s}, p7, [x15, #3, mul vl]
         "add x15, x15, x25, lsl #2\n"
         "add x14, x14, x10\n"
         "subs x16, x16, x26\n"
@@ -313,12 +362,12 @@ void kai_run_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot(
         "add x3, x3, x23\n"
         "subs x4, x4, #1\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x30", "z0", "z1", "z2", "z3",
           "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19",
           "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3",
-          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc", "memory");
+          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");
 }

@@ -3,8 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
-#error "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot needs AArch64 with FEAT_SME2"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot needs AArch64"
 #endif
 
 // dst[i][j] = FCLAMP(acc, scalar_min, scalar_max) = minNum(maxNum(acc, scalar_min), scalar_max) (KleidiAI's clamp: equal
@@ -39,10 +39,10 @@
 
 #include "kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_interface.h"
 
-// The streaming body is one assembly string longer than the 4095 characters C99 guarantees; clang (the only
-// compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+// The streaming body is one assembly string longer than the 4095 characters C99 guarantees; GCC and clang accept it
+// (the pragma below).
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_m_step = 1;
@@ -55,8 +55,10 @@ static const int32_t kai_lut[16] = {-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 
 
 // The f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_vl(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float);
 }
 
@@ -65,7 +67,7 @@ static size_t kai_vl(void) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -73,13 +75,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -204,90 +206,90 @@ void kai_run_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot(
             "ldp x6, x7, [x0, #32]\n"
             "ldp x9, x10, [x0, #48]\n"
             "ldp x11, x12, [x0, #64]\n"
-            "smstart\n"
-            "ptrue p0.b\n"
-            "ptrue pn8.h\n"
-            "ldr zt0, [x12]\n"
-            "ld1rw {z28.s}, p0/z, [x0, #80]\n"
-            "ld1rw {z29.s}, p0/z, [x0, #84]\n"
+            ".inst 0xd503477f\n"  // smstart
+            ".inst 0x2518e3e0\n"  // ptrue p0.b
+            ".inst 0x25607810\n"  // ptrue pn8.h
+            ".inst 0xe11f8180\n"  // ldr zt0, [x12]
+            ".inst 0x8554c01c\n"  // ld1rw {z28.s}, p0/z, [x0, #80]
+            ".inst 0x8555c01d\n"  // ld1rw {z29.s}, p0/z, [x0, #84]
             "mov w8, #0\n"
             "mov x4, #0\n"
-            "whilelt pn9.s, x4, x6, vlx4\n"
+            ".inst 0x25a66491\n"  // whilelt pn9.s, x4, x6, vlx4
             "1:\n"  // column tiles of 4VL
-            "zero {za1.s}\n"
+            ".inst 0xc0080022\n"  // zero {za1.s}
             "mov x13, x1\n"
             "mov x14, x2\n"
             "mov x15, x3\n"
             "add x16, x3, x11\n"
             "mov x17, x7\n"
             "2:\n"  // blocks
-            "zero {za0.s, za2.s, za3.s}\n"
+            ".inst 0xc00800dd\n"  // zero {za0.s, za2.s, za3.s}
             "mov x12, x9\n"
             "3:\n"  // 32 values of the block
-            "ld1rqb {z0.b}, p0/z, [x13]\n"
-            "ld1rqb {z1.b}, p0/z, [x13, #16]\n"
+            ".inst 0xa40021a0\n"  // ld1rqb {z0.b}, p0/z, [x13]
+            ".inst 0xa40121a1\n"  // ld1rqb {z1.b}, p0/z, [x13, #16]
             "add x13, x13, #32\n"
-            "ld1h {z12.h-z15.h}, pn8/z, [x15]\n"
-            "luti4 {z4.b-z5.b}, zt0, z12[0]\n"
-            "luti4 {z6.b-z7.b}, zt0, z13[0]\n"
-            "luti4 {z8.b-z9.b}, zt0, z14[0]\n"
-            "luti4 {z10.b-z11.b}, zt0, z15[0]\n"
-            "ld1h {z16.h-z19.h}, pn8/z, [x15, #4, mul vl]\n"
-            "sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z0.b[0]\n"
-            "sdot za.s[w8, 0, vgx4], {z8.b-z11.b}, z0.b[1]\n"
-            "luti4 {z20.b-z21.b}, zt0, z16[0]\n"
-            "luti4 {z22.b-z23.b}, zt0, z17[0]\n"
-            "luti4 {z24.b-z25.b}, zt0, z18[0]\n"
-            "luti4 {z26.b-z27.b}, zt0, z19[0]\n"
-            "ld1h {z12.h-z15.h}, pn8/z, [x15, #8, mul vl]\n"
-            "sdot za.s[w8, 0, vgx4], {z20.b-z23.b}, z0.b[2]\n"
-            "sdot za.s[w8, 0, vgx4], {z24.b-z27.b}, z0.b[3]\n"
-            "luti4 {z4.b-z5.b}, zt0, z12[0]\n"
-            "luti4 {z6.b-z7.b}, zt0, z13[0]\n"
-            "luti4 {z8.b-z9.b}, zt0, z14[0]\n"
-            "luti4 {z10.b-z11.b}, zt0, z15[0]\n"
-            "ld1h {z16.h-z19.h}, pn8/z, [x15, #12, mul vl]\n"
-            "sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z1.b[0]\n"
-            "sdot za.s[w8, 0, vgx4], {z8.b-z11.b}, z1.b[1]\n"
-            "luti4 {z20.b-z21.b}, zt0, z16[0]\n"
-            "luti4 {z22.b-z23.b}, zt0, z17[0]\n"
-            "luti4 {z24.b-z25.b}, zt0, z18[0]\n"
-            "luti4 {z26.b-z27.b}, zt0, z19[0]\n"
-            "addvl x15, x15, #16\n"
-            "sdot za.s[w8, 0, vgx4], {z20.b-z23.b}, z1.b[2]\n"
-            "sdot za.s[w8, 0, vgx4], {z24.b-z27.b}, z1.b[3]\n"
+            ".inst 0xa040a1ec\n"  // ld1h {z12.h-z15.h}, pn8/z, [x15]
+            ".inst 0xc08a4184\n"  // luti4 {z4.b-z5.b}, zt0, z12[0]
+            ".inst 0xc08a41a6\n"  // luti4 {z6.b-z7.b}, zt0, z13[0]
+            ".inst 0xc08a41c8\n"  // luti4 {z8.b-z9.b}, zt0, z14[0]
+            ".inst 0xc08a41ea\n"  // luti4 {z10.b-z11.b}, zt0, z15[0]
+            ".inst 0xa041a1f0\n"  // ld1h {z16.h-z19.h}, pn8/z, [x15, #4, mul vl]
+            ".inst 0xc15090a0\n"  // sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z0.b[0]
+            ".inst 0xc1509520\n"  // sdot za.s[w8, 0, vgx4], {z8.b-z11.b}, z0.b[1]
+            ".inst 0xc08a4214\n"  // luti4 {z20.b-z21.b}, zt0, z16[0]
+            ".inst 0xc08a4236\n"  // luti4 {z22.b-z23.b}, zt0, z17[0]
+            ".inst 0xc08a4258\n"  // luti4 {z24.b-z25.b}, zt0, z18[0]
+            ".inst 0xc08a427a\n"  // luti4 {z26.b-z27.b}, zt0, z19[0]
+            ".inst 0xa042a1ec\n"  // ld1h {z12.h-z15.h}, pn8/z, [x15, #8, mul vl]
+            ".inst 0xc1509aa0\n"  // sdot za.s[w8, 0, vgx4], {z20.b-z23.b}, z0.b[2]
+            ".inst 0xc1509f20\n"  // sdot za.s[w8, 0, vgx4], {z24.b-z27.b}, z0.b[3]
+            ".inst 0xc08a4184\n"  // luti4 {z4.b-z5.b}, zt0, z12[0]
+            ".inst 0xc08a41a6\n"  // luti4 {z6.b-z7.b}, zt0, z13[0]
+            ".inst 0xc08a41c8\n"  // luti4 {z8.b-z9.b}, zt0, z14[0]
+            ".inst 0xc08a41ea\n"  // luti4 {z10.b-z11.b}, zt0, z15[0]
+            ".inst 0xa043a1f0\n"  // ld1h {z16.h-z19.h}, pn8/z, [x15, #12, mul vl]
+            ".inst 0xc15190a0\n"  // sdot za.s[w8, 0, vgx4], {z4.b-z7.b}, z1.b[0]
+            ".inst 0xc1519520\n"  // sdot za.s[w8, 0, vgx4], {z8.b-z11.b}, z1.b[1]
+            ".inst 0xc08a4214\n"  // luti4 {z20.b-z21.b}, zt0, z16[0]
+            ".inst 0xc08a4236\n"  // luti4 {z22.b-z23.b}, zt0, z17[0]
+            ".inst 0xc08a4258\n"  // luti4 {z24.b-z25.b}, zt0, z18[0]
+            ".inst 0xc08a427a\n"  // luti4 {z26.b-z27.b}, zt0, z19[0]
+            ".inst 0x042f520f\n"  // addvl x15, x15, #16
+            ".inst 0xc1519aa0\n"  // sdot za.s[w8, 0, vgx4], {z20.b-z23.b}, z1.b[2]
+            ".inst 0xc1519f20\n"  // sdot za.s[w8, 0, vgx4], {z24.b-z27.b}, z1.b[3]
             "subs x12, x12, #1\n"
             "b.ne 3b\n"
             // End of block: products a * d into ZA groups 2 / 3, then f32 acc += f32(I) * (a * d).
-            "ld1rh {z2.h}, p0/z, [x14]\n"
+            ".inst 0x84c0a1c2\n"  // ld1rh {z2.h}, p0/z, [x14]
             "add x14, x14, #2\n"
-            "ld1h {z8.h-z9.h}, pn8/z, [x16]\n"
-            "addvl x16, x16, #2\n"
-            "zip {z10.h-z11.h}, z8.h, z9.h\n"
-            "fmlal za.s[w8, 2:3, vgx2], {z10.h-z11.h}, z2.h\n"
-            "mova {z4.d-z7.d}, za.d[w8, 0, vgx4]\n"
-            "scvtf {z4.s-z7.s}, {z4.s-z7.s}\n"
-            "mova {z12.d-z13.d}, za.d[w8, 2, vgx2]\n"
-            "mova {z14.d-z15.d}, za.d[w8, 3, vgx2]\n"
-            "fmla za.s[w8, 1, vgx4], {z4.s-z7.s}, {z12.s-z15.s}\n"
+            ".inst 0xa0402208\n"  // ld1h {z8.h-z9.h}, pn8/z, [x16]
+            ".inst 0x04305050\n"  // addvl x16, x16, #2
+            ".inst 0xc169d10a\n"  // zip {z10.h-z11.h}, z8.h, z9.h
+            ".inst 0xc1220941\n"  // fmlal za.s[w8, 2:3, vgx2], {z10.h-z11.h}, z2.h
+            ".inst 0xc0060c04\n"  // mova {z4.d-z7.d}, za.d[w8, 0, vgx4]
+            ".inst 0xc132e084\n"  // scvtf {z4.s-z7.s}, {z4.s-z7.s}
+            ".inst 0xc006084c\n"  // mova {z12.d-z13.d}, za.d[w8, 2, vgx2]
+            ".inst 0xc006086e\n"  // mova {z14.d-z15.d}, za.d[w8, 3, vgx2]
+            ".inst 0xc1ad1881\n"  // fmla za.s[w8, 1, vgx4], {z4.s-z7.s}, {z12.s-z15.s}
             "subs x17, x17, #1\n"
             "b.ne 2b\n"
             // Clamp and store the tile.
-            "mova {z4.d-z7.d}, za.d[w8, 1, vgx4]\n"
-            "fclamp {z4.s-z7.s}, z28.s, z29.s\n"  // min(max(acc, lo), hi) of numbers: a NaN gives the bound
-            "st1w {z4.s-z7.s}, pn9, [x5]\n"
-            "addvl x5, x5, #4\n"
+            ".inst 0xc0060c24\n"  // mova {z4.d-z7.d}, za.d[w8, 1, vgx4]
+            ".inst 0xc1bdcb84\n"  // fclamp {z4.s-z7.s}, z28.s, z29.s  // min(max(acc, lo), hi) of numbers: a NaN gives the bound
+            ".inst 0xa060c4a4\n"  // st1w {z4.s-z7.s}, pn9, [x5]
+            ".inst 0x04255085\n"  // addvl x5, x5, #4
             "add x3, x3, x10\n"
-            "incb x4\n"
-            "whilelt pn9.s, x4, x6, vlx4\n"
-            "b.first 1b\n"
-            "smstop\n"
+            ".inst 0x0430e3e4\n"  // incb x4
+            ".inst 0x25a66491\n"  // whilelt pn9.s, x4, x6, vlx4
+            "b.mi 1b\n"  // b.first 1b
+            ".inst 0xd503467f\n"  // smstop
             :
             : "r"(a)
             : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
               "x17", "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14",
               "z15", "z16", "z17", "z18", "z19", "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29",
               "z30", "z31", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13",
-              "p14", "p15", "za", "cc", "memory");
+              "p14", "p15", "cc", "memory");
     }
 }

@@ -3,8 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot needs AArch64"
 #endif
 
 // dst[i][j] = min(max(acc, scalar_min), scalar_max) (FMAX / FMIN: NaN propagates), acc = +0 then for each block b:
@@ -33,10 +33,10 @@
 
 #include "kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_interface.h"
 
-// The streaming body is one assembly string longer than the 4095 characters C99 guarantees; clang (the only
-// compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+// The streaming body is one assembly string longer than the 4095 characters C99 guarantees; GCC and clang accept it
+// (the pragma below).
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_m_step = 1;
@@ -46,8 +46,10 @@ static const size_t kai_sr = 2;
 
 // The f32 lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_vl(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / sizeof(float);
 }
 
@@ -56,7 +58,7 @@ static size_t kai_vl(void) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -64,13 +66,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -194,127 +196,127 @@ void kai_run_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot(
             "ldp x6, x7, [x0, #32]\n"
             "ldp x9, x10, [x0, #48]\n"
             "ldr x11, [x0, #64]\n"
-            "smstart sm\n"
-            "ptrue p0.b\n"
-            "ld1rw {z28.s}, p0/z, [x0, #80]\n"
-            "ld1rw {z29.s}, p0/z, [x0, #84]\n"
-            "mov z31.s, #0\n"
+            ".inst 0xd503437f\n"  // smstart sm
+            ".inst 0x2518e3e0\n"  // ptrue p0.b
+            ".inst 0x8554c01c\n"  // ld1rw {z28.s}, p0/z, [x0, #80]
+            ".inst 0x8555c01d\n"  // ld1rw {z29.s}, p0/z, [x0, #84]
+            ".inst 0x25b8c01f\n"  // mov z31.s, #0
             "mov x4, #0\n"
             "1:\n"  // column tiles of 4VL
-            "mov z24.s, #0\n"
-            "mov z25.s, #0\n"
-            "mov z26.s, #0\n"
-            "mov z27.s, #0\n"
+            ".inst 0x25b8c018\n"  // mov z24.s, #0
+            ".inst 0x25b8c019\n"  // mov z25.s, #0
+            ".inst 0x25b8c01a\n"  // mov z26.s, #0
+            ".inst 0x25b8c01b\n"  // mov z27.s, #0
             "mov x13, x1\n"
             "mov x14, x2\n"
             "mov x15, x3\n"
             "add x16, x3, x11\n"
             "mov x17, x7\n"
             "2:\n"  // blocks
-            "mov z16.s, #0\n"
-            "mov z17.s, #0\n"
-            "mov z18.s, #0\n"
-            "mov z19.s, #0\n"
+            ".inst 0x25b8c010\n"  // mov z16.s, #0
+            ".inst 0x25b8c011\n"  // mov z17.s, #0
+            ".inst 0x25b8c012\n"  // mov z18.s, #0
+            ".inst 0x25b8c013\n"  // mov z19.s, #0
             "mov x12, x9\n"
             "3:\n"  // 16 values of the block: two packets
-            "ld1rqb {z0.b}, p0/z, [x13]\n"
+            ".inst 0xa40021a0\n"  // ld1rqb {z0.b}, p0/z, [x13]
             "add x13, x13, #16\n"
-            "ld1w {z12.s}, p0/z, [x15]\n"
-            "ld1w {z13.s}, p0/z, [x15, #1, mul vl]\n"
-            "ld1w {z14.s}, p0/z, [x15, #2, mul vl]\n"
-            "ld1w {z15.s}, p0/z, [x15, #3, mul vl]\n"
-            "lsl z4.b, z12.b, #4\n"  // 16 w of k = 8p .. 8p + 3
-            "lsl z5.b, z13.b, #4\n"
-            "lsl z6.b, z14.b, #4\n"
-            "lsl z7.b, z15.b, #4\n"
-            "and z12.d, z12.d, #0xf0f0f0f0f0f0f0f0\n"  // 16 w of k = 8p + 4 .. 8p + 7
-            "and z13.d, z13.d, #0xf0f0f0f0f0f0f0f0\n"
-            "and z14.d, z14.d, #0xf0f0f0f0f0f0f0f0\n"
-            "and z15.d, z15.d, #0xf0f0f0f0f0f0f0f0\n"
-            "sdot z16.s, z4.b, z0.b[0]\n"
-            "sdot z17.s, z5.b, z0.b[0]\n"
-            "sdot z18.s, z6.b, z0.b[0]\n"
-            "sdot z19.s, z7.b, z0.b[0]\n"
-            "sdot z16.s, z12.b, z0.b[1]\n"
-            "sdot z17.s, z13.b, z0.b[1]\n"
-            "sdot z18.s, z14.b, z0.b[1]\n"
-            "sdot z19.s, z15.b, z0.b[1]\n"
-            "ld1w {z12.s}, p0/z, [x15, #4, mul vl]\n"
-            "ld1w {z13.s}, p0/z, [x15, #5, mul vl]\n"
-            "ld1w {z14.s}, p0/z, [x15, #6, mul vl]\n"
-            "ld1w {z15.s}, p0/z, [x15, #7, mul vl]\n"
-            "lsl z4.b, z12.b, #4\n"  // 16 w of k = 8p .. 8p + 3
-            "lsl z5.b, z13.b, #4\n"
-            "lsl z6.b, z14.b, #4\n"
-            "lsl z7.b, z15.b, #4\n"
-            "and z12.d, z12.d, #0xf0f0f0f0f0f0f0f0\n"  // 16 w of k = 8p + 4 .. 8p + 7
-            "and z13.d, z13.d, #0xf0f0f0f0f0f0f0f0\n"
-            "and z14.d, z14.d, #0xf0f0f0f0f0f0f0f0\n"
-            "and z15.d, z15.d, #0xf0f0f0f0f0f0f0f0\n"
-            "sdot z16.s, z4.b, z0.b[2]\n"
-            "sdot z17.s, z5.b, z0.b[2]\n"
-            "sdot z18.s, z6.b, z0.b[2]\n"
-            "sdot z19.s, z7.b, z0.b[2]\n"
-            "sdot z16.s, z12.b, z0.b[3]\n"
-            "sdot z17.s, z13.b, z0.b[3]\n"
-            "sdot z18.s, z14.b, z0.b[3]\n"
-            "sdot z19.s, z15.b, z0.b[3]\n"
-            "addvl x15, x15, #8\n"
+            ".inst 0xa540a1ec\n"  // ld1w {z12.s}, p0/z, [x15]
+            ".inst 0xa541a1ed\n"  // ld1w {z13.s}, p0/z, [x15, #1, mul vl]
+            ".inst 0xa542a1ee\n"  // ld1w {z14.s}, p0/z, [x15, #2, mul vl]
+            ".inst 0xa543a1ef\n"  // ld1w {z15.s}, p0/z, [x15, #3, mul vl]
+            ".inst 0x042c9d84\n"  // lsl z4.b, z12.b, #4  // 16 w of k = 8p .. 8p + 3
+            ".inst 0x042c9da5\n"  // lsl z5.b, z13.b, #4
+            ".inst 0x042c9dc6\n"  // lsl z6.b, z14.b, #4
+            ".inst 0x042c9de7\n"  // lsl z7.b, z15.b, #4
+            ".inst 0x0580266c\n"  // and z12.d, z12.d, #0xf0f0f0f0f0f0f0f0  // 16 w of k = 8p + 4 .. 8p + 7
+            ".inst 0x0580266d\n"  // and z13.d, z13.d, #0xf0f0f0f0f0f0f0f0
+            ".inst 0x0580266e\n"  // and z14.d, z14.d, #0xf0f0f0f0f0f0f0f0
+            ".inst 0x0580266f\n"  // and z15.d, z15.d, #0xf0f0f0f0f0f0f0f0
+            ".inst 0x44a00090\n"  // sdot z16.s, z4.b, z0.b[0]
+            ".inst 0x44a000b1\n"  // sdot z17.s, z5.b, z0.b[0]
+            ".inst 0x44a000d2\n"  // sdot z18.s, z6.b, z0.b[0]
+            ".inst 0x44a000f3\n"  // sdot z19.s, z7.b, z0.b[0]
+            ".inst 0x44a80190\n"  // sdot z16.s, z12.b, z0.b[1]
+            ".inst 0x44a801b1\n"  // sdot z17.s, z13.b, z0.b[1]
+            ".inst 0x44a801d2\n"  // sdot z18.s, z14.b, z0.b[1]
+            ".inst 0x44a801f3\n"  // sdot z19.s, z15.b, z0.b[1]
+            ".inst 0xa544a1ec\n"  // ld1w {z12.s}, p0/z, [x15, #4, mul vl]
+            ".inst 0xa545a1ed\n"  // ld1w {z13.s}, p0/z, [x15, #5, mul vl]
+            ".inst 0xa546a1ee\n"  // ld1w {z14.s}, p0/z, [x15, #6, mul vl]
+            ".inst 0xa547a1ef\n"  // ld1w {z15.s}, p0/z, [x15, #7, mul vl]
+            ".inst 0x042c9d84\n"  // lsl z4.b, z12.b, #4  // 16 w of k = 8p .. 8p + 3
+            ".inst 0x042c9da5\n"  // lsl z5.b, z13.b, #4
+            ".inst 0x042c9dc6\n"  // lsl z6.b, z14.b, #4
+            ".inst 0x042c9de7\n"  // lsl z7.b, z15.b, #4
+            ".inst 0x0580266c\n"  // and z12.d, z12.d, #0xf0f0f0f0f0f0f0f0  // 16 w of k = 8p + 4 .. 8p + 7
+            ".inst 0x0580266d\n"  // and z13.d, z13.d, #0xf0f0f0f0f0f0f0f0
+            ".inst 0x0580266e\n"  // and z14.d, z14.d, #0xf0f0f0f0f0f0f0f0
+            ".inst 0x0580266f\n"  // and z15.d, z15.d, #0xf0f0f0f0f0f0f0f0
+            ".inst 0x44b00090\n"  // sdot z16.s, z4.b, z0.b[2]
+            ".inst 0x44b000b1\n"  // sdot z17.s, z5.b, z0.b[2]
+            ".inst 0x44b000d2\n"  // sdot z18.s, z6.b, z0.b[2]
+            ".inst 0x44b000f3\n"  // sdot z19.s, z7.b, z0.b[2]
+            ".inst 0x44b80190\n"  // sdot z16.s, z12.b, z0.b[3]
+            ".inst 0x44b801b1\n"  // sdot z17.s, z13.b, z0.b[3]
+            ".inst 0x44b801d2\n"  // sdot z18.s, z14.b, z0.b[3]
+            ".inst 0x44b801f3\n"  // sdot z19.s, z15.b, z0.b[3]
+            ".inst 0x042f510f\n"  // addvl x15, x15, #8
             "subs x12, x12, #1\n"
             "b.ne 3b\n"
             // End of block: f32 acc += f32(16 I) * (a * d16).
-            "scvtf z16.s, p0/m, z16.s\n"
-            "scvtf z17.s, p0/m, z17.s\n"
-            "scvtf z18.s, p0/m, z18.s\n"
-            "scvtf z19.s, p0/m, z19.s\n"
-            "ld1rh {z1.h}, p0/z, [x14]\n"
+            ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+            ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+            ".inst 0x6594a252\n"  // scvtf z18.s, p0/m, z18.s
+            ".inst 0x6594a273\n"  // scvtf z19.s, p0/m, z19.s
+            ".inst 0x84c0a1c1\n"  // ld1rh {z1.h}, p0/z, [x14]
             "add x14, x14, #2\n"
-            "ld1h {z2.h}, p0/z, [x16]\n"
-            "ld1h {z3.h}, p0/z, [x16, #1, mul vl]\n"
-            "addvl x16, x16, #2\n"
-            "zip1 z8.h, z2.h, z3.h\n"  // even halfwords: columns 0..VL-1, odd: 2VL..3VL-1
-            "zip2 z9.h, z2.h, z3.h\n"  // even: VL..2VL-1, odd: 3VL..4VL-1
-            "movprfx z4, z31\n"
-            "fmlalb z4.s, z1.h, z8.h\n"
-            "movprfx z5, z31\n"
-            "fmlalb z5.s, z1.h, z9.h\n"
-            "movprfx z6, z31\n"
-            "fmlalt z6.s, z1.h, z8.h\n"
-            "movprfx z7, z31\n"
-            "fmlalt z7.s, z1.h, z9.h\n"
-            "fmla z24.s, p0/m, z16.s, z4.s\n"
-            "fmla z25.s, p0/m, z17.s, z5.s\n"
-            "fmla z26.s, p0/m, z18.s, z6.s\n"
-            "fmla z27.s, p0/m, z19.s, z7.s\n"
+            ".inst 0xa4a0a202\n"  // ld1h {z2.h}, p0/z, [x16]
+            ".inst 0xa4a1a203\n"  // ld1h {z3.h}, p0/z, [x16, #1, mul vl]
+            ".inst 0x04305050\n"  // addvl x16, x16, #2
+            ".inst 0x05636048\n"  // zip1 z8.h, z2.h, z3.h  // even halfwords: columns 0..VL-1, odd: 2VL..3VL-1
+            ".inst 0x05636449\n"  // zip2 z9.h, z2.h, z3.h  // even: VL..2VL-1, odd: 3VL..4VL-1
+            ".inst 0x0420bfe4\n"  // movprfx z4, z31
+            ".inst 0x64a88024\n"  // fmlalb z4.s, z1.h, z8.h
+            ".inst 0x0420bfe5\n"  // movprfx z5, z31
+            ".inst 0x64a98025\n"  // fmlalb z5.s, z1.h, z9.h
+            ".inst 0x0420bfe6\n"  // movprfx z6, z31
+            ".inst 0x64a88426\n"  // fmlalt z6.s, z1.h, z8.h
+            ".inst 0x0420bfe7\n"  // movprfx z7, z31
+            ".inst 0x64a98427\n"  // fmlalt z7.s, z1.h, z9.h
+            ".inst 0x65a40218\n"  // fmla z24.s, p0/m, z16.s, z4.s
+            ".inst 0x65a50239\n"  // fmla z25.s, p0/m, z17.s, z5.s
+            ".inst 0x65a6025a\n"  // fmla z26.s, p0/m, z18.s, z6.s
+            ".inst 0x65a7027b\n"  // fmla z27.s, p0/m, z19.s, z7.s
             "subs x17, x17, #1\n"
             "b.ne 2b\n"
             // Clamp and store the tile (one predicate per vector).
-            "fmax z24.s, p0/m, z24.s, z28.s\n"
-            "fmax z25.s, p0/m, z25.s, z28.s\n"
-            "fmax z26.s, p0/m, z26.s, z28.s\n"
-            "fmax z27.s, p0/m, z27.s, z28.s\n"
-            "fmin z24.s, p0/m, z24.s, z29.s\n"
-            "fmin z25.s, p0/m, z25.s, z29.s\n"
-            "fmin z26.s, p0/m, z26.s, z29.s\n"
-            "fmin z27.s, p0/m, z27.s, z29.s\n"
+            ".inst 0x65868398\n"  // fmax z24.s, p0/m, z24.s, z28.s
+            ".inst 0x65868399\n"  // fmax z25.s, p0/m, z25.s, z28.s
+            ".inst 0x6586839a\n"  // fmax z26.s, p0/m, z26.s, z28.s
+            ".inst 0x6586839b\n"  // fmax z27.s, p0/m, z27.s, z28.s
+            ".inst 0x658783b8\n"  // fmin z24.s, p0/m, z24.s, z29.s
+            ".inst 0x658783b9\n"  // fmin z25.s, p0/m, z25.s, z29.s
+            ".inst 0x658783ba\n"  // fmin z26.s, p0/m, z26.s, z29.s
+            ".inst 0x658783bb\n"  // fmin z27.s, p0/m, z27.s, z29.s
             "mov x12, x4\n"
-            "whilelt p1.s, x12, x6\n"
-            "st1w {z24.s}, p1, [x5]\n"
-            "incw x12\n"
-            "whilelt p1.s, x12, x6\n"
-            "st1w {z25.s}, p1, [x5, #1, mul vl]\n"
-            "incw x12\n"
-            "whilelt p1.s, x12, x6\n"
-            "st1w {z26.s}, p1, [x5, #2, mul vl]\n"
-            "incw x12\n"
-            "whilelt p1.s, x12, x6\n"
-            "st1w {z27.s}, p1, [x5, #3, mul vl]\n"
-            "addvl x5, x5, #4\n"
+            ".inst 0x25a61581\n"  // whilelt p1.s, x12, x6
+            ".inst 0xe540e4b8\n"  // st1w {z24.s}, p1, [x5]
+            ".inst 0x04b0e3ec\n"  // incw x12
+            ".inst 0x25a61581\n"  // whilelt p1.s, x12, x6
+            ".inst 0xe541e4b9\n"  // st1w {z25.s}, p1, [x5, #1, mul vl]
+            ".inst 0x04b0e3ec\n"  // incw x12
+            ".inst 0x25a61581\n"  // whilelt p1.s, x12, x6
+            ".inst 0xe542e4ba\n"  // st1w {z26.s}, p1, [x5, #2, mul vl]
+            ".inst 0x04b0e3ec\n"  // incw x12
+            ".inst 0x25a61581\n"  // whilelt p1.s, x12, x6
+            ".inst 0xe543e4bb\n"  // st1w {z27.s}, p1, [x5, #3, mul vl]
+            ".inst 0x04255085\n"  // addvl x5, x5, #4
             "add x3, x3, x10\n"
-            "incb x4\n"
+            ".inst 0x0430e3e4\n"  // incb x4
             "cmp x4, x6\n"
             "b.lo 1b\n"
-            "smstop\n"  // streaming mode and ZA off (the caller's lazy ZA save is committed)
+            ".inst 0xd503467f\n"  // smstop  // streaming mode and ZA off (the caller's lazy ZA save is committed)
             :
             : "r"(a)
             : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",

@@ -17,8 +17,8 @@
 // SMAX / SMIN, two predicated ST1B of the low bytes. One streaming-mode section (inline assembly; calling
 // convention in the header).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
-#error "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa needs AArch64 with FEAT_SME"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa.h"
@@ -31,8 +31,8 @@
 
 // The streaming body is one assembly string (it holds state in registers throughout), longer than the 4095
 // characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_kr = 4;
@@ -40,8 +40,10 @@ static const size_t kai_sr = 1;
 
 // The 32-bit lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_vl(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / 4;
 }
 
@@ -50,7 +52,7 @@ static size_t kai_vl(void) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -58,13 +60,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -133,58 +135,6 @@ struct kai_args {
     int32_t unused;       // 84
 };
 
-// One group: LHS vectors l0 (rows 0..VL-1) and l1 (rows VL..2VL-1) against RHS vectors b0 and b1.
-#define KAI_SMOPA4(l0, l1, b0, b1)                     \
-    "smopa za0.s, p0/m, p0/m, " l0 ".b, " b0 ".b\n"    \
-    "smopa za1.s, p0/m, p0/m, " l0 ".b, " b1 ".b\n"    \
-    "smopa za2.s, p0/m, p0/m, " l1 ".b, " b0 ".b\n"    \
-    "smopa za3.s, p0/m, p0/m, " l1 ".b, " b1 ".b\n"
-
-// Requantizes row w12 + i (i = 0..3) of the tile pair t0 / t1 and stores it at x21, then steps x21 to the next row.
-#define KAI_STORE_ROW(t0, t1, i)                   \
-    "mova z16.s, p0/m, " t0 "h.s[w12, " i "]\n"    \
-    "mova z17.s, p0/m, " t1 "h.s[w12, " i "]\n"    \
-    "scvtf z16.s, p0/m, z16.s\n"                   \
-    "scvtf z17.s, p0/m, z17.s\n"                   \
-    "fmul z16.s, z16.s, z26.s\n"                   \
-    "fmul z17.s, z17.s, z27.s\n"                   \
-    "frintn z16.s, p0/m, z16.s\n"                  \
-    "frintn z17.s, p0/m, z17.s\n"                  \
-    "fcvtzs z16.s, p0/m, z16.s\n"                  \
-    "fcvtzs z17.s, p0/m, z17.s\n"                  \
-    "add z16.s, z16.s, z28.s\n"                    \
-    "add z17.s, z17.s, z28.s\n"                    \
-    "smax z16.s, p0/m, z16.s, z29.s\n"             \
-    "smax z17.s, p0/m, z17.s, z29.s\n"             \
-    "smin z16.s, p0/m, z16.s, z30.s\n"             \
-    "smin z17.s, p0/m, z17.s, z30.s\n"             \
-    "st1b {z16.s}, p4, [x21]\n"                    \
-    "st1b {z17.s}, p5, [x21, #1, mul vl]\n"        \
-    "add x21, x21, x8\n"
-
-// Stores the x22 rows of the tile pair t0 / t1 from slice w12 on: four rows per step while four remain, then one
-// by one.
-#define KAI_STORE_HALF(t0, t1, quad, tail, single, end)  \
-    "subs x22, x22, #4\n"                                \
-    "b.lt " tail "f\n"                                   \
-    quad ":\n"                                           \
-    KAI_STORE_ROW(t0, t1, "0")                           \
-    KAI_STORE_ROW(t0, t1, "1")                           \
-    KAI_STORE_ROW(t0, t1, "2")                           \
-    KAI_STORE_ROW(t0, t1, "3")                           \
-    "add w12, w12, #4\n"                                 \
-    "subs x22, x22, #4\n"                                \
-    "b.ge " quad "b\n"                                   \
-    tail ":\n"                                           \
-    "adds x22, x22, #4\n"                                \
-    "b.eq " end "f\n"                                    \
-    single ":\n"                                         \
-    KAI_STORE_ROW(t0, t1, "0")                           \
-    "add w12, w12, #1\n"                                 \
-    "subs x22, x22, #1\n"                                \
-    "b.ne " single "b\n"                                 \
-    end ":\n"
-
 void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, void* dst, size_t dst_stride_row,
     size_t dst_stride_col, const struct kai_matmul_requantize32_params* params) {
@@ -234,13 +184,13 @@ void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(
         "ldp x5, x6, [x0, #32]\n"
         "ldp x8, x9, [x0, #48]\n"
         "ldr x10, [x0, #64]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "cntw x13\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x04a0e3ed\n"  // cntw x13
         "add x24, x13, x13\n"
-        "ld1rw {z28.s}, p0/z, [x0, #72]\n"
-        "ld1rw {z29.s}, p0/z, [x0, #76]\n"
-        "ld1rw {z30.s}, p0/z, [x0, #80]\n"
+        ".inst 0x8552c01c\n"  // ld1rw {z28.s}, p0/z, [x0, #72]
+        ".inst 0x8553c01d\n"  // ld1rw {z29.s}, p0/z, [x0, #76]
+        ".inst 0x8554c01e\n"  // ld1rw {z30.s}, p0/z, [x0, #80]
         "1:\n"  // row blocks
         "cmp x4, x24\n"
         "csel x23, x4, x24, lo\n"
@@ -250,69 +200,303 @@ void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(
         "2:\n"  // column blocks
         "cmp x16, x24\n"
         "csel x26, x16, x24, lo\n"
-        "zero {za}\n"
-        "ldr z24, [x14, #0, mul vl]\n"
-        "ldr z25, [x14, #1, mul vl]\n"
-        "addha za0.s, p0/m, p0/m, z24.s\n"
-        "addha za1.s, p0/m, p0/m, z25.s\n"
-        "addha za2.s, p0/m, p0/m, z24.s\n"
-        "addha za3.s, p0/m, p0/m, z25.s\n"
-        "addvl x19, x14, #2\n"
+        ".inst 0xc00800ff\n"  // zero {za}
+        ".inst 0x858041d8\n"  // ldr z24, [x14, #0, mul vl]
+        ".inst 0x858045d9\n"  // ldr z25, [x14, #1, mul vl]
+        ".inst 0xc0900300\n"  // addha za0.s, p0/m, p0/m, z24.s
+        ".inst 0xc0900321\n"  // addha za1.s, p0/m, p0/m, z25.s
+        ".inst 0xc0900302\n"  // addha za2.s, p0/m, p0/m, z24.s
+        ".inst 0xc0900323\n"  // addha za3.s, p0/m, p0/m, z25.s
+        ".inst 0x042e5053\n"  // addvl x19, x14, #2
         "mov x17, x1\n"
         "lsr x20, x6, #2\n"
         "cbz x20, 4f\n"
         "3:\n"  // four groups per iteration
-        "ldr z0, [x17, #0, mul vl]\n"
-        "ldr z1, [x17, #1, mul vl]\n"
-        "ldr z8, [x19, #0, mul vl]\n"
-        "ldr z9, [x19, #1, mul vl]\n"
-        "ldr z2, [x17, #2, mul vl]\n"
-        "ldr z3, [x17, #3, mul vl]\n"
-        "ldr z10, [x19, #2, mul vl]\n"
-        "ldr z11, [x19, #3, mul vl]\n"
-        KAI_SMOPA4("z0", "z1", "z8", "z9")
-        "ldr z4, [x17, #4, mul vl]\n"
-        "ldr z5, [x17, #5, mul vl]\n"
-        "ldr z12, [x19, #4, mul vl]\n"
-        "ldr z13, [x19, #5, mul vl]\n"
-        KAI_SMOPA4("z2", "z3", "z10", "z11")
-        "ldr z6, [x17, #6, mul vl]\n"
-        "ldr z7, [x17, #7, mul vl]\n"
-        "ldr z14, [x19, #6, mul vl]\n"
-        "ldr z15, [x19, #7, mul vl]\n"
-        KAI_SMOPA4("z4", "z5", "z12", "z13")
-        KAI_SMOPA4("z6", "z7", "z14", "z15")
-        "addvl x17, x17, #8\n"
-        "addvl x19, x19, #8\n"
+        ".inst 0x85804220\n"  // ldr z0, [x17, #0, mul vl]
+        ".inst 0x85804621\n"  // ldr z1, [x17, #1, mul vl]
+        ".inst 0x85804268\n"  // ldr z8, [x19, #0, mul vl]
+        ".inst 0x85804669\n"  // ldr z9, [x19, #1, mul vl]
+        ".inst 0x85804a22\n"  // ldr z2, [x17, #2, mul vl]
+        ".inst 0x85804e23\n"  // ldr z3, [x17, #3, mul vl]
+        ".inst 0x85804a6a\n"  // ldr z10, [x19, #2, mul vl]
+        ".inst 0x85804e6b\n"  // ldr z11, [x19, #3, mul vl]
+        // One group: LHS vectors l0 (rows 0..VL-1) and l1 (rows VL..2VL-1) against RHS vectors b0 and b1.
+        ".inst 0xa0880000\n"  // smopa za0.s, p0/m, p0/m, z0.b, z8.b
+        ".inst 0xa0890001\n"  // smopa za1.s, p0/m, p0/m, z0.b, z9.b
+        ".inst 0xa0880022\n"  // smopa za2.s, p0/m, p0/m, z1.b, z8.b
+        ".inst 0xa0890023\n"  // smopa za3.s, p0/m, p0/m, z1.b, z9.b
+        ".inst 0x85805224\n"  // ldr z4, [x17, #4, mul vl]
+        ".inst 0x85805625\n"  // ldr z5, [x17, #5, mul vl]
+        ".inst 0x8580526c\n"  // ldr z12, [x19, #4, mul vl]
+        ".inst 0x8580566d\n"  // ldr z13, [x19, #5, mul vl]
+        ".inst 0xa08a0040\n"  // smopa za0.s, p0/m, p0/m, z2.b, z10.b
+        ".inst 0xa08b0041\n"  // smopa za1.s, p0/m, p0/m, z2.b, z11.b
+        ".inst 0xa08a0062\n"  // smopa za2.s, p0/m, p0/m, z3.b, z10.b
+        ".inst 0xa08b0063\n"  // smopa za3.s, p0/m, p0/m, z3.b, z11.b
+        ".inst 0x85805a26\n"  // ldr z6, [x17, #6, mul vl]
+        ".inst 0x85805e27\n"  // ldr z7, [x17, #7, mul vl]
+        ".inst 0x85805a6e\n"  // ldr z14, [x19, #6, mul vl]
+        ".inst 0x85805e6f\n"  // ldr z15, [x19, #7, mul vl]
+        ".inst 0xa08c0080\n"  // smopa za0.s, p0/m, p0/m, z4.b, z12.b
+        ".inst 0xa08d0081\n"  // smopa za1.s, p0/m, p0/m, z4.b, z13.b
+        ".inst 0xa08c00a2\n"  // smopa za2.s, p0/m, p0/m, z5.b, z12.b
+        ".inst 0xa08d00a3\n"  // smopa za3.s, p0/m, p0/m, z5.b, z13.b
+        ".inst 0xa08e00c0\n"  // smopa za0.s, p0/m, p0/m, z6.b, z14.b
+        ".inst 0xa08f00c1\n"  // smopa za1.s, p0/m, p0/m, z6.b, z15.b
+        ".inst 0xa08e00e2\n"  // smopa za2.s, p0/m, p0/m, z7.b, z14.b
+        ".inst 0xa08f00e3\n"  // smopa za3.s, p0/m, p0/m, z7.b, z15.b
+        ".inst 0x04315111\n"  // addvl x17, x17, #8
+        ".inst 0x04335113\n"  // addvl x19, x19, #8
         "subs x20, x20, #1\n"
         "b.ne 3b\n"
         "4:\n"
         "ands x20, x6, #3\n"
         "b.eq 6f\n"
         "5:\n"  // single groups
-        "ldr z0, [x17, #0, mul vl]\n"
-        "ldr z1, [x17, #1, mul vl]\n"
-        "ldr z8, [x19, #0, mul vl]\n"
-        "ldr z9, [x19, #1, mul vl]\n"
-        KAI_SMOPA4("z0", "z1", "z8", "z9")
-        "addvl x17, x17, #2\n"
-        "addvl x19, x19, #2\n"
+        ".inst 0x85804220\n"  // ldr z0, [x17, #0, mul vl]
+        ".inst 0x85804621\n"  // ldr z1, [x17, #1, mul vl]
+        ".inst 0x85804268\n"  // ldr z8, [x19, #0, mul vl]
+        ".inst 0x85804669\n"  // ldr z9, [x19, #1, mul vl]
+        ".inst 0xa0880000\n"  // smopa za0.s, p0/m, p0/m, z0.b, z8.b
+        ".inst 0xa0890001\n"  // smopa za1.s, p0/m, p0/m, z0.b, z9.b
+        ".inst 0xa0880022\n"  // smopa za2.s, p0/m, p0/m, z1.b, z8.b
+        ".inst 0xa0890023\n"  // smopa za3.s, p0/m, p0/m, z1.b, z9.b
+        ".inst 0x04315051\n"  // addvl x17, x17, #2
+        ".inst 0x04335053\n"  // addvl x19, x19, #2
         "subs x20, x20, #1\n"
         "b.ne 5b\n"
         "6:\n"  // epilogue: x19 is at the block's scales
-        "ldr z26, [x19, #0, mul vl]\n"
-        "ldr z27, [x19, #1, mul vl]\n"
-        "whilelt p4.s, xzr, x26\n"
-        "whilelt p5.s, x13, x26\n"
+        ".inst 0x8580427a\n"  // ldr z26, [x19, #0, mul vl]
+        ".inst 0x8580467b\n"  // ldr z27, [x19, #1, mul vl]
+        ".inst 0x25ba17e4\n"  // whilelt p4.s, xzr, x26
+        ".inst 0x25ba15a5\n"  // whilelt p5.s, x13, x26
         "mov x21, x15\n"
         "cmp x23, x13\n"
         "csel x22, x23, x13, lo\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("za0", "za1", "7", "8", "9", "10")  // rows 0..VL-1
+        // Stores the x22 rows of the tile pair t0 / t1 from slice w12 on: four rows per step while four remain, then one
+        // by one.
+        "subs x22, x22, #4\n"  // rows 0..VL-1
+        "b.lt 8f\n"
+        "7:\n"
+        ".inst 0xc0820010\n"  // mova z16.s, p0/m, za0h.s[w12, 0]
+        ".inst 0xc0820091\n"  // mova z17.s, p0/m, za1h.s[w12, 0]
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659b0a31\n"  // fmul z17.s, z17.s, z27.s
+        ".inst 0x6580a210\n"  // frintn z16.s, p0/m, z16.s
+        ".inst 0x6580a231\n"  // frintn z17.s, p0/m, z17.s
+        ".inst 0x659ca210\n"  // fcvtzs z16.s, p0/m, z16.s
+        ".inst 0x659ca231\n"  // fcvtzs z17.s, p0/m, z17.s
+        ".inst 0x04bc0210\n"  // add z16.s, z16.s, z28.s
+        ".inst 0x04bc0231\n"  // add z17.s, z17.s, z28.s
+        ".inst 0x048803b0\n"  // smax z16.s, p0/m, z16.s, z29.s
+        ".inst 0x048803b1\n"  // smax z17.s, p0/m, z17.s, z29.s
+        ".inst 0x048a03d0\n"  // smin z16.s, p0/m, z16.s, z30.s
+        ".inst 0x048a03d1\n"  // smin z17.s, p0/m, z17.s, z30.s
+        ".inst 0xe440f2b0\n"  // st1b {z16.s}, p4, [x21]
+        ".inst 0xe441f6b1\n"  // st1b {z17.s}, p5, [x21, #1, mul vl]
+        "add x21, x21, x8\n"
+        ".inst 0xc0820030\n"  // mova z16.s, p0/m, za0h.s[w12, 1]
+        ".inst 0xc08200b1\n"  // mova z17.s, p0/m, za1h.s[w12, 1]
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659b0a31\n"  // fmul z17.s, z17.s, z27.s
+        ".inst 0x6580a210\n"  // frintn z16.s, p0/m, z16.s
+        ".inst 0x6580a231\n"  // frintn z17.s, p0/m, z17.s
+        ".inst 0x659ca210\n"  // fcvtzs z16.s, p0/m, z16.s
+        ".inst 0x659ca231\n"  // fcvtzs z17.s, p0/m, z17.s
+        ".inst 0x04bc0210\n"  // add z16.s, z16.s, z28.s
+        ".inst 0x04bc0231\n"  // add z17.s, z17.s, z28.s
+        ".inst 0x048803b0\n"  // smax z16.s, p0/m, z16.s, z29.s
+        ".inst 0x048803b1\n"  // smax z17.s, p0/m, z17.s, z29.s
+        ".inst 0x048a03d0\n"  // smin z16.s, p0/m, z16.s, z30.s
+        ".inst 0x048a03d1\n"  // smin z17.s, p0/m, z17.s, z30.s
+        ".inst 0xe440f2b0\n"  // st1b {z16.s}, p4, [x21]
+        ".inst 0xe441f6b1\n"  // st1b {z17.s}, p5, [x21, #1, mul vl]
+        "add x21, x21, x8\n"
+        ".inst 0xc0820050\n"  // mova z16.s, p0/m, za0h.s[w12, 2]
+        ".inst 0xc08200d1\n"  // mova z17.s, p0/m, za1h.s[w12, 2]
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659b0a31\n"  // fmul z17.s, z17.s, z27.s
+        ".inst 0x6580a210\n"  // frintn z16.s, p0/m, z16.s
+        ".inst 0x6580a231\n"  // frintn z17.s, p0/m, z17.s
+        ".inst 0x659ca210\n"  // fcvtzs z16.s, p0/m, z16.s
+        ".inst 0x659ca231\n"  // fcvtzs z17.s, p0/m, z17.s
+        ".inst 0x04bc0210\n"  // add z16.s, z16.s, z28.s
+        ".inst 0x04bc0231\n"  // add z17.s, z17.s, z28.s
+        ".inst 0x048803b0\n"  // smax z16.s, p0/m, z16.s, z29.s
+        ".inst 0x048803b1\n"  // smax z17.s, p0/m, z17.s, z29.s
+        ".inst 0x048a03d0\n"  // smin z16.s, p0/m, z16.s, z30.s
+        ".inst 0x048a03d1\n"  // smin z17.s, p0/m, z17.s, z30.s
+        ".inst 0xe440f2b0\n"  // st1b {z16.s}, p4, [x21]
+        ".inst 0xe441f6b1\n"  // st1b {z17.s}, p5, [x21, #1, mul vl]
+        "add x21, x21, x8\n"
+        ".inst 0xc0820070\n"  // mova z16.s, p0/m, za0h.s[w12, 3]
+        ".inst 0xc08200f1\n"  // mova z17.s, p0/m, za1h.s[w12, 3]
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659b0a31\n"  // fmul z17.s, z17.s, z27.s
+        ".inst 0x6580a210\n"  // frintn z16.s, p0/m, z16.s
+        ".inst 0x6580a231\n"  // frintn z17.s, p0/m, z17.s
+        ".inst 0x659ca210\n"  // fcvtzs z16.s, p0/m, z16.s
+        ".inst 0x659ca231\n"  // fcvtzs z17.s, p0/m, z17.s
+        ".inst 0x04bc0210\n"  // add z16.s, z16.s, z28.s
+        ".inst 0x04bc0231\n"  // add z17.s, z17.s, z28.s
+        ".inst 0x048803b0\n"  // smax z16.s, p0/m, z16.s, z29.s
+        ".inst 0x048803b1\n"  // smax z17.s, p0/m, z17.s, z29.s
+        ".inst 0x048a03d0\n"  // smin z16.s, p0/m, z16.s, z30.s
+        ".inst 0x048a03d1\n"  // smin z17.s, p0/m, z17.s, z30.s
+        ".inst 0xe440f2b0\n"  // st1b {z16.s}, p4, [x21]
+        ".inst 0xe441f6b1\n"  // st1b {z17.s}, p5, [x21, #1, mul vl]
+        "add x21, x21, x8\n"
+        "add w12, w12, #4\n"
+        "subs x22, x22, #4\n"
+        "b.ge 7b\n"
+        "8:\n"
+        "adds x22, x22, #4\n"
+        "b.eq 10f\n"
+        "9:\n"
+        ".inst 0xc0820010\n"  // mova z16.s, p0/m, za0h.s[w12, 0]
+        ".inst 0xc0820091\n"  // mova z17.s, p0/m, za1h.s[w12, 0]
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659b0a31\n"  // fmul z17.s, z17.s, z27.s
+        ".inst 0x6580a210\n"  // frintn z16.s, p0/m, z16.s
+        ".inst 0x6580a231\n"  // frintn z17.s, p0/m, z17.s
+        ".inst 0x659ca210\n"  // fcvtzs z16.s, p0/m, z16.s
+        ".inst 0x659ca231\n"  // fcvtzs z17.s, p0/m, z17.s
+        ".inst 0x04bc0210\n"  // add z16.s, z16.s, z28.s
+        ".inst 0x04bc0231\n"  // add z17.s, z17.s, z28.s
+        ".inst 0x048803b0\n"  // smax z16.s, p0/m, z16.s, z29.s
+        ".inst 0x048803b1\n"  // smax z17.s, p0/m, z17.s, z29.s
+        ".inst 0x048a03d0\n"  // smin z16.s, p0/m, z16.s, z30.s
+        ".inst 0x048a03d1\n"  // smin z17.s, p0/m, z17.s, z30.s
+        ".inst 0xe440f2b0\n"  // st1b {z16.s}, p4, [x21]
+        ".inst 0xe441f6b1\n"  // st1b {z17.s}, p5, [x21, #1, mul vl]
+        "add x21, x21, x8\n"
+        "add w12, w12, #1\n"
+        "subs x22, x22, #1\n"
+        "b.ne 9b\n"
+        "10:\n"
         "subs x22, x23, x13\n"
         "b.ls 16f\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("za2", "za3", "12", "13", "14", "15")  // rows VL..2VL-1
+        "subs x22, x22, #4\n"  // rows VL..2VL-1
+        "b.lt 13f\n"
+        "12:\n"
+        ".inst 0xc0820110\n"  // mova z16.s, p0/m, za2h.s[w12, 0]
+        ".inst 0xc0820191\n"  // mova z17.s, p0/m, za3h.s[w12, 0]
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659b0a31\n"  // fmul z17.s, z17.s, z27.s
+        ".inst 0x6580a210\n"  // frintn z16.s, p0/m, z16.s
+        ".inst 0x6580a231\n"  // frintn z17.s, p0/m, z17.s
+        ".inst 0x659ca210\n"  // fcvtzs z16.s, p0/m, z16.s
+        ".inst 0x659ca231\n"  // fcvtzs z17.s, p0/m, z17.s
+        ".inst 0x04bc0210\n"  // add z16.s, z16.s, z28.s
+        ".inst 0x04bc0231\n"  // add z17.s, z17.s, z28.s
+        ".inst 0x048803b0\n"  // smax z16.s, p0/m, z16.s, z29.s
+        ".inst 0x048803b1\n"  // smax z17.s, p0/m, z17.s, z29.s
+        ".inst 0x048a03d0\n"  // smin z16.s, p0/m, z16.s, z30.s
+        ".inst 0x048a03d1\n"  // smin z17.s, p0/m, z17.s, z30.s
+        ".inst 0xe440f2b0\n"  // st1b {z16.s}, p4, [x21]
+        ".inst 0xe441f6b1\n"  // st1b {z17.s}, p5, [x21, #1, mul vl]
+        "add x21, x21, x8\n"
+        ".inst 0xc0820130\n"  // mova z16.s, p0/m, za2h.s[w12, 1]
+        ".inst 0xc08201b1\n"  // mova z17.s, p0/m, za3h.s[w12, 1]
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659b0a31\n"  // fmul z17.s, z17.s, z27.s
+        ".inst 0x6580a210\n"  // frintn z16.s, p0/m, z16.s
+        ".inst 0x6580a231\n"  // frintn z17.s, p0/m, z17.s
+        ".inst 0x659ca210\n"  // fcvtzs z16.s, p0/m, z16.s
+        ".inst 0x659ca231\n"  // fcvtzs z17.s, p0/m, z17.s
+        ".inst 0x04bc0210\n"  // add z16.s, z16.s, z28.s
+        ".inst 0x04bc0231\n"  // add z17.s, z17.s, z28.s
+        ".inst 0x048803b0\n"  // smax z16.s, p0/m, z16.s, z29.s
+        ".inst 0x048803b1\n"  // smax z17.s, p0/m, z17.s, z29.s
+        ".inst 0x048a03d0\n"  // smin z16.s, p0/m, z16.s, z30.s
+        ".inst 0x048a03d1\n"  // smin z17.s, p0/m, z17.s, z30.s
+        ".inst 0xe440f2b0\n"  // st1b {z16.s}, p4, [x21]
+        ".inst 0xe441f6b1\n"  // st1b {z17.s}, p5, [x21, #1, mul vl]
+        "add x21, x21, x8\n"
+        ".inst 0xc0820150\n"  // mova z16.s, p0/m, za2h.s[w12, 2]
+        ".inst 0xc08201d1\n"  // mova z17.s, p0/m, za3h.s[w12, 2]
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659b0a31\n"  // fmul z17.s, z17.s, z27.s
+        ".inst 0x6580a210\n"  // frintn z16.s, p0/m, z16.s
+        ".inst 0x6580a231\n"  // frintn z17.s, p0/m, z17.s
+        ".inst 0x659ca210\n"  // fcvtzs z16.s, p0/m, z16.s
+        ".inst 0x659ca231\n"  // fcvtzs z17.s, p0/m, z17.s
+        ".inst 0x04bc0210\n"  // add z16.s, z16.s, z28.s
+        ".inst 0x04bc0231\n"  // add z17.s, z17.s, z28.s
+        ".inst 0x048803b0\n"  // smax z16.s, p0/m, z16.s, z29.s
+        ".inst 0x048803b1\n"  // smax z17.s, p0/m, z17.s, z29.s
+        ".inst 0x048a03d0\n"  // smin z16.s, p0/m, z16.s, z30.s
+        ".inst 0x048a03d1\n"  // smin z17.s, p0/m, z17.s, z30.s
+        ".inst 0xe440f2b0\n"  // st1b {z16.s}, p4, [x21]
+        ".inst 0xe441f6b1\n"  // st1b {z17.s}, p5, [x21, #1, mul vl]
+        "add x21, x21, x8\n"
+        ".inst 0xc0820170\n"  // mova z16.s, p0/m, za2h.s[w12, 3]
+        ".inst 0xc08201f1\n"  // mova z17.s, p0/m, za3h.s[w12, 3]
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659b0a31\n"  // fmul z17.s, z17.s, z27.s
+        ".inst 0x6580a210\n"  // frintn z16.s, p0/m, z16.s
+        ".inst 0x6580a231\n"  // frintn z17.s, p0/m, z17.s
+        ".inst 0x659ca210\n"  // fcvtzs z16.s, p0/m, z16.s
+        ".inst 0x659ca231\n"  // fcvtzs z17.s, p0/m, z17.s
+        ".inst 0x04bc0210\n"  // add z16.s, z16.s, z28.s
+        ".inst 0x04bc0231\n"  // add z17.s, z17.s, z28.s
+        ".inst 0x048803b0\n"  // smax z16.s, p0/m, z16.s, z29.s
+        ".inst 0x048803b1\n"  // smax z17.s, p0/m, z17.s, z29.s
+        ".inst 0x048a03d0\n"  // smin z16.s, p0/m, z16.s, z30.s
+        ".inst 0x048a03d1\n"  // smin z17.s, p0/m, z17.s, z30.s
+        ".inst 0xe440f2b0\n"  // st1b {z16.s}, p4, [x21]
+        ".inst 0xe441f6b1\n"  // st1b {z17.s}, p5, [x21, #1, mul vl]
+        "add x21, x21, x8\n"
+        "add w12, w12, #4\n"
+        "subs x22, x22, #4\n"
+        "b.ge 12b\n"
+        "13:\n"
+        "adds x22, x22, #4\n"
+        "b.eq 15f\n"
+        "14:\n"
+        ".inst 0xc0820110\n"  // mova z16.s, p0/m, za2h.s[w12, 0]
+        ".inst 0xc0820191\n"  // mova z17.s, p0/m, za3h.s[w12, 0]
+        ".inst 0x6594a210\n"  // scvtf z16.s, p0/m, z16.s
+        ".inst 0x6594a231\n"  // scvtf z17.s, p0/m, z17.s
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659b0a31\n"  // fmul z17.s, z17.s, z27.s
+        ".inst 0x6580a210\n"  // frintn z16.s, p0/m, z16.s
+        ".inst 0x6580a231\n"  // frintn z17.s, p0/m, z17.s
+        ".inst 0x659ca210\n"  // fcvtzs z16.s, p0/m, z16.s
+        ".inst 0x659ca231\n"  // fcvtzs z17.s, p0/m, z17.s
+        ".inst 0x04bc0210\n"  // add z16.s, z16.s, z28.s
+        ".inst 0x04bc0231\n"  // add z17.s, z17.s, z28.s
+        ".inst 0x048803b0\n"  // smax z16.s, p0/m, z16.s, z29.s
+        ".inst 0x048803b1\n"  // smax z17.s, p0/m, z17.s, z29.s
+        ".inst 0x048a03d0\n"  // smin z16.s, p0/m, z16.s, z30.s
+        ".inst 0x048a03d1\n"  // smin z17.s, p0/m, z17.s, z30.s
+        ".inst 0xe440f2b0\n"  // st1b {z16.s}, p4, [x21]
+        ".inst 0xe441f6b1\n"  // st1b {z17.s}, p5, [x21, #1, mul vl]
+        "add x21, x21, x8\n"
+        "add w12, w12, #1\n"
+        "subs x22, x22, #1\n"
+        "b.ne 14b\n"
+        "15:\n"
         "16:\n"
         "add x15, x15, x24\n"
         "add x14, x14, x10\n"
@@ -322,13 +506,13 @@ void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa(
         "madd x3, x8, x24, x3\n"
         "subs x4, x4, x23\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x8", "x9", "x10", "x12", "x13", "x14", "x15", "x16", "x17", "x19",
           "x20", "x21", "x22", "x23", "x24", "x26",
           "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16",
           "z17", "z18", "z19", "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0",
-          "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc",
+          "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc",
           "memory");
 }

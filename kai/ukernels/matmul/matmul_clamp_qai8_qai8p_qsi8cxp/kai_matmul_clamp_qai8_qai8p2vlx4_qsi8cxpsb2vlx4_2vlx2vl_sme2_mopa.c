@@ -17,8 +17,8 @@
 // UZP1 into one vector of 16-bit lanes and stores its 2VL low bytes with one predicated ST1B. One streaming-mode
 // section (inline assembly; calling convention in the header).
 
-#if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME2)
-#error "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa needs AArch64 with FEAT_SME2"
+#if !defined(__aarch64__)
+#error "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa needs AArch64"
 #endif
 
 #include "kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa.h"
@@ -31,8 +31,8 @@
 
 // The streaming body is one assembly string (it holds state in registers throughout), longer than the 4095
 // characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Woverlength-strings"
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
 static const size_t kai_kr = 4;
@@ -40,8 +40,10 @@ static const size_t kai_sr = 1;
 
 // The 32-bit lanes of a streaming vector (RDSVL is valid outside streaming mode).
 static size_t kai_vl(void) {
-    uint64_t svl_bytes;
-    __asm__ volatile("rdsvl %0, #1" : "=r"(svl_bytes));
+    register uint64_t svl_bytes __asm__("x0");
+    __asm__ volatile(
+        ".inst 0x04bf5820\n"  // rdsvl x0, #1
+        : "=r"(svl_bytes));
     return (size_t)svl_bytes / 4;
 }
 
@@ -50,7 +52,7 @@ static size_t kai_vl(void) {
 // mode) and clears TPIDR2_EL0, which tells the caller that ZA must be restored from the buffer.
 static void kai_commit_za(void) {
     __asm__ volatile(
-        "mrs x16, tpidr2_el0\n"
+        ".inst 0xd53bd0b0\n"  // mrs x16, tpidr2_el0
         "cbz x16, 2f\n"
         "ldr x17, [x16]\n"
         "ldrh w15, [x16, #8]\n"
@@ -58,13 +60,13 @@ static void kai_commit_za(void) {
         "cbz w15, 1f\n"
         "mov w12, #0\n"
         "0:\n"
-        "str za[w12, 0], [x17]\n"
-        "addsvl x17, x17, #1\n"
+        ".inst 0xe1200220\n"  // str za[w12, 0], [x17]
+        ".inst 0x04315831\n"  // addsvl x17, x17, #1
         "add w12, w12, #1\n"
         "cmp w12, w15\n"
         "b.lo 0b\n"
         "1:\n"
-        "msr tpidr2_el0, xzr\n"
+        ".inst 0xd51bd0bf\n"  // msr tpidr2_el0, xzr
         "2:\n"
         :
         :
@@ -133,70 +135,6 @@ struct kai_args {
     int32_t unused;       // 84
 };
 
-// One group: LHS vectors l0 (rows 0..VL-1) and l1 (rows VL..2VL-1) against RHS vectors b0 and b1.
-#define KAI_SMOPA4(l0, l1, b0, b1)                     \
-    "smopa za0.s, p0/m, p0/m, " l0 ".b, " b0 ".b\n"    \
-    "smopa za1.s, p0/m, p0/m, " l0 ".b, " b1 ".b\n"    \
-    "smopa za2.s, p0/m, p0/m, " l1 ".b, " b0 ".b\n"    \
-    "smopa za3.s, p0/m, p0/m, " l1 ".b, " b1 ".b\n"
-
-// Stores the row in z<r> (16-bit lanes) at x21, steps to the next DST row and leaves the row loop at label `end`
-// after the last row of the half.
-#define KAI_STORE(r, end)                   \
-    "st1b {z" r ".h}, p4, [x21]\n"          \
-    "add x21, x21, x8\n"                    \
-    "subs x22, x22, #1\n"                   \
-    "b.eq " end "f\n"
-
-// Requantizes rows w12 .. w12 + 3 of the tile pair t0 / t1 (z16-z19 / z20-z23) into z0-z3 (16-bit lanes: the
-// row's 2VL outputs) and stores them at x21 while four rows remain (x22), then the last one to three one by one
-// (`single` is unused: the tail needs no loop).
-#define KAI_STORE_HALF(t0, t1, quad, tail, single, end)            \
-    quad ":\n"                                                      \
-    "mova {z16.s-z19.s}, " t0 "h.s[w12, 0:3]\n"                     \
-    "mova {z20.s-z23.s}, " t1 "h.s[w12, 0:3]\n"                     \
-    "scvtf {z16.s-z19.s}, {z16.s-z19.s}\n"                          \
-    "scvtf {z20.s-z23.s}, {z20.s-z23.s}\n"                          \
-    "fmul z16.s, z16.s, z26.s\n"                                    \
-    "fmul z17.s, z17.s, z26.s\n"                                    \
-    "fmul z18.s, z18.s, z26.s\n"                                    \
-    "fmul z19.s, z19.s, z26.s\n"                                    \
-    "fmul z20.s, z20.s, z27.s\n"                                    \
-    "fmul z21.s, z21.s, z27.s\n"                                    \
-    "fmul z22.s, z22.s, z27.s\n"                                    \
-    "fmul z23.s, z23.s, z27.s\n"                                    \
-    "frintn {z16.s-z19.s}, {z16.s-z19.s}\n"                         \
-    "frintn {z20.s-z23.s}, {z20.s-z23.s}\n"                         \
-    "fcvtzs {z16.s-z19.s}, {z16.s-z19.s}\n"                         \
-    "fcvtzs {z20.s-z23.s}, {z20.s-z23.s}\n"                         \
-    "add {z16.s-z19.s}, {z16.s-z19.s}, z4.s\n"                      \
-    "add {z20.s-z23.s}, {z20.s-z23.s}, z4.s\n"                      \
-    "sclamp {z16.s-z19.s}, z29.s, z30.s\n"                          \
-    "sclamp {z20.s-z23.s}, z29.s, z30.s\n"                          \
-    "uzp1 z0.h, z16.h, z20.h\n"                                     \
-    "uzp1 z1.h, z17.h, z21.h\n"                                     \
-    "uzp1 z2.h, z18.h, z22.h\n"                                     \
-    "uzp1 z3.h, z19.h, z23.h\n"                                     \
-    "subs x22, x22, #4\n"                                           \
-    "b.lt " tail "f\n"                                              \
-    "st1b {z0.h}, p4, [x21]\n"                                      \
-    "add x21, x21, x8\n"                                            \
-    "st1b {z1.h}, p4, [x21]\n"                                      \
-    "add x21, x21, x8\n"                                            \
-    "st1b {z2.h}, p4, [x21]\n"                                      \
-    "add x21, x21, x8\n"                                            \
-    "st1b {z3.h}, p4, [x21]\n"                                      \
-    "add x21, x21, x8\n"                                            \
-    "add w12, w12, #4\n"                                            \
-    "b.ne " quad "b\n"                                              \
-    "b " end "f\n"                                                  \
-    tail ":\n"                                                      \
-    "adds x22, x22, #4\n"                                           \
-    KAI_STORE("0", end)                                             \
-    KAI_STORE("1", end)                                             \
-    KAI_STORE("2", end)                                             \
-    end ":\n"
-
 void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa(
     size_t m, size_t n, size_t k, const void* lhs_packed, const void* rhs_packed, void* dst, size_t dst_stride_row,
     size_t dst_stride_col, const struct kai_matmul_requantize32_params* params) {
@@ -246,13 +184,13 @@ void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa(
         "ldp x5, x6, [x0, #32]\n"
         "ldp x8, x9, [x0, #48]\n"
         "ldr x10, [x0, #64]\n"
-        "smstart\n"
-        "ptrue p0.b\n"
-        "ptrue pn8.b\n"
-        "cntw x13\n"
+        ".inst 0xd503477f\n"  // smstart
+        ".inst 0x2518e3e0\n"  // ptrue p0.b
+        ".inst 0x25207810\n"  // ptrue pn8.b
+        ".inst 0x04a0e3ed\n"  // cntw x13
         "add x24, x13, x13\n"
-        "ld1rw {z29.s}, p0/z, [x0, #76]\n"
-        "ld1rw {z30.s}, p0/z, [x0, #80]\n"
+        ".inst 0x8553c01d\n"  // ld1rw {z29.s}, p0/z, [x0, #76]
+        ".inst 0x8554c01e\n"  // ld1rw {z30.s}, p0/z, [x0, #80]
         "1:\n"  // row blocks
         "cmp x4, x24\n"
         "csel x23, x4, x24, lo\n"
@@ -262,53 +200,176 @@ void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa(
         "2:\n"  // column blocks
         "cmp x16, x24\n"
         "csel x26, x16, x24, lo\n"
-        "zero {za}\n"
-        "ld1w {z24.s-z25.s}, pn8/z, [x14]\n"
-        "addha za0.s, p0/m, p0/m, z24.s\n"
-        "addha za1.s, p0/m, p0/m, z25.s\n"
-        "addha za2.s, p0/m, p0/m, z24.s\n"
-        "addha za3.s, p0/m, p0/m, z25.s\n"
-        "addvl x19, x14, #2\n"
+        ".inst 0xc00800ff\n"  // zero {za}
+        ".inst 0xa04041d8\n"  // ld1w {z24.s-z25.s}, pn8/z, [x14]
+        ".inst 0xc0900300\n"  // addha za0.s, p0/m, p0/m, z24.s
+        ".inst 0xc0900321\n"  // addha za1.s, p0/m, p0/m, z25.s
+        ".inst 0xc0900302\n"  // addha za2.s, p0/m, p0/m, z24.s
+        ".inst 0xc0900323\n"  // addha za3.s, p0/m, p0/m, z25.s
+        ".inst 0x042e5053\n"  // addvl x19, x14, #2
         "mov x17, x1\n"
         "lsr x20, x6, #2\n"
         "cbz x20, 4f\n"
         "3:\n"  // four groups per iteration
-        "ld1b {z0.b-z3.b}, pn8/z, [x17]\n"
-        "ld1b {z8.b-z11.b}, pn8/z, [x19]\n"
-        "ld1b {z4.b-z7.b}, pn8/z, [x17, #4, mul vl]\n"
-        "ld1b {z12.b-z15.b}, pn8/z, [x19, #4, mul vl]\n"
-        KAI_SMOPA4("z0", "z1", "z8", "z9")
-        KAI_SMOPA4("z2", "z3", "z10", "z11")
-        KAI_SMOPA4("z4", "z5", "z12", "z13")
-        KAI_SMOPA4("z6", "z7", "z14", "z15")
-        "addvl x17, x17, #8\n"
-        "addvl x19, x19, #8\n"
+        ".inst 0xa0408220\n"  // ld1b {z0.b-z3.b}, pn8/z, [x17]
+        ".inst 0xa0408268\n"  // ld1b {z8.b-z11.b}, pn8/z, [x19]
+        ".inst 0xa0418224\n"  // ld1b {z4.b-z7.b}, pn8/z, [x17, #4, mul vl]
+        ".inst 0xa041826c\n"  // ld1b {z12.b-z15.b}, pn8/z, [x19, #4, mul vl]
+        // One group: LHS vectors l0 (rows 0..VL-1) and l1 (rows VL..2VL-1) against RHS vectors b0 and b1.
+        ".inst 0xa0880000\n"  // smopa za0.s, p0/m, p0/m, z0.b, z8.b
+        ".inst 0xa0890001\n"  // smopa za1.s, p0/m, p0/m, z0.b, z9.b
+        ".inst 0xa0880022\n"  // smopa za2.s, p0/m, p0/m, z1.b, z8.b
+        ".inst 0xa0890023\n"  // smopa za3.s, p0/m, p0/m, z1.b, z9.b
+        ".inst 0xa08a0040\n"  // smopa za0.s, p0/m, p0/m, z2.b, z10.b
+        ".inst 0xa08b0041\n"  // smopa za1.s, p0/m, p0/m, z2.b, z11.b
+        ".inst 0xa08a0062\n"  // smopa za2.s, p0/m, p0/m, z3.b, z10.b
+        ".inst 0xa08b0063\n"  // smopa za3.s, p0/m, p0/m, z3.b, z11.b
+        ".inst 0xa08c0080\n"  // smopa za0.s, p0/m, p0/m, z4.b, z12.b
+        ".inst 0xa08d0081\n"  // smopa za1.s, p0/m, p0/m, z4.b, z13.b
+        ".inst 0xa08c00a2\n"  // smopa za2.s, p0/m, p0/m, z5.b, z12.b
+        ".inst 0xa08d00a3\n"  // smopa za3.s, p0/m, p0/m, z5.b, z13.b
+        ".inst 0xa08e00c0\n"  // smopa za0.s, p0/m, p0/m, z6.b, z14.b
+        ".inst 0xa08f00c1\n"  // smopa za1.s, p0/m, p0/m, z6.b, z15.b
+        ".inst 0xa08e00e2\n"  // smopa za2.s, p0/m, p0/m, z7.b, z14.b
+        ".inst 0xa08f00e3\n"  // smopa za3.s, p0/m, p0/m, z7.b, z15.b
+        ".inst 0x04315111\n"  // addvl x17, x17, #8
+        ".inst 0x04335113\n"  // addvl x19, x19, #8
         "subs x20, x20, #1\n"
         "b.ne 3b\n"
         "4:\n"
         "ands x20, x6, #3\n"
         "b.eq 6f\n"
         "5:\n"  // single groups
-        "ld1b {z0.b-z1.b}, pn8/z, [x17]\n"
-        "ld1b {z8.b-z9.b}, pn8/z, [x19]\n"
-        KAI_SMOPA4("z0", "z1", "z8", "z9")
-        "addvl x17, x17, #2\n"
-        "addvl x19, x19, #2\n"
+        ".inst 0xa0400220\n"  // ld1b {z0.b-z1.b}, pn8/z, [x17]
+        ".inst 0xa0400268\n"  // ld1b {z8.b-z9.b}, pn8/z, [x19]
+        ".inst 0xa0880000\n"  // smopa za0.s, p0/m, p0/m, z0.b, z8.b
+        ".inst 0xa0890001\n"  // smopa za1.s, p0/m, p0/m, z0.b, z9.b
+        ".inst 0xa0880022\n"  // smopa za2.s, p0/m, p0/m, z1.b, z8.b
+        ".inst 0xa0890023\n"  // smopa za3.s, p0/m, p0/m, z1.b, z9.b
+        ".inst 0x04315051\n"  // addvl x17, x17, #2
+        ".inst 0x04335053\n"  // addvl x19, x19, #2
         "subs x20, x20, #1\n"
         "b.ne 5b\n"
         "6:\n"  // epilogue: x19 is at the block's scales
-        "ld1w {z26.s-z27.s}, pn8/z, [x19]\n"
-        "ld1rw {z4.s}, p0/z, [x0, #72]\n"  // zp (multi-vector ADD takes z0-z15)
-        "whilelt p4.h, xzr, x26\n"
+        ".inst 0xa040427a\n"  // ld1w {z26.s-z27.s}, pn8/z, [x19]
+        ".inst 0x8552c004\n"  // ld1rw {z4.s}, p0/z, [x0, #72]  // zp (multi-vector ADD takes z0-z15)
+        ".inst 0x257a17e4\n"  // whilelt p4.h, xzr, x26
         "mov x21, x15\n"
         "cmp x23, x13\n"
         "csel x22, x23, x13, lo\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("za0", "za1", "7", "8", "9", "10")  // rows 0..VL-1
+        // Requantizes rows w12 .. w12 + 3 of the tile pair t0 / t1 (z16-z19 / z20-z23) into z0-z3 (16-bit lanes: the
+        // row's 2VL outputs) and stores them at x21 while four rows remain (x22), then the last one to three one by one
+        // (`single` is unused: the tail needs no loop).
+        "7:\n"  // rows 0..VL-1
+        ".inst 0xc0860410\n"  // mova {z16.s-z19.s}, za0h.s[w12, 0:3]
+        ".inst 0xc0860434\n"  // mova {z20.s-z23.s}, za1h.s[w12, 0:3]
+        ".inst 0xc132e210\n"  // scvtf {z16.s-z19.s}, {z16.s-z19.s}
+        ".inst 0xc132e294\n"  // scvtf {z20.s-z23.s}, {z20.s-z23.s}
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659a0a31\n"  // fmul z17.s, z17.s, z26.s
+        ".inst 0x659a0a52\n"  // fmul z18.s, z18.s, z26.s
+        ".inst 0x659a0a73\n"  // fmul z19.s, z19.s, z26.s
+        ".inst 0x659b0a94\n"  // fmul z20.s, z20.s, z27.s
+        ".inst 0x659b0ab5\n"  // fmul z21.s, z21.s, z27.s
+        ".inst 0x659b0ad6\n"  // fmul z22.s, z22.s, z27.s
+        ".inst 0x659b0af7\n"  // fmul z23.s, z23.s, z27.s
+        ".inst 0xc1b8e210\n"  // frintn {z16.s-z19.s}, {z16.s-z19.s}
+        ".inst 0xc1b8e294\n"  // frintn {z20.s-z23.s}, {z20.s-z23.s}
+        ".inst 0xc131e210\n"  // fcvtzs {z16.s-z19.s}, {z16.s-z19.s}
+        ".inst 0xc131e294\n"  // fcvtzs {z20.s-z23.s}, {z20.s-z23.s}
+        ".inst 0xc1a4ab10\n"  // add {z16.s-z19.s}, {z16.s-z19.s}, z4.s
+        ".inst 0xc1a4ab14\n"  // add {z20.s-z23.s}, {z20.s-z23.s}, z4.s
+        ".inst 0xc1becfb0\n"  // sclamp {z16.s-z19.s}, z29.s, z30.s
+        ".inst 0xc1becfb4\n"  // sclamp {z20.s-z23.s}, z29.s, z30.s
+        ".inst 0x05746a00\n"  // uzp1 z0.h, z16.h, z20.h
+        ".inst 0x05756a21\n"  // uzp1 z1.h, z17.h, z21.h
+        ".inst 0x05766a42\n"  // uzp1 z2.h, z18.h, z22.h
+        ".inst 0x05776a63\n"  // uzp1 z3.h, z19.h, z23.h
+        "subs x22, x22, #4\n"
+        "b.lt 8f\n"
+        ".inst 0xe420f2a0\n"  // st1b {z0.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xe420f2a1\n"  // st1b {z1.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xe420f2a2\n"  // st1b {z2.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xe420f2a3\n"  // st1b {z3.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        "add w12, w12, #4\n"
+        "b.ne 7b\n"
+        "b 10f\n"
+        "8:\n"
+        "adds x22, x22, #4\n"
+        ".inst 0xe420f2a0\n"  // st1b {z0.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        "subs x22, x22, #1\n"
+        "b.eq 10f\n"
+        ".inst 0xe420f2a1\n"  // st1b {z1.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        "subs x22, x22, #1\n"
+        "b.eq 10f\n"
+        ".inst 0xe420f2a2\n"  // st1b {z2.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        "subs x22, x22, #1\n"
+        "b.eq 10f\n"
+        "10:\n"
         "subs x22, x23, x13\n"
         "b.ls 16f\n"
         "mov w12, #0\n"
-        KAI_STORE_HALF("za2", "za3", "12", "13", "14", "15")  // rows VL..2VL-1
+        "12:\n"  // rows VL..2VL-1
+        ".inst 0xc0860450\n"  // mova {z16.s-z19.s}, za2h.s[w12, 0:3]
+        ".inst 0xc0860474\n"  // mova {z20.s-z23.s}, za3h.s[w12, 0:3]
+        ".inst 0xc132e210\n"  // scvtf {z16.s-z19.s}, {z16.s-z19.s}
+        ".inst 0xc132e294\n"  // scvtf {z20.s-z23.s}, {z20.s-z23.s}
+        ".inst 0x659a0a10\n"  // fmul z16.s, z16.s, z26.s
+        ".inst 0x659a0a31\n"  // fmul z17.s, z17.s, z26.s
+        ".inst 0x659a0a52\n"  // fmul z18.s, z18.s, z26.s
+        ".inst 0x659a0a73\n"  // fmul z19.s, z19.s, z26.s
+        ".inst 0x659b0a94\n"  // fmul z20.s, z20.s, z27.s
+        ".inst 0x659b0ab5\n"  // fmul z21.s, z21.s, z27.s
+        ".inst 0x659b0ad6\n"  // fmul z22.s, z22.s, z27.s
+        ".inst 0x659b0af7\n"  // fmul z23.s, z23.s, z27.s
+        ".inst 0xc1b8e210\n"  // frintn {z16.s-z19.s}, {z16.s-z19.s}
+        ".inst 0xc1b8e294\n"  // frintn {z20.s-z23.s}, {z20.s-z23.s}
+        ".inst 0xc131e210\n"  // fcvtzs {z16.s-z19.s}, {z16.s-z19.s}
+        ".inst 0xc131e294\n"  // fcvtzs {z20.s-z23.s}, {z20.s-z23.s}
+        ".inst 0xc1a4ab10\n"  // add {z16.s-z19.s}, {z16.s-z19.s}, z4.s
+        ".inst 0xc1a4ab14\n"  // add {z20.s-z23.s}, {z20.s-z23.s}, z4.s
+        ".inst 0xc1becfb0\n"  // sclamp {z16.s-z19.s}, z29.s, z30.s
+        ".inst 0xc1becfb4\n"  // sclamp {z20.s-z23.s}, z29.s, z30.s
+        ".inst 0x05746a00\n"  // uzp1 z0.h, z16.h, z20.h
+        ".inst 0x05756a21\n"  // uzp1 z1.h, z17.h, z21.h
+        ".inst 0x05766a42\n"  // uzp1 z2.h, z18.h, z22.h
+        ".inst 0x05776a63\n"  // uzp1 z3.h, z19.h, z23.h
+        "subs x22, x22, #4\n"
+        "b.lt 13f\n"
+        ".inst 0xe420f2a0\n"  // st1b {z0.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xe420f2a1\n"  // st1b {z1.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xe420f2a2\n"  // st1b {z2.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        ".inst 0xe420f2a3\n"  // st1b {z3.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        "add w12, w12, #4\n"
+        "b.ne 12b\n"
+        "b 15f\n"
+        "13:\n"
+        "adds x22, x22, #4\n"
+        ".inst 0xe420f2a0\n"  // st1b {z0.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        "subs x22, x22, #1\n"
+        "b.eq 15f\n"
+        ".inst 0xe420f2a1\n"  // st1b {z1.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        "subs x22, x22, #1\n"
+        "b.eq 15f\n"
+        ".inst 0xe420f2a2\n"  // st1b {z2.h}, p4, [x21]
+        "add x21, x21, x8\n"
+        "subs x22, x22, #1\n"
+        "b.eq 15f\n"
+        "15:\n"
         "16:\n"
         "add x15, x15, x24\n"
         "add x14, x14, x10\n"
@@ -318,13 +379,13 @@ void kai_run_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa(
         "madd x3, x8, x24, x3\n"
         "subs x4, x4, x23\n"
         "b.ne 1b\n"
-        "smstop\n"
+        ".inst 0xd503467f\n"  // smstop
         :
         : "r"(a)
         : "x1", "x2", "x3", "x4", "x5", "x6", "x8", "x9", "x10", "x12", "x13", "x14", "x15", "x16", "x17", "x19",
           "x20", "x21", "x22", "x23", "x24", "x26",
           "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "z16",
           "z17", "z18", "z19", "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0",
-          "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "za", "cc",
+          "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc",
           "memory");
 }
