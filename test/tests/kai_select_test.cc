@@ -726,7 +726,7 @@ TEST(KaiSelect, OnThisCpuTheChoiceMatchesAndComputesCorrectly) {
         // NULL exactly when the CPU has none of the family's features.
         EXPECT_EQ(a == nullptr, !(f & kBf16));
         EXPECT_EQ(b == nullptr, !(f & kBf16));
-        EXPECT_EQ(c == nullptr, !(f & (kDot | kI8mm)));
+        EXPECT_EQ(c == nullptr, !(f & (kNeon | kDot | kI8mm)));  // plain NEON kernels
         EXPECT_EQ(d == nullptr, !(f & (kDot | kI8mm)));
         EXPECT_EQ(e == nullptr, !(f & (kNeon | kDot | kI8mm)));  // plain NEON kernels
         EXPECT_EQ(g == nullptr, !(f & (kNeon | kDot | kI8mm)));  // plain NEON kernels
