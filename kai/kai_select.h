@@ -337,20 +337,27 @@ static inline const char* kai_select_name_of_run(void (*run)(void)) {
         const struct type* first = kai_sel_pick_##fam(features, m, m == 1);                                            \
         return first != NULL ? first : kai_sel_pick_##fam(features, m, m != 1);                                        \
     }                                                                                                                  \
-    static inline const struct type* kai_sel_pair_pick_##fam(uint64_t features, size_t nr, size_t kr, size_t sr, int gemv) { \
+    static inline const struct kai_select_entry* kai_sel_pair_pick_##fam(uint64_t features, size_t nr, size_t kr, size_t sr, int gemv) { \
         for (size_t i = 0; i < KAI_SEL_TABLE_SIZE; ++i) {                                                              \
             const struct kai_select_entry* e = &kai_sel_table[i];                                                      \
             if (strcmp(e->family, #fam) != 0 || !kai_sel_runs(e, features)) continue;                                  \
             const struct type* uk = (const struct type*)e->ukernel;                                                    \
             if (kai_sel_is_gemv(e) != (gemv != 0)) continue;                                                           \
-            if (uk->get_nr() == nr && uk->get_kr() == kr && uk->get_sr() == sr) return uk;                             \
+            if (uk->get_nr() == nr && uk->get_kr() == kr && uk->get_sr() == sr) return e;                              \
         }                                                                                                              \
         return NULL;                                                                                                   \
     }                                                                                                                  \
+    /* A plain Armv8.0 GEMM is left out when the GEMV uses DotProd (or more) and accepts m > 1: that GEMV */          \
+    /* then serves every m faster (docs/integration.md, "One packed buffer for a GEMM and a GEMV"). */                \
     static inline struct kai_select_pair_##fam kai_select_pair_##fam(uint64_t features, size_t nr, size_t kr, size_t sr) { \
         struct kai_select_pair_##fam p;                                                                                \
-        p.gemv = kai_sel_pair_pick_##fam(features, nr, kr, sr, 1);                                                     \
-        p.gemm = kai_sel_pair_pick_##fam(features, nr, kr, sr, 0);                                                     \
+        const struct kai_select_entry* v = kai_sel_pair_pick_##fam(features, nr, kr, sr, 1);                           \
+        const struct kai_select_entry* g = kai_sel_pair_pick_##fam(features, nr, kr, sr, 0);                           \
+        if (g != NULL && v != NULL && g->features == KAI_SEL_NEON && v->features != KAI_SEL_NEON && !v->gemv_only) {   \
+            g = NULL;                                                                                                  \
+        }                                                                                                              \
+        p.gemv = v != NULL ? (const struct type*)v->ukernel : NULL;                                                    \
+        p.gemm = g != NULL ? (const struct type*)g->ukernel : NULL;                                                    \
         return p;                                                                                                      \
     }
 

@@ -373,9 +373,10 @@ TEST(KaiSelect, PairsReadTheSamePackedBuffer) {
     auto c4 = kai_select_pair_qsi4cxp(kNeon, 4, 16, 2);  // the plain int4 per-channel pair on the 1x4x32 / 16x4x32 buffer
     EXPECT_EQ(name_of(c4.gemv), CX("1x8_qsi4cxp4x8_1x4_neon"));
     EXPECT_EQ(name_of(c4.gemm), CX("4x8_qsi4cxp4x8_4x4_neon"));
-    auto c4dot = kai_select_pair_qsi4cxp(kNeon | kDot, 4, 16, 2);  // DotProd without I8MM: the plain GEMM serves m > 1
+    // DotProd without I8MM: the plain GEMM is not paired with the faster DotProd GEMV (which serves every m).
+    auto c4dot = kai_select_pair_qsi4cxp(kNeon | kDot, 4, 16, 2);
     EXPECT_EQ(name_of(c4dot.gemv), CX("1x8_qsi4cxp4x8_1x4x32_neon_dotprod"));
-    EXPECT_EQ(name_of(c4dot.gemm), CX("4x8_qsi4cxp4x8_4x4_neon"));
+    EXPECT_EQ(c4dot.gemm, nullptr);
     auto q16 = kai_select_pair_qsi8d32p(kNeon, 4, 16, 2);
     EXPECT_EQ(q16.gemv, nullptr);
     EXPECT_EQ(q16.gemm, nullptr);
