@@ -21,7 +21,7 @@
 /// |---|---|---|
 /// | bf16 | 8x12 mmla | 1x36 dot |
 /// | bf16o | 8x12 mmla | 1x36 dot |
-/// | qsi4cxp | 16x4x32 i8mm, 8x8x32 i8mm, 8x4x32 i8mm, 4x8x32 i8mm, 4x4x32 i8mm, 16x4x32 dotprod, 8x8x32 dotprod | 1x8x32 dotprod, 1x4x32 dotprod, 1x4 dotprod |
+/// | qsi4cxp | 16x4x32 i8mm, 8x8x32 i8mm, 8x4x32 i8mm, 4x8x32 i8mm, 4x4x32 i8mm, 16x4x32 dotprod, 8x8x32 dotprod, 4x4 plain neon | 1x8x32 dotprod, 1x4x32 dotprod, 1x4 dotprod, 1x4 plain neon |
 /// | qsi4c32p | 12x4x32 i8mm, 16x4x32 i8mm, 8x4x32 i8mm, 4x8x32 i8mm, 4x8 i8mm, 16x4 dotprod, 4x8 dotprod | 1x8x32 dotprod, 1x4x32 dotprod, 1x8 dotprod, 1x8 dotprod, 1x4 dotprod |
 /// | qsi8d32p | 16x8 sve_i8mm*, 16x4 i8mm, 8x4x32 i8mm, 16x4 dotprod, 4x4 plain neon | 1x8 sve_dotprod*, 1x4 dotprod, 1x4x32 dotprod, 1x4 plain neon |
 /// | qsi8cxp | 1vlx4vl sme2_mopa+, 1vlx4vl sme_mopa+, 16x4 i8mm, 16x4 dotprod, 4x4 plain neon | 1x4vl sme2_dot+, 1x4vl sme_dot+, 1x4 dotprod, 1x4 dotprod, 1x4 plain neon |
@@ -80,6 +80,8 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4_neon.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4_neon.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp_qsi4c32p_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm.h"
@@ -225,6 +227,8 @@ struct kai_select_entry {
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
     X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod, KAI_SEL_DOTPROD, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4_neon, KAI_SEL_NEON, 0, 0) \
+    X(qsi4cxp, kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4_neon, KAI_SEL_NEON, 0, 0) \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_12x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
     X(qsi4c32p, kai_matmul_clamp_f32_qai8dxp_qsi4c32p_ukernel, matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm, KAI_SEL_I8MM, 0, 0) \
@@ -335,20 +339,27 @@ static inline const char* kai_select_name_of_run(void (*run)(void)) {
         const struct type* first = kai_sel_pick_##fam(features, m, m == 1);                                            \
         return first != NULL ? first : kai_sel_pick_##fam(features, m, m != 1);                                        \
     }                                                                                                                  \
-    static inline const struct type* kai_sel_pair_pick_##fam(uint64_t features, size_t nr, size_t kr, size_t sr, int gemv) { \
+    static inline const struct kai_select_entry* kai_sel_pair_pick_##fam(uint64_t features, size_t nr, size_t kr, size_t sr, int gemv) { \
         for (size_t i = 0; i < KAI_SEL_TABLE_SIZE; ++i) {                                                              \
             const struct kai_select_entry* e = &kai_sel_table[i];                                                      \
             if (strcmp(e->family, #fam) != 0 || !kai_sel_runs(e, features)) continue;                                  \
             const struct type* uk = (const struct type*)e->ukernel;                                                    \
             if (kai_sel_is_gemv(e) != (gemv != 0)) continue;                                                           \
-            if (uk->get_nr() == nr && uk->get_kr() == kr && uk->get_sr() == sr) return uk;                             \
+            if (uk->get_nr() == nr && uk->get_kr() == kr && uk->get_sr() == sr) return e;                              \
         }                                                                                                              \
         return NULL;                                                                                                   \
     }                                                                                                                  \
+    /* A plain Armv8.0 GEMM is left out when the GEMV uses DotProd (or more) and accepts m > 1: that GEMV */          \
+    /* then serves every m faster (docs/integration.md, "One packed buffer for a GEMM and a GEMV"). */                \
     static inline struct kai_select_pair_##fam kai_select_pair_##fam(uint64_t features, size_t nr, size_t kr, size_t sr) { \
         struct kai_select_pair_##fam p;                                                                                \
-        p.gemv = kai_sel_pair_pick_##fam(features, nr, kr, sr, 1);                                                     \
-        p.gemm = kai_sel_pair_pick_##fam(features, nr, kr, sr, 0);                                                     \
+        const struct kai_select_entry* v = kai_sel_pair_pick_##fam(features, nr, kr, sr, 1);                           \
+        const struct kai_select_entry* g = kai_sel_pair_pick_##fam(features, nr, kr, sr, 0);                           \
+        if (g != NULL && v != NULL && g->features == KAI_SEL_NEON && v->features != KAI_SEL_NEON && !v->gemv_only) {   \
+            g = NULL;                                                                                                  \
+        }                                                                                                              \
+        p.gemv = v != NULL ? (const struct type*)v->ukernel : NULL;                                                    \
+        p.gemm = g != NULL ? (const struct type*)g->ukernel : NULL;                                                    \
         return p;                                                                                                      \
     }
 

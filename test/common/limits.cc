@@ -74,6 +74,11 @@ constexpr LimitData kF = LimitData::kFullScale;
 #define KAI_QSI4CX_OUT_COLS(name, nr) \
     {name, "K passes: n in passes of KAI_OUT_COLS = 1024 columns (kp > KAI_DUP_K)", D::kN, 1024, nr, 1, 0, 4097, 0, kR, 0}
 
+// The plain qsi4cxp kernels: int16 lanes take 4 products (q * w, in [-1016, 1024]) per chunk of 32 K and are
+// widened every kai_flush_chunks = 7 chunks (K 224), full-scale rows.
+#define KAI_QSI4CX_PLAIN_FLUSH(name, m) \
+    {name, "int16 accumulators flushed every kai_flush_chunks = 7 chunks (K 224)", D::kK, 224, 32, m, 5, 0, 0, kF, 0}
+
 // The bf16-output qsi4c32p kernels: the f32 tile computed KAI_BF16_COLS = 2048 / m_step columns at a time.
 #define KAI_QSI4C32_BF16_COLS(name, ms, nr)                                                                      \
     {name, "bf16 output: n in passes of KAI_BF16_COLS = 2048 / m_step columns", D::kN, 2048 / (ms), nr, (ms) + 1, 0, \
@@ -146,6 +151,8 @@ const InternalLimit kLimits[] = {
     KAI_QSI4CX_PRE("kai_matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm", 8, 8),
     KAI_QSI4CX_DUP("kai_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod", 8),
     KAI_QSI4CX_OUT_COLS("kai_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod", 8),
+    KAI_QSI4CX_PLAIN_FLUSH("kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4_neon", 1),
+    KAI_QSI4CX_PLAIN_FLUSH("kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4_neon", 5),
 
     // --- qsi4c32p ---
     KAI_QSI4C32_UNPACKED("kai_matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm", 8),

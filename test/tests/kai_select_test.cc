@@ -178,9 +178,9 @@ const Expect kExpect[] = {
      CX("1x8_qsi4c32p8x8_1x8x32_neon_dotprod"), Q0("1x4_qsi4c32p4x4_1x4_neon_dotprod"), I8("1x4_qsi8cxp4x4_1x4_neon_dotprod")},
     {kNeon | kDot, 64, nullptr, nullptr, CX("4x8_qsi4cxp4x4_16x4x32_neon_dotprod"),
      CX("4x4_qsi4c32p4x4_16x4_neon_dotprod"), Q0("4x4_qsi4c32p4x4_16x4_neon_dotprod"), I8("4x4_qsi8cxp4x4_16x4_neon_dotprod")},
-    // plain Armv8.0 NEON (Cortex-A72, A53): the plain int8 and Q4_0 kernels; the other families have none yet
-    {kNeon, 1, nullptr, nullptr, nullptr, nullptr, Q0("1x4_qsi4c32p4x4_1x4_neon"), I8("1x4_qsi8cxp4x4_1x4_neon")},
-    {kNeon, 64, nullptr, nullptr, nullptr, nullptr, Q0("4x4_qsi4c32p4x4_4x4_neon"), I8("4x4_qsi8cxp4x4_4x4_neon")},
+    // plain Armv8.0 NEON (Cortex-A72, A53): the plain int4 per-channel, int8 and Q4_0 kernels; the other families have none yet
+    {kNeon, 1, nullptr, nullptr, CX("1x8_qsi4cxp4x8_1x4_neon"), nullptr, Q0("1x4_qsi4c32p4x4_1x4_neon"), I8("1x4_qsi8cxp4x4_1x4_neon")},
+    {kNeon, 64, nullptr, nullptr, CX("4x8_qsi4cxp4x8_4x4_neon"), nullptr, Q0("4x4_qsi4c32p4x4_4x4_neon"), I8("4x4_qsi8cxp4x4_4x4_neon")},
     {0, 13, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
     // I8MM without DotProd (not a real CPU; checks the GEMM fallback for m == 1)
     {kI8mm, 1, nullptr, nullptr, CX("4x8_qsi4cxp4x8_16x4x32_neon_i8mm"), CX("4x8_qsi4c32p4x8_12x4x32_neon_i8mm"),
@@ -371,6 +371,13 @@ TEST(KaiSelect, PairsReadTheSamePackedBuffer) {
     auto q = kai_select_pair_qsi8d32p(kNeon, 4, 8, 2);  // the plain Q4_0 pair on the DotProd pair's buffer
     EXPECT_EQ(name_of(q.gemv), Q0("1x4_qsi4c32p4x4_1x4_neon"));
     EXPECT_EQ(name_of(q.gemm), Q0("4x4_qsi4c32p4x4_4x4_neon"));
+    auto c4 = kai_select_pair_qsi4cxp(kNeon, 4, 16, 2);  // the plain int4 per-channel pair on the 1x4x32 / 16x4x32 buffer
+    EXPECT_EQ(name_of(c4.gemv), CX("1x8_qsi4cxp4x8_1x4_neon"));
+    EXPECT_EQ(name_of(c4.gemm), CX("4x8_qsi4cxp4x8_4x4_neon"));
+    // DotProd without I8MM: the plain GEMM is not paired with the faster DotProd GEMV (which serves every m).
+    auto c4dot = kai_select_pair_qsi4cxp(kNeon | kDot, 4, 16, 2);
+    EXPECT_EQ(name_of(c4dot.gemv), CX("1x8_qsi4cxp4x8_1x4x32_neon_dotprod"));
+    EXPECT_EQ(c4dot.gemm, nullptr);
     auto q16 = kai_select_pair_qsi8d32p(kNeon, 4, 16, 2);
     EXPECT_EQ(q16.gemv, nullptr);
     EXPECT_EQ(q16.gemm, nullptr);
@@ -721,7 +728,7 @@ TEST(KaiSelect, OnThisCpuTheChoiceMatchesAndComputesCorrectly) {
         // NULL exactly when the CPU has none of the family's features.
         EXPECT_EQ(a == nullptr, !(f & kBf16));
         EXPECT_EQ(b == nullptr, !(f & kBf16));
-        EXPECT_EQ(c == nullptr, !(f & (kDot | kI8mm)));
+        EXPECT_EQ(c == nullptr, !(f & (kNeon | kDot | kI8mm)));  // plain NEON kernels
         EXPECT_EQ(d == nullptr, !(f & (kDot | kI8mm)));
         EXPECT_EQ(e == nullptr, !(f & (kNeon | kDot | kI8mm)));  // plain NEON kernels
         EXPECT_EQ(g == nullptr, !(f & (kNeon | kDot | kI8mm)));  // plain NEON kernels

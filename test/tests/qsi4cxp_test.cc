@@ -1511,4 +1511,86 @@ TEST(SmeKernelDeathTest, PreconditionsAbortWithMessage) {
 }
 #endif
 
+// One packed buffer for every core: the RHS packed once (nr = 4, kr = 16) and the LHS once per mr are
+// read by the plain Armv8.0 pair, the DotProd GEMV and the I8MM GEMMs (whichever the CPU runs); each
+// gives the reference's bits, hence the same bits as every other. The extreme data set (every weight
+// -8, LHS rows constant negative: every q -128) is the plain kernels' int16 worst case.
+TEST(SamePackedBytes, PlainDotProdAndI8mmKernelsAgreeBitExactly) {
+    const std::vector<Shape> shapes = {{9, 37, 70}, {1, 64, 1000}, {13, 16, 256}, {5, 9, 224}};
+    const size_t nr = 4, kr = 16;
+    size_t plain = 0, compared = 0;
+    for (const Shape& sh : shapes) {
+        for (int data = 0; data < 3; ++data) {  // 0 random rows, 1 edge rows, 2 extreme
+            const size_t m = sh.m, n = sh.n, k = sh.k;
+            SCOPED_TRACE(shape_name(m, n, k) + " data " + std::to_string(data));
+            const uint64_t seed = kai_test::seed_from("same-bytes" + shape_name(m, n, k) + std::to_string(data));
+            std::vector<float> lhs = make_lhs(m, k, k, seed, data == 1);
+            auto bytes = make_rhs_bytes(n, k, false, seed + 1);
+            if (data == 2) {
+                for (size_t i = 0; i < m; ++i)
+                    for (size_t j = 0; j < k; ++j) lhs[i * k + j] = -1.0f - (i % 2 == 0 ? 0.0f : 0.5f);
+                std::fill(bytes.begin(), bytes.end(), uint8_t{0});  // unsigned nibble 0, zero point 8: w = -8
+            }
+            const auto scale = make_scales(n, seed + 2);
+            const auto bias = kai_test::random_f32(n, -1.0f, 1.0f, seed + 3);
+            std::vector<uint8_t> rp(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kr, kSr));
+            pack_rhs(false, n, k, nr, bytes.data(), bias.data(), scale.data(), 8, rp.data(), kr);
+            const auto lhs_u = reference_lhs(m, k, 1, lhs.data(), k * 4);
+            const auto w = kai_ref::qs4_nxk_values(bytes.data(), n, k, 8);
+            const auto want = kai_ref::matmul_qai8dxp_qsi4cx(lhs_u, n, k, w.data(), scale.data(), bias.data(),
+                                                            -FLT_MAX, FLT_MAX);
+            std::vector<uint8_t> lp[5];  // by mr (1 or 4)
+            for (const auto& v : kai_registry::qsi4cxp_variants()) {
+                const auto& u = v.ukernel;
+                if (u.get_kr() != kr || u.get_nr() != nr) continue;
+                if (!kai_test::missing_features(v.features).empty()) continue;  // the CPU cannot run it
+                const size_t mr = u.get_mr();
+                if (lp[mr].empty()) {
+                    lp[mr].resize(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, kSr));
+                    kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, kSr, 0, lhs.data(), k * 4, lp[mr].data());
+                }
+                std::vector<float> out(m * n);
+                u.run_matmul(m, n, k, lp[mr].data(), rp.data(), out.data(), n * 4, 4, -FLT_MAX, FLT_MAX);
+                EXPECT_TRUE(kai_test::f32_bits_equal(out.data(), n * 4, want.data(), n * 4, m, n)) << v.name;
+                ++compared;
+                if (v.features == 0) ++plain;
+            }
+        }
+    }
+    // The plain pair runs on every core: both kernels on every shape and data set.
+    EXPECT_EQ(plain, 2 * 3 * shapes.size());
+    EXPECT_GE(compared, plain);
+}
+
+// The plain pair reads the buffers of the DotProd GEMV (1x4x32) and of the I8MM GEMM (16x4x32): the
+// same mr, nr, kr and sr as those, and no feature.
+TEST(Registry, PlainPairSharesTheDotProdAndI8mmBuffers) {
+    struct Pair {
+        const char* plain;
+        const char* partner;
+    };
+    const Pair pairs[] = {
+        {"kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4_neon", "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod"},
+        {"kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4_neon", "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_16x4x32_neon_i8mm"},
+    };
+    auto find = [](const char* name) -> const Qsi4cxpVariant* {
+        for (const auto& v : kai_registry::qsi4cxp_variants())
+            if (std::string(v.name) == name) return &v;
+        return nullptr;
+    };
+    for (const Pair& p : pairs) {
+        const Qsi4cxpVariant* a = find(p.plain);
+        const Qsi4cxpVariant* b = find(p.partner);
+        ASSERT_NE(a, nullptr) << p.plain;
+        ASSERT_NE(b, nullptr) << p.partner;
+        EXPECT_EQ(a->features, 0u) << p.plain;
+        EXPECT_EQ(a->ukernel.get_mr(), b->ukernel.get_mr()) << p.plain;
+        EXPECT_EQ(a->ukernel.get_nr(), b->ukernel.get_nr()) << p.plain;
+        EXPECT_EQ(a->ukernel.get_kr(), b->ukernel.get_kr()) << p.plain;
+        EXPECT_EQ(a->ukernel.get_sr(), b->ukernel.get_sr()) << p.plain;
+        EXPECT_EQ(a->ukernel.get_m_step(), std::string(p.plain).find("_1x4_") != std::string::npos ? 1u : 4u);
+        EXPECT_EQ(a->ukernel.get_n_step(), 4u);
+    }
+}
+
 }  // namespace
