@@ -93,13 +93,21 @@ uint64_t needs_bits(uint32_t f) {
 // and the asymmetric int4 families (their interface structs differ from the f32 ones kai_select.h
 // returns; docs/integration.md), and the GGUF K-quant families q4k / q6k (their interface structs
 // take no bl; an engine picks them with docs/matmul_gguf_kquants.md's table until kai_select.h has them).
-const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", "bf16f16", "f16_qai4c32p", "f16p_qsi4c32p", "q4k", "q6k", "qai4c32p", "qsi4cxpf16", "qsi8cxpf16", "f32_neon"};
+const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", "bf16f16", "f16_qai4c32p", "f16p_qsi4c32p", "q4k", "q6k", "qai4c32p", "qsi4cxpf16", "qsi8cxpf16", "f32_neon",
+                                              // KleidiAI's SME/SME2 families engines call by name (their own
+                                              // packers and interfaces; no kai_select table yet):
+                                              "qsu2cxp", "f16p_f16p", "f16_f16p", "imatmul_f32p", "imatmul_f16p",
+                                              "qai8p_qsi8cxpsb", "qai8_qsi8cxp"};
 // Kernels of a selected family that its table leaves out: the SME / SME2 Q4_0 GEMVs read other packed layouts than
 // the rest of qsi8d32p (kai_lhs_quant_pack_qsi8d32p_f32_neon, kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon
 // or ..._ps4s0sf16_..., docs/formats.md, "Q4_0 layouts of the SME kernels" / docs/formats.md, "Q4_0 layouts of the SME kernels"), so kai_select_qsi8d32p() returning it would hand a caller that packs with the family's
 // packers a kernel that misreads them. Choosing it needs the packers in the selection result (and the SME bits).
+// Likewise the SME2 int4 per-channel kernels: they read the qsi4cxp RHS packed with nr = 4VL, kr = 4, sr = 1
+// (docs/matmul_int4_channelwise.md, SME2 section), not the NEON kernels' buffers.
 const std::set<std::string> kNotSelectedKernels = {"kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot",
-                                                   "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot"};
+                                                   "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot",
+                                                   "kai_matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa",
+                                                   "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot"};
 
 TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
     const kai_select_entry* entries = nullptr;
