@@ -64,7 +64,9 @@ SUBST = re.compile(r"%(\[\w+\]|[wxqdsbh]?\d)")
 GUARD = re.compile(
     r'#if !defined\(__aarch64__\)((?: \|\| !defined\(__ARM_FEATURE_SME2?\))+)\n#error "(\w+) needs AArch64 with FEAT_SME2?"\n'
 )
-PRAGMA = re.compile(r'#if defined\(__clang__\)\n#pragma clang diagnostic ignored "-Woverlength-strings"\n')
+PRAGMA = re.compile(r'#if defined\(__(?:clang|GNUC)__\)\n#pragma (?:clang|GCC) diagnostic ignored "-Woverlength-strings"\n')
+# The old comment above that pragma (SME was clang-only then).
+PRAGMA_NOTE = "clang (the only compiler that builds SME) accepts it."
 RDSVL = re.compile(r'(\s*)uint64_t (\w+);\n\s*__asm__ volatile\("rdsvl %0, #(\d+)" : "=r"\(\2\)\);\n')
 ZA_CLOBBER = re.compile(r'"(?:za|zt0)", ')
 
@@ -309,7 +311,9 @@ def _expand_macros(text):
 def _c_rewrites(text):
     text = _expand_macros(text)
     text = GUARD.sub(lambda m: '#if !defined(__aarch64__)\n#error "%s needs AArch64"\n' % m.group(2), text)
-    text = PRAGMA.sub('#if defined(__GNUC__)\n#pragma GCC diagnostic ignored "-Woverlength-strings"\n', text)
+    # Clang for the MSVC targets defines __clang__ but not __GNUC__, and takes the GCC spelling too.
+    text = PRAGMA.sub('#if defined(__GNUC__) || defined(__clang__)\n#pragma GCC diagnostic ignored "-Woverlength-strings"\n', text)
+    text = text.replace(PRAGMA_NOTE, "GCC and clang accept it.")
     text = RDSVL.sub(
         lambda m: '%sregister uint64_t %s __asm__("x0");\n%s__asm__ volatile(\n%s    "rdsvl x0, #%s\\n"\n%s    : "=r"(%s));\n'
         % (m.group(1), m.group(2), m.group(1).lstrip("\n"), m.group(1).lstrip("\n"), m.group(3),

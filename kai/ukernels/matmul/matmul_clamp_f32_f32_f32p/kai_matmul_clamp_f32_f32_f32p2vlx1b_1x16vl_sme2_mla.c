@@ -30,7 +30,7 @@
 // The streaming body is one assembly string (it must not be split: it holds state in registers throughout),
 // longer than the 4095 characters C99 guarantees; GCC and clang accept it
 // (the pragma below).
-#if defined(__GNUC__)
+#if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 

@@ -29,8 +29,8 @@
 #include "kai_matmul_clamp_f32_f32_f32p_interface.h"
 
 // The streaming body is one assembly string (it must not be split: it holds state in registers throughout),
-// longer than the 4095 characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__GNUC__)
+// longer than the 4095 characters C99 guarantees; GCC and clang accept it.
+#if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 

@@ -37,8 +37,8 @@
 #include "kai_matmul_clamp_f32_qai8dxp_qsu2cxp_interface.h"
 
 // The streaming body is one assembly string (it holds state in registers throughout), longer than the 4095
-// characters C99 guarantees; clang (the only compiler that builds SME) accepts it.
-#if defined(__GNUC__)
+// characters C99 guarantees; GCC and clang accept it.
+#if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 

@@ -38,7 +38,7 @@
 
 // The streaming body is one assembly string longer than the 4095 characters C99 guarantees; clang (the only
 // compiler that builds SME) accepts it.
-#if defined(__GNUC__)
+#if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 
