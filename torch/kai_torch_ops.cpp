@@ -33,6 +33,7 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp/kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp/kai_matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp/kai_matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp/kai_matmul_clamp_f32_qsi8d256p_q4kp_interface.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp/kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp/kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp/kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm.h"
@@ -442,21 +443,16 @@ uint64_t q8_features(uint64_t f) { return f & ~(static_cast<uint64_t>(KAI_CPU_FE
 
 // The K-quant kernels of one format (the q4kp and q6kp families have the same functions): GEMV
 // (DotProd), GEMM (DotProd), GEMM (I8MM). All three read the one packed RHS of (nr, kr, sr) = (4, 8, 1).
+// The q4kp interface struct holds the q6kp kernels too: same members, same signatures.
 struct KquantKernel {
     const char* name;
-    size_t (*m_step)(void);
-    size_t (*n_step)(void);
-    size_t (*mr)(void);
-    size_t (*kr)(void);
-    size_t (*lhs_offset)(size_t m_idx, size_t k);
-    size_t (*rhs_offset)(size_t n_idx, size_t k);
-    size_t (*dst_offset)(size_t m_idx, size_t n_idx, size_t stride);
-    void (*run)(size_t m, size_t n, size_t k, const void* lhs, const void* rhs, float* dst, size_t stride_row,
-                size_t stride_col, float lo, float hi);
+    kai_matmul_clamp_f32_qsi8d256p_q4kp_ukernel uk;
 };
-#define KAI_TORCH_KQUANT(stem)                                                                                  \
-    {"kai_" #stem, kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_kr_##stem,           \
-     kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem, kai_get_dst_offset_##stem, kai_run_##stem}
+#define KAI_TORCH_KQUANT(stem)                                                                             \
+    {"kai_" #stem,                                                                                         \
+     {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
+      kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,               \
+      kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem}}
 const KquantKernel kKquant[2][3] = {
     {KAI_TORCH_KQUANT(matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod),
      KAI_TORCH_KQUANT(matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod),
@@ -617,8 +613,8 @@ Tensor linear_gguf(const Tensor& input, const Tensor& packed, const std::string&
     const size_t ds = nn * sizeof(float);
     std::vector<uint8_t> lhs;
     if (gguf_kquant(t)) {
-        const KquantKernel& uk = kquant_kernel(t, m, kLinearGgufOp);
-        const size_t mr = uk.mr(), kr = uk.kr();
+        const kai_matmul_clamp_f32_qsi8d256p_q4kp_ukernel& uk = kquant_kernel(t, m, kLinearGgufOp).uk;
+        const size_t mr = uk.get_mr(), kr = uk.get_kr();
         TORCH_CHECK(l.nr == kKqNr && l.kr == kKqKr && l.sr == kKqSr, kLinearGgufOp,
                     ": packed has an unknown layout for ", type, " (nr ", l.nr, ", kr ", l.kr, ", sr ", l.sr, ")");
         lhs.resize(kai_get_lhs_packed_size_lhs_quant_pack_qsi8d256p_f32_neon(m, kk, mr, kr, 1));
@@ -627,10 +623,11 @@ Tensor linear_gguf(const Tensor& input, const Tensor& packed, const std::string&
                 r1 - r0, kk, mr, kr, 1, 0, xs + r0 * kk, kk * sizeof(float),
                 lhs.data() + kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d256p_f32_neon(r0, kk, mr, kr, 1));
         });
-        for_each_tile(m, nn, uk.m_step(), uk.n_step(), [&](const kai_split_tile& tl) {
-            uk.run(tl.m, tl.n, kk, lhs.data() + uk.lhs_offset(tl.m0, kk), rhs + uk.rhs_offset(tl.n0, kk),
-                   reinterpret_cast<float*>(dst + uk.dst_offset(tl.m0, tl.n0, ds)), ds, sizeof(float), -FLT_MAX,
-                   FLT_MAX);
+        for_each_tile(m, nn, uk.get_m_step(), uk.get_n_step(), [&](const kai_split_tile& tl) {
+            uk.run_matmul(tl.m, tl.n, kk, lhs.data() + uk.get_lhs_packed_offset(tl.m0, kk),
+                          rhs + uk.get_rhs_packed_offset(tl.n0, kk),
+                          reinterpret_cast<float*>(dst + uk.get_dst_offset(tl.m0, tl.n0, ds)), ds, sizeof(float),
+                          -FLT_MAX, FLT_MAX);
         });
     } else if (t == Gguf::kQ4_0) {
         const auto p = kai_select_pair_qsi8d32p(f, l.nr, l.kr, l.sr);
