@@ -11,7 +11,8 @@
 //       activations quantised per row inside the call; packed bytes at (nr, kr, sr) = (8, 16, 2).
 //   pack_linear_bf16 / linear_bf16  f32 (or bf16) linear with BFMMLA / BFDOT on bf16-rounded operands.
 //   pack_gguf / linear_gguf  GGUF Q4_0 weights kept 4-bit (qsi8d32p x qsi4c32p kernels); Q8_0 folded to
-//       per-channel int8 (qai8dxp x qsi8cxp kernels).
+//       per-channel int8 (qai8dxp x qsi8cxp kernels); Q4_K and Q6_K kept as the file has them
+//       (qsi8d256p x q4kp / q6kp kernels, docs/matmul_gguf_kquants.md).
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <torch/library.h>
@@ -29,9 +30,19 @@
 #include "kai/kai_threading.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_bf16p1x4_f32_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_bf16p8x4_f32_neon.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp/kai_matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp/kai_matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp/kai_matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q4kp/kai_matmul_clamp_f32_qsi8d256p_q4kp_interface.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp/kai_matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp/kai_matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod.h"
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d256p_q6kp/kai_matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
+#include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d256p_f32_neon.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_bf16p12x4biasf32_bf16_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_q4kp_q4k_neon.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_q6kp_q6k_neon.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0.h"
@@ -391,19 +402,36 @@ Tensor linear_bf16(const Tensor& input, const Tensor& packed) {
 
 const char* const kPackGgufOp = "kai::pack_gguf";
 const char* const kLinearGgufOp = "kai::linear_gguf";
-constexpr size_t kQK = 32;  // GGUF's block length for Q4_0 and Q8_0
+constexpr size_t kQK = 32;    // GGUF's block length for Q4_0 and Q8_0
+constexpr size_t kQKK = 256;  // and for the K-quants (super-blocks)
 constexpr size_t kHeader = 16;
 constexpr uint32_t kMagic = 0x4749414bu;  // "KAIG"
 
-enum class Gguf : uint32_t { kQ4_0 = 2, kQ8_0 = 8 };  // ggml's type numbers
+enum class Gguf : uint32_t { kQ4_0 = 2, kQ8_0 = 8, kQ4_K = 12, kQ6_K = 14 };  // ggml's type numbers
 
 Gguf gguf_type(const std::string& type, const char* op) {
     if (type == "Q4_0" || type == "q4_0") return Gguf::kQ4_0;
     if (type == "Q8_0" || type == "q8_0") return Gguf::kQ8_0;
-    TORCH_CHECK(false, op, ": type must be \"Q4_0\" or \"Q8_0\", got \"", type, "\"");
+    if (type == "Q4_K" || type == "q4_k") return Gguf::kQ4_K;
+    if (type == "Q6_K" || type == "q6_k") return Gguf::kQ6_K;
+    TORCH_CHECK(false, op, ": type must be \"Q4_0\", \"Q8_0\", \"Q4_K\" or \"Q6_K\", got \"", type, "\"");
 }
 
-size_t gguf_block_bytes(Gguf t) { return t == Gguf::kQ4_0 ? 2 + kQK / 2 : 2 + kQK; }
+bool gguf_kquant(Gguf t) { return t == Gguf::kQ4_K || t == Gguf::kQ6_K; }
+
+// Weights per GGUF block, and its bytes: Q4_0 f16 d + 16 bytes of nibbles; Q8_0 f16 d + 32 int8;
+// Q4_K f16 d, f16 dmin, 12 bytes of 6-bit scales and mins, 128 bytes of nibbles; Q6_K 128 bytes of
+// low nibbles, 64 of high 2-bit pairs, 16 int8 scales, f16 d.
+size_t gguf_block_len(Gguf t) { return gguf_kquant(t) ? kQKK : kQK; }
+size_t gguf_block_bytes(Gguf t) {
+    switch (t) {
+        case Gguf::kQ4_0: return 2 + kQK / 2;
+        case Gguf::kQ8_0: return 2 + kQK;
+        case Gguf::kQ4_K: return 144;
+        case Gguf::kQ6_K: return 210;
+    }
+    return 0;
+}
 
 struct GgufLayout {
     size_t nr, kr, sr;
@@ -413,9 +441,47 @@ struct GgufLayout {
 // Q8_0 path packs with the NEON packer, so it selects among the NEON kernels only.
 uint64_t q8_features(uint64_t f) { return f & ~(static_cast<uint64_t>(KAI_CPU_FEATURE_SME) | KAI_CPU_FEATURE_SME2); }
 
+// The K-quant kernels of one format (the q4kp and q6kp families have the same functions): GEMV
+// (DotProd), GEMM (DotProd), GEMM (I8MM). All three read the one packed RHS of (nr, kr, sr) = (4, 8, 1).
+// The q4kp interface struct holds the q6kp kernels too: same members, same signatures.
+struct KquantKernel {
+    const char* name;
+    kai_matmul_clamp_f32_qsi8d256p_q4kp_ukernel uk;
+};
+#define KAI_TORCH_KQUANT(stem)                                                                             \
+    {"kai_" #stem,                                                                                         \
+     {kai_get_m_step_##stem, kai_get_n_step_##stem, kai_get_mr_##stem, kai_get_nr_##stem, kai_get_kr_##stem, \
+      kai_get_sr_##stem, kai_get_lhs_packed_offset_##stem, kai_get_rhs_packed_offset_##stem,               \
+      kai_get_dst_offset_##stem, kai_get_dst_size_##stem, kai_run_##stem}}
+const KquantKernel kKquant[2][3] = {
+    {KAI_TORCH_KQUANT(matmul_clamp_f32_qsi8d256p1x8_q4kp4x8_1x8_neon_dotprod),
+     KAI_TORCH_KQUANT(matmul_clamp_f32_qsi8d256p4x4_q4kp4x8_4x4_neon_dotprod),
+     KAI_TORCH_KQUANT(matmul_clamp_f32_qsi8d256p4x8_q4kp4x8_4x4_neon_i8mm)},
+    {KAI_TORCH_KQUANT(matmul_clamp_f32_qsi8d256p1x8_q6kp4x8_1x8_neon_dotprod),
+     KAI_TORCH_KQUANT(matmul_clamp_f32_qsi8d256p4x4_q6kp4x8_4x4_neon_dotprod),
+     KAI_TORCH_KQUANT(matmul_clamp_f32_qsi8d256p4x8_q6kp4x8_4x4_neon_i8mm)},
+};
+#undef KAI_TORCH_KQUANT
+constexpr size_t kKqNr = 4, kKqKr = 8, kKqSr = 1;
+
+// The kernel for m rows: the GEMV for one row, else the I8MM GEMM where the CPU has FEAT_I8MM, else the
+// DotProd GEMM. Every one needs FEAT_DotProd.
+const KquantKernel& kquant_kernel(Gguf t, size_t m, const char* op) {
+    const uint64_t f = cpu_features();
+    TORCH_CHECK(kai_cpu_has(f, KAI_CPU_FEATURE_DOTPROD), op, ": this CPU has no kai ",
+                t == Gguf::kQ4_K ? "Q4_K" : "Q6_K", " kernel (needs FEAT_DotProd)");
+    const KquantKernel* row = kKquant[t == Gguf::kQ4_K ? 0 : 1];
+    if (m == 1) return row[0];
+    return kai_cpu_has(f, KAI_CPU_FEATURE_I8MM) ? row[2] : row[1];
+}
+
 // The layout pack_gguf uses on this CPU: that of the best GEMM, whose pair GEMV reads the same bytes.
 GgufLayout gguf_layout(Gguf t, const char* op) {
     const uint64_t f = cpu_features();
+    if (gguf_kquant(t)) {
+        kquant_kernel(t, 1, op);  // the CPU check
+        return {kKqNr, kKqKr, kKqSr};
+    }
     if (t == Gguf::kQ4_0) {
         const auto* g = kai_select_qsi8d32p(f, 2, 1, kQK, kQK);
         TORCH_CHECK(g != nullptr, op, ": this CPU has no kai Q4_0 kernel (needs FEAT_DotProd)");
@@ -427,24 +493,29 @@ GgufLayout gguf_layout(Gguf t, const char* op) {
 }
 
 size_t gguf_rhs_size(Gguf t, const GgufLayout& l, size_t n, size_t k) {
+    if (t == Gguf::kQ4_K) return kai_get_rhs_packed_size_rhs_pack_nxk_q4kp_q4k_neon(n, k, l.nr, l.kr, l.sr);
+    if (t == Gguf::kQ6_K) return kai_get_rhs_packed_size_rhs_pack_nxk_q6kp_q6k_neon(n, k, l.nr, l.kr, l.sr);
     if (t == Gguf::kQ4_0) return kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0(n, k, l.nr, l.kr, kQK);
     return kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon(n, k, l.nr, l.kr, l.sr);
 }
 
-void check_gguf_shape(int64_t n, int64_t k, const char* op) {
+void check_gguf_shape(Gguf t, int64_t n, int64_t k, const char* op) {
     TORCH_CHECK(n > 0, op, ": n (output features) must be positive, got ", n);
-    TORCH_CHECK(k > 0 && k % static_cast<int64_t>(kQK) == 0, op, ": k (input features) must be a positive multiple of 32 (GGUF blocks), got ", k);
+    const int64_t bl = static_cast<int64_t>(gguf_block_len(t));
+    TORCH_CHECK(k > 0 && k % bl == 0, op, ": k (input features) must be a positive multiple of ", bl, " (GGUF ",
+                gguf_kquant(t) ? "super-blocks" : "blocks", "), got ", k);
 }
 
 Tensor pack_gguf(const Tensor& blocks, const std::string& type, int64_t n, int64_t k) {
     const Gguf t = gguf_type(type, kPackGgufOp);
-    check_gguf_shape(n, k, kPackGgufOp);
+    check_gguf_shape(t, n, k, kPackGgufOp);
     check_cpu_dense(blocks, kPackGgufOp, "blocks");
     check_dtype(blocks, at::kByte, kPackGgufOp, "blocks");
     const size_t nn = static_cast<size_t>(n), kk = static_cast<size_t>(k);
-    const size_t row = (kk / kQK) * gguf_block_bytes(t);
-    TORCH_CHECK(blocks.numel() == static_cast<int64_t>(nn * row), kPackGgufOp, ": blocks must hold n x (k / 32) ", type,
-                " blocks = ", nn * row, " bytes, got ", blocks.numel());
+    const size_t row = (kk / gguf_block_len(t)) * gguf_block_bytes(t);
+    TORCH_CHECK(blocks.numel() == static_cast<int64_t>(nn * row), kPackGgufOp, ": blocks must hold n x (k / ",
+                gguf_block_len(t), ") ", type, " blocks of ", gguf_block_bytes(t), " bytes = ", nn * row,
+                " bytes, got ", blocks.numel());
     const GgufLayout l = gguf_layout(t, kPackGgufOp);
     const Tensor src_t = blocks.contiguous();
     const uint8_t* src = src_t.data_ptr<uint8_t>();
@@ -454,6 +525,20 @@ Tensor pack_gguf(const Tensor& blocks, const std::string& type, int64_t n, int64
                                 static_cast<uint32_t>(l.nr), static_cast<uint32_t>(l.kr)};
     std::memcpy(out, header, sizeof(header));
     uint8_t* rhs = out + kHeader;
+    if (gguf_kquant(t)) {  // the GGUF bytes as they are: the packers move them, changing nothing
+        for_each_row_range(nn, l.nr, [&](size_t n0, size_t n1) {
+            if (t == Gguf::kQ4_K) {
+                kai_run_rhs_pack_nxk_q4kp_q4k_neon(
+                    n1 - n0, kk, l.nr, l.kr, l.sr, src + n0 * row, row, nullptr,
+                    rhs + kai_get_rhs_packed_offset_rhs_pack_nxk_q4kp_q4k_neon(n0, kk, l.nr, l.kr, l.sr));
+            } else {
+                kai_run_rhs_pack_nxk_q6kp_q6k_neon(
+                    n1 - n0, kk, l.nr, l.kr, l.sr, src + n0 * row, row, nullptr,
+                    rhs + kai_get_rhs_packed_offset_rhs_pack_nxk_q6kp_q6k_neon(n0, kk, l.nr, l.kr, l.sr));
+            }
+        });
+        return packed;
+    }
     if (t == Gguf::kQ4_0) {
         const kai_rhs_pack_qs4cxs1s0_param params = {1, 8};
         for_each_row_range(nn, l.nr, [&](size_t n0, size_t n1) {
@@ -501,7 +586,7 @@ Tensor pack_gguf(const Tensor& blocks, const std::string& type, int64_t n, int64
 
 Tensor linear_gguf(const Tensor& input, const Tensor& packed, const std::string& type, int64_t n, int64_t k) {
     const Gguf t = gguf_type(type, kLinearGgufOp);
-    check_gguf_shape(n, k, kLinearGgufOp);
+    check_gguf_shape(t, n, k, kLinearGgufOp);
     check_float_input(input, k, kLinearGgufOp);
     check_cpu_dense(packed, kLinearGgufOp, "packed");
     check_dtype(packed, at::kByte, kLinearGgufOp, "packed");
@@ -527,7 +612,24 @@ Tensor linear_gguf(const Tensor& input, const Tensor& packed, const std::string&
     uint8_t* dst = reinterpret_cast<uint8_t*>(out.data_ptr<float>());
     const size_t ds = nn * sizeof(float);
     std::vector<uint8_t> lhs;
-    if (t == Gguf::kQ4_0) {
+    if (gguf_kquant(t)) {
+        const kai_matmul_clamp_f32_qsi8d256p_q4kp_ukernel& uk = kquant_kernel(t, m, kLinearGgufOp).uk;
+        const size_t mr = uk.get_mr(), kr = uk.get_kr();
+        TORCH_CHECK(l.nr == kKqNr && l.kr == kKqKr && l.sr == kKqSr, kLinearGgufOp,
+                    ": packed has an unknown layout for ", type, " (nr ", l.nr, ", kr ", l.kr, ", sr ", l.sr, ")");
+        lhs.resize(kai_get_lhs_packed_size_lhs_quant_pack_qsi8d256p_f32_neon(m, kk, mr, kr, 1));
+        for_each_row_range(m, mr, [&](size_t r0, size_t r1) {
+            kai_run_lhs_quant_pack_qsi8d256p_f32_neon(
+                r1 - r0, kk, mr, kr, 1, 0, xs + r0 * kk, kk * sizeof(float),
+                lhs.data() + kai_get_lhs_packed_offset_lhs_quant_pack_qsi8d256p_f32_neon(r0, kk, mr, kr, 1));
+        });
+        for_each_tile(m, nn, uk.get_m_step(), uk.get_n_step(), [&](const kai_split_tile& tl) {
+            uk.run_matmul(tl.m, tl.n, kk, lhs.data() + uk.get_lhs_packed_offset(tl.m0, kk),
+                          rhs + uk.get_rhs_packed_offset(tl.n0, kk),
+                          reinterpret_cast<float*>(dst + uk.get_dst_offset(tl.m0, tl.n0, ds)), ds, sizeof(float),
+                          -FLT_MAX, FLT_MAX);
+        });
+    } else if (t == Gguf::kQ4_0) {
         const auto p = kai_select_pair_qsi8d32p(f, l.nr, l.kr, l.sr);
         const auto* uk = (m == 1 && p.gemv) ? p.gemv : p.gemm ? p.gemm : p.gemv;
         TORCH_CHECK(uk != nullptr, kLinearGgufOp, ": no kai kernel of this CPU reads this packed Q4_0 layout (nr ", l.nr,
@@ -581,6 +683,9 @@ std::string kernels_used(const std::string& op, int64_t m, int64_t block_size, i
         const auto p = kai_select_pair_bf16(f, kBfNr, kBfKr, 1);
         return KAI_SELECT_NAME(!many && p.gemv ? p.gemv : p.gemm);
     }
+    if (op == "linear_gguf_q4_k" || op == "linear_gguf_q6_k") {
+        return kquant_kernel(op == "linear_gguf_q4_k" ? Gguf::kQ4_K : Gguf::kQ6_K, many ? 2 : 1, "kai::kernels_used").name;
+    }
     if (op == "linear_gguf_q4_0" || op == "linear_gguf_q8_0") {
         const bool q4 = op == "linear_gguf_q4_0";
         const GgufLayout l = gguf_layout(q4 ? Gguf::kQ4_0 : Gguf::kQ8_0, "kai::kernels_used");
@@ -591,8 +696,8 @@ std::string kernels_used(const std::string& op, int64_t m, int64_t block_size, i
         const auto p = kai_select_pair_qsi8cxp(q8_features(f), l.nr, l.kr, l.sr);
         return KAI_SELECT_NAME(!many && p.gemv ? p.gemv : p.gemm ? p.gemm : p.gemv);
     }
-    TORCH_CHECK(false, "kai::kernels_used: op must be dyn_quant_matmul_4bit, linear_bf16, linear_gguf_q4_0 or "
-                       "linear_gguf_q8_0, got \"", op, "\"");
+    TORCH_CHECK(false, "kai::kernels_used: op must be dyn_quant_matmul_4bit, linear_bf16, linear_gguf_q4_0, "
+                       "linear_gguf_q8_0, linear_gguf_q4_k or linear_gguf_q6_k, got \"", op, "\"");
 }
 
 // ---- Meta kernels: shapes and dtypes only, for torch.compile / torch.export --------------------------
@@ -630,15 +735,15 @@ Tensor linear_bf16_meta(const Tensor& input, const Tensor& packed) {
 
 Tensor pack_gguf_meta(const Tensor& blocks, const std::string& type, int64_t n, int64_t k) {
     const Gguf t = gguf_type(type, kPackGgufOp);
-    check_gguf_shape(n, k, kPackGgufOp);
+    check_gguf_shape(t, n, k, kPackGgufOp);
     const GgufLayout l = gguf_layout(t, kPackGgufOp);
     return at::empty({static_cast<int64_t>(kHeader + gguf_rhs_size(t, l, static_cast<size_t>(n), static_cast<size_t>(k)))},
                      blocks.options().dtype(at::kByte));
 }
 
 Tensor linear_gguf_meta(const Tensor& input, const Tensor& packed, const std::string& type, int64_t n, int64_t k) {
-    gguf_type(type, kLinearGgufOp);
-    check_gguf_shape(n, k, kLinearGgufOp);
+    const Gguf t = gguf_type(type, kLinearGgufOp);
+    check_gguf_shape(t, n, k, kLinearGgufOp);
     (void)packed;
     return at::empty_symint(out_sym_shape(input, n), input.options());
 }

@@ -32,10 +32,16 @@ class Bf16FastMathConfig:
 
 @dataclass
 class GgufConfig:
-    """GGUF weights kept quantised. tensors: {module name: uint8 GGUF blocks} to load (a GGUF file's
-    tensors); a layer not in it has its float weight quantised to `type` first."""
+    """GGUF weights kept quantised: "Q4_0", "Q8_0", "Q4_K" or "Q6_K". tensors: {module name: uint8 GGUF
+    blocks} to load (a GGUF file's tensors); a layer not in it has its float weight quantised first.
+    types: {module name: type} for layers whose type is not `type` (a Q4_K_M model: type "Q4_K",
+    with "Q6_K" for the layers the file has in Q6_K)."""
     type: str = "Q4_0"
     tensors: Dict[str, torch.Tensor] = field(default_factory=dict)
+    types: Dict[str, str] = field(default_factory=dict)
+
+    def type_of(self, name):
+        return self.types.get(name, self.type)
 
 
 def _ops():
@@ -132,10 +138,12 @@ def _why_not(name, mod, config):
             return (f"in_features {k} is not a multiple of group_size {gs} (or group_size is not a positive "
                     "multiple of 32); use Int4DynamicConfig(group_size=None) for channel-wise")
     elif isinstance(config, GgufConfig):
-        if config.type not in quant.GGUF_BLOCK_BYTES:
-            return f'GGUF type "{config.type}" is not supported (Q4_0, Q8_0)'
-        if k % 32:
-            return f"in_features {k} is not a multiple of 32 (GGUF blocks)"
+        t = config.type_of(name)
+        if t not in quant.GGUF_BLOCK_BYTES:
+            return f'GGUF type "{t}" is not supported (Q4_0, Q8_0, Q4_K, Q6_K)'
+        bl = quant.GGUF_BLOCK_LEN[t]
+        if k % bl:
+            return f"in_features {k} is not a multiple of {bl} ({t} blocks)"
     return None
 
 
@@ -165,7 +173,7 @@ def quantize_(model, config, filter_fn: Optional[Callable[[nn.Module, str], bool
         elif isinstance(config, Bf16FastMathConfig):
             new = KaiBf16Linear.from_linear(mod)
         else:
-            new = KaiGgufLinear.from_linear(mod, config.type, config.tensors.get(name))
+            new = KaiGgufLinear.from_linear(mod, config.type_of(name), config.tensors.get(name))
         parent_name, _, child = name.rpartition(".")
         parent = model.get_submodule(parent_name) if parent_name else model
         setattr(parent, child, new)

@@ -20,7 +20,14 @@ formats (docs/pytorch.md), not from the code under test:
     from the Q4_0 blocks, F.linear in f64; bound (K / 32 + 3) * 2^-23 * sum |xq w|.
   * linear_gguf Q8_0: the weights folded to per-channel int8 as documented, activations as for
     dyn_quant, the same bound as channel-wise int4.
+  * linear_gguf Q4_K / Q6_K: activations quantised per block of 256 as documented for
+    kai_lhs_quant_pack_qsi8d256p_f32_neon (ggml's Q8_K: f32 scale amax / 127, q = round(x * (127 / amax)),
+    ties to even), weights dequantised here from the GGUF bytes (ggml's block_q4_K / block_q6_K),
+    F.linear in f64. The sub-block sums are exact integers; f32 rounds I * d, the min term, the scaling
+    by the LHS scale and the sum over K / 256 super-blocks: bound (K / 256 + 4) * 2^-23 * sum_k |xq_k| *
+    (|d sc_j q_k| + |dmin m_j|) (Q4_K; Q6_K: |d sc_j (q_k - 32)|).
 """
+import copy
 import math
 import os
 import sys
@@ -42,8 +49,9 @@ EPS32 = 2.0 ** -24
 
 def op(name):
     """torch.ops.kai.<name>; with KAI_TORCH_TEST_PERTURB=<name>[,<name>...], its output is nudged at one
-    element by 1e-3 of its largest magnitude, or one bit of a packed byte flipped (to show that the tests
-    catch a wrong result)."""
+    element by 1e-3 of its largest magnitude, or the low bit of every 61st packed byte from byte 17 on
+    flipped (past any 16-byte header; one byte alone can land in padding or a zero bias) (to show that
+    the tests catch a wrong result)."""
     f = getattr(torch.ops.kai, name)
     if name not in PERTURB:
         return f
@@ -54,8 +62,8 @@ def op(name):
         i = flat.numel() // 2
         if y.is_floating_point():
             flat[i] += 1e-3 * (flat.abs().max() + 1)
-        else:  # packed bytes: flip the low bit of one
-            flat[i] = flat[i] ^ 1
+        else:  # packed bytes: flip the low bit of every 61st
+            flat[17::61] ^= 1
         return y
     return perturbed
 
@@ -114,6 +122,72 @@ def gguf_weights(blocks, type, n, k):
     else:
         q = body.contiguous().view(torch.int8).to(torch.int64)
     return (q.double() * d).reshape(n, k)
+
+
+def q8k_rows(x):
+    """Per-block (256) symmetric int8 as kai_lhs_quant_pack_qsi8d256p_f32_neon documents (f32 arithmetic);
+    dequantised rows (f64)."""
+    m, k = x.shape
+    b = x.to(torch.float32).reshape(m, k // 256, 256)
+    amax = b.abs().amax(dim=2, keepdim=True)
+    nz = amax != 0
+    inv = torch.where(nz, torch.tensor(127.0) / torch.where(nz, amax, torch.ones_like(amax)), torch.zeros_like(amax))
+    q = torch.round(b * inv)  # ties to even
+    scale = amax / torch.tensor(127.0)
+    return (q.double() * scale.double()).reshape(m, k)
+
+
+def kquant_weights(blocks, type, n, k):
+    """(weights, magnitudes) in f64 from GGUF K-quant bytes, written from ggml's block layouts: the
+    magnitude of a Q4_K weight is |d sc q| + |dmin m| (the two terms the kernel scales separately)."""
+    nb = k // 256
+    byt = blocks.reshape(n * nb, -1)
+    raw = byt.to(torch.int64)
+
+    def f16(at):  # little-endian f16 at byte `at`
+        return byt[:, at:at + 2].contiguous().view(torch.float16).double()
+    w = torch.empty(n * nb, 256, dtype=torch.float64)
+    mag = torch.empty_like(w)
+    if type == "Q4_K":
+        d, dmin, sc_bytes = f16(0), f16(2), raw[:, 4:16]
+        for j in range(8):  # ggml's get_scale_min_k4
+            if j < 4:
+                sc, mn = sc_bytes[:, j] & 63, sc_bytes[:, j + 4] & 63
+            else:
+                sc = (sc_bytes[:, j + 4] & 15) | ((sc_bytes[:, j - 4] >> 6) << 4)
+                mn = (sc_bytes[:, j + 4] >> 4) | ((sc_bytes[:, j] >> 6) << 4)
+            chunk = raw[:, 16 + 32 * (j // 2):16 + 32 * (j // 2) + 32]  # 64 weights per 32 bytes
+            q = (chunk & 15) if j % 2 == 0 else (chunk >> 4)
+            a = d * sc[:, None].double() * q.double()
+            c = dmin * mn[:, None].double()
+            w[:, 32 * j:32 * j + 32] = a - c
+            mag[:, 32 * j:32 * j + 32] = a.abs() + c.abs()
+    else:
+        d = f16(208)
+        for e in range(256):
+            h, p = divmod(e, 128)
+            g, l = divmod(p, 32)
+            byte = raw[:, 64 * h + l + 32 * (g & 1)]
+            lo = (byte & 15) if g < 2 else (byte >> 4)
+            hi = (raw[:, 128 + 32 * h + l] >> (2 * g)) & 3
+            sc = raw[:, 192 + e // 16]
+            sc = torch.where(sc > 127, sc - 256, sc)
+            w[:, e] = d[:, 0] * sc.double() * ((lo | (hi << 4)) - 32).double()
+        mag = w.abs()
+    return w.reshape(n, k), mag.reshape(n, k)
+
+
+def random_kquant_blocks(type, n, k, g):
+    """Random GGUF bytes (every scale, min and quant bit pattern) with sane f16 d (and dmin)."""
+    nb = k // 256
+    b = torch.randint(0, 256, (n * nb, 144 if type == "Q4_K" else 210), generator=g, dtype=torch.int32).to(torch.uint8)
+    d = ((torch.rand(n * nb, 2, generator=g) + 0.1) * 1e-2 * torch.sign(torch.randn(n * nb, 2, generator=g)))
+    d = d.to(torch.float16).view(torch.uint8)
+    if type == "Q4_K":
+        b[:, 0:4] = d.reshape(n * nb, 4)
+    else:
+        b[:, 208:210] = d[:, 0:2]
+    return b.reshape(n, nb * b.shape[1])
 
 
 def fold_q8_0(w64):
@@ -279,6 +353,53 @@ class GgufLinear(unittest.TestCase):
                 with self.subTest(shape=shape, n=n):
                     self.run_case("Q8_0", shape, n)
 
+    def run_kquant(self, type, shape, n, blocks=None, dtype=torch.float32):
+        g = torch.Generator().manual_seed(n * 11 + shape[0])
+        k = shape[-1]
+        if blocks is None:
+            blocks = kai_torch.quantize_gguf(torch.randn(n, k, generator=g), type)
+        x = torch.randn(*shape, generator=g)
+        if x.numel() > k:
+            x.view(-1, k)[1] = 0.0  # an all-zero row: scale 0
+        x = x.to(dtype)
+        packed = op("pack_gguf")(blocks, type, n, k)
+        y = op("linear_gguf")(x, packed, type, n, k)
+        self.assertEqual(tuple(y.shape), tuple(shape[:-1]) + (n,))
+        self.assertEqual(y.dtype, dtype)
+        xq = q8k_rows(x.reshape(-1, k).float())
+        wd, mag = kquant_weights(blocks, type, n, k)
+        ref = F.linear(xq, wd).reshape(y.shape)
+        bound = ((k // 256 + 4) * 2 * EPS32 * (xq.abs() @ mag.T)).reshape(y.shape) + 1e-30
+        if dtype == torch.bfloat16:
+            bound = bound + 2.0 ** -8 * ref.abs()
+        check_within(self, y, ref, bound, f"linear_gguf {type} {shape} n={n} {dtype}")
+
+    def test_q4_k_and_q6_k(self):
+        # m = 1 runs the GEMV, m > 1 the GEMM (kernels_used names them); n = 37 leaves a partial tile.
+        for type in ("Q4_K", "Q6_K"):
+            for shape, n in (((1, 512), 37), ((7, 256), 37), ((2, 3, 256), 8), ((1, 256), 1)):
+                with self.subTest(type=type, shape=shape, n=n):
+                    self.run_kquant(type, shape, n)
+            with self.subTest(type=type, dtype="bf16"):
+                self.run_kquant(type, (3, 256), 5, dtype=torch.bfloat16)
+            with self.subTest(type=type, blocks="random bytes"):
+                g = torch.Generator().manual_seed(5)
+                self.run_kquant(type, (5, 512), 9, blocks=random_kquant_blocks(type, 9, 512, g))
+                self.run_kquant(type, (1, 512), 9, blocks=random_kquant_blocks(type, 9, 512, g))
+
+    def test_kquant_quantizers(self):
+        # kai_torch's quantisers against the test's own dequantisation: close to the float weights.
+        g = torch.Generator().manual_seed(9)
+        w = torch.randn(6, 512, generator=g)
+        for type, tol in (("Q4_K", 0.12), ("Q6_K", 0.03)):
+            blocks = kai_torch.quantize_gguf(w, type)
+            self.assertEqual(tuple(blocks.shape), (6, 2 * (144 if type == "Q4_K" else 210)))
+            wd, _ = kquant_weights(blocks, type, 6, 512)
+            self.assertTrue(torch.equal(wd.float(), kai_torch.dequantize_gguf(blocks, type, 6, 512)))
+            e = rel_err(wd, w)
+            self.assertLess(e, tol, type)
+            self.assertGreater(e, 0.0, type)
+
     def test_quantizer_matches_ggml_rules(self):
         # Hand-checked blocks: Q4_0 of [-8 .. 7.5 step 0.5, ...]: the largest magnitude is -8, d = 1.
         w = torch.cat([torch.arange(-16, 16, dtype=torch.float32) * 0.5]).reshape(1, 32)
@@ -298,13 +419,15 @@ class Threads(unittest.TestCase):
         p4 = torch.ops.kai.dyn_quant_pack_4bit_weight(wq, s, None, 64, k, n)
         pb = torch.ops.kai.pack_linear_bf16(w, None)
         pg = torch.ops.kai.pack_gguf(kai_torch.quantize_gguf(w, "Q4_0"), "Q4_0", n, k)
+        pk = torch.ops.kai.pack_gguf(kai_torch.quantize_gguf(w, "Q4_K"), "Q4_K", n, k)
         saved = torch.get_num_threads()
         outs = []
         try:
             for t in (1, 2, 3):
                 torch.set_num_threads(t)
                 outs.append((torch.ops.kai.dyn_quant_matmul_4bit(x, p4, 64, k, n), torch.ops.kai.linear_bf16(x, pb),
-                             torch.ops.kai.linear_gguf(x, pg, "Q4_0", n, k)))
+                             torch.ops.kai.linear_gguf(x, pg, "Q4_0", n, k),
+                             torch.ops.kai.linear_gguf(x, pk, "Q4_K", n, k)))
         finally:
             torch.set_num_threads(saved)
         for o in outs[1:]:
@@ -386,6 +509,39 @@ class Errors(unittest.TestCase):
         self.expect(lambda: lin(x.half(), p, "Q4_0", n, k), "input", "float32 or bfloat16")
         self.expect(lambda: lin(x, p[:10], "Q4_0", n, k), "packed")
         self.expect(lambda: lin(x, torch.zeros(100, dtype=torch.uint8), "Q4_0", n, k), "packed", "pack_gguf")
+
+    def test_gguf_kquants(self):
+        pk, lin = torch.ops.kai.pack_gguf, torch.ops.kai.linear_gguf
+        n, k = 6, 512
+        b4 = kai_torch.quantize_gguf(torch.randn(n, k), "Q4_K")
+        b6 = kai_torch.quantize_gguf(torch.randn(n, k), "Q6_K")
+        p4, p6 = pk(b4, "Q4_K", n, k), pk(b6, "Q6_K", n, k)
+        x = torch.randn(2, k)
+        for t, b, p, size in (("Q4_K", b4, p4, "144"), ("Q6_K", b6, p6, "210")):
+            with self.subTest(type=t):
+                self.expect(lambda: pk(b, t, n, 256), "blocks", size)
+                self.expect(lambda: pk(b[:, :-1], t, n, k), "blocks", size)
+                self.expect(lambda: pk(b.view(torch.int8), t, n, k), "blocks", "Byte")
+                self.expect(lambda: pk(b, t, n, 384), "k", "multiple of 256")
+                self.expect(lambda: pk(b, t, n, 0), "k", "multiple of 256")
+                self.expect(lambda: pk(b, t, 0, k), "n", "positive")
+                self.expect(lambda: lin(x, p, t, n, 288), "k", "multiple of 256")
+                self.expect(lambda: lin(x, p, t, n + 4, k), "packed", "does not hold")
+                self.expect(lambda: lin(x[:, :256], p, t, n, k), "input", "in_features")
+                self.expect(lambda: lin(x.double(), p, t, n, k), "input", "float32 or bfloat16")
+                self.expect(lambda: lin(x, p.float(), t, n, k), "packed", "Byte")
+                self.expect(lambda: lin(x, p.reshape(2, -1).t(), t, n, k), "packed", "contiguous")
+                self.expect(lambda: lin(x, p[:8], t, n, k), "packed")
+        self.expect(lambda: lin(x, p4, "Q6_K", n, k), "packed", "Q6_K")
+        self.expect(lambda: lin(x, p6, "Q4_K", n, k), "packed", "Q4_K")
+        self.expect(lambda: lin(x, pk(kai_torch.quantize_gguf(torch.randn(n, k), "Q4_0"), "Q4_0", n, k), "Q4_K", n, k),
+                    "packed", "Q4_K")
+        # The Meta kernels give the real ops' shapes (torch.compile / torch.export trace with them).
+        meta = pk(b4.to("meta"), "Q4_K", n, k)
+        self.assertEqual(meta.shape, p4.shape)
+        self.assertEqual(pk(b6.to("meta"), "Q6_K", n, k).shape, p6.shape)
+        self.assertEqual(lin(torch.empty(3, 2, k, device="meta"), p4.to("meta"), "Q4_K", n, k).shape, (3, 2, n))
+        self.expect(lambda: pk(b4.to("meta"), "Q4_K", n, 100), "k", "multiple of 256")
 
     def test_kernels_used(self):
         self.expect(lambda: torch.ops.kai.kernels_used("nope", 1, 0, 0), "op")
@@ -470,10 +626,38 @@ class Models(unittest.TestCase):
         self.assertIs(type(model[2]), torch.nn.Linear)
         with self.assertRaises(kai_torch.KaiUnsupportedLayer):
             kai_torch.quantize_(torch.nn.Sequential(torch.nn.Linear(40, 8)), kai_torch.GgufConfig("Q4_0"))
+        with self.assertRaises(kai_torch.KaiUnsupportedLayer) as cm:
+            kai_torch.quantize_(torch.nn.Sequential(torch.nn.Linear(256, 8), torch.nn.Linear(8, 4)),
+                                kai_torch.GgufConfig("Q4_K"))
+        self.assertIn("multiple of 256", str(cm.exception))
+        with self.assertRaises(kai_torch.KaiUnsupportedLayer):
+            kai_torch.quantize_(torch.nn.Sequential(torch.nn.Linear(256, 8)), kai_torch.GgufConfig("Q5_K"))
         with self.assertRaises(kai_torch.KaiUnsupportedLayer):
             kai_torch.quantize_(torch.nn.Sequential(torch.nn.Linear(64, 8).double()), kai_torch.Bf16FastMathConfig())
         with self.assertRaises(TypeError):
             kai_torch.quantize_(model, "int4")
+
+    def test_q4_k_m_model(self):
+        # A Q4_K_M-style model: Q4_K layers and one Q6_K layer (GgufConfig.types), from GGUF bytes and
+        # from float weights, against the float model; relative bound 10 % (measured 0.067).
+        torch.manual_seed(4)
+        model = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.GELU(), torch.nn.Linear(512, 256)).eval()
+        x = torch.randn(5, 256)
+        with torch.no_grad():
+            ref = model(x)
+        cfg = kai_torch.GgufConfig("Q4_K", types={"2": "Q6_K"})
+        tensors = {"0": kai_torch.quantize_gguf(model[0].weight, "Q4_K"),
+                   "2": kai_torch.quantize_gguf(model[2].weight, "Q6_K")}
+        q = kai_torch.quantize_(copy.deepcopy(model), cfg)
+        loaded = kai_torch.quantize_(copy.deepcopy(model), kai_torch.GgufConfig("Q4_K", tensors, {"2": "Q6_K"}))
+        self.assertEqual((q[0].type, q[2].type), ("Q4_K", "Q6_K"))
+        with torch.no_grad():
+            y = q(x)
+            self.assertTrue(torch.equal(y, loaded(x)))
+            self.assertTrue(torch.equal(q(x[:1]), loaded(x[:1])))  # the GEMV path
+        e = rel_err(y, ref)
+        print(f"  Q4_K_M mlp relative error {e:.4f} (bound 0.10)")
+        self.assertLess(e, 0.10)
 
     def test_gguf_tensors_load_without_dequantizing(self):
         model = mlp()
@@ -492,7 +676,9 @@ if __name__ == "__main__":
           f"{kai_torch.kernels_used('dyn_quant_matmul_4bit', 1, 32, 256)} / "
           f"{kai_torch.kernels_used('dyn_quant_matmul_4bit', 8, 32, 256)}; bf16: "
           f"{kai_torch.kernels_used('linear_bf16', 1)} / {kai_torch.kernels_used('linear_bf16', 8)}; Q4_0: "
-          f"{kai_torch.kernels_used('linear_gguf_q4_0', 8)}; Q8_0: {kai_torch.kernels_used('linear_gguf_q8_0', 8)}")
+          f"{kai_torch.kernels_used('linear_gguf_q4_0', 8)}; Q8_0: {kai_torch.kernels_used('linear_gguf_q8_0', 8)}; "
+          f"Q4_K: {kai_torch.kernels_used('linear_gguf_q4_k', 1)} / {kai_torch.kernels_used('linear_gguf_q4_k', 8)}; "
+          f"Q6_K: {kai_torch.kernels_used('linear_gguf_q6_k', 1)} / {kai_torch.kernels_used('linear_gguf_q6_k', 8)}")
     if PERTURB:
         print(f"PERTURBING the output of torch.ops.kai.{sorted(PERTURB)}: their tests must fail")
     suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
