@@ -101,6 +101,7 @@ KAI_FAMILIES = [
     {"family": "f16p_f16p", "title": "f16 SME/SME2 GEMM (f16 output, packed LHS)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_f16_test", "reference": "//test/reference:sme_f16", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "f16_f16p", "title": "f16 SME/SME2 GEMV (f16 output, unpacked LHS row)", "doc": "docs/matmul_sme.md", "suite": "//test/tests:sme_f16_test", "reference": "//test/reference:sme_f16", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "imatmul_f32p", "title": "f32 SME/SME2 indirect GEMM (pointer-table LHS)", "doc": "docs/imatmul.md", "suite": "//test/tests:imatmul_test", "reference": "//test/reference:imatmul", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "imatmul_f16p", "title": "f16 SME/SME2 indirect GEMM (pointer-table LHS)", "doc": "docs/imatmul.md", "suite": "//test/tests:imatmul_test", "reference": "//test/reference:imatmul", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
 ]
 
 KAI_PACKER_FEEDS = [
@@ -142,6 +143,7 @@ KAI_PACKER_FEEDS = [
     {"family": "f16p_f16p", "match": "", "packers": ["kai_lhs_pack_x16p2vlx2_x16_sme", "kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]},
     {"family": "f16_f16p", "match": "", "packers": ["kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme", "kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme"]},
     {"family": "imatmul_f32p", "match": "", "packers": ["kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme", "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme"]},
+    {"family": "imatmul_f16p", "match": "", "packers": ["kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme", "kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -215,6 +217,10 @@ KAI_KLEIDIAI_ASM = [
     "kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme",
     "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa",
     "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa",
+    "kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme",
+    "kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme",
+    "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa",
+    "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa",
 ]
 
 KAI_KERNELS = [
@@ -394,4 +400,10 @@ KAI_KERNELS = [
     {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme2"], "note": "FMOPA 2VL x 2VL tile, FCLAMP", "derive": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa"},
     {"name": "kai_imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "family": "imatmul_f32p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p", "features": ["sme"], "note": "FMOPA 2VL x 2VL tile, SME only (FMIN / FMAX clamp)", "derive": "kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa", "clamp": "fmin_fmax"},
     # --- end imatmul_f32p ---
+    # --- family imatmul_f16p (f16 SME/SME2 indirect GEMM): docs/imatmul.md ---
+    {"name": "kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme", "family": "imatmul_f16p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme", "family": "imatmul_f16p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa", "family": "imatmul_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f16_f16p_f16p", "features": ["sme2"], "note": "widening FMOPA 2VL x 2VL tile, FCLAMP", "derive": "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa"},
+    {"name": "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa", "family": "imatmul_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f16_f16p_f16p", "features": ["sme"], "note": "widening FMOPA 2VL x 2VL tile, SME only", "derive": "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa"},
+    # --- end imatmul_f16p ---
 ]

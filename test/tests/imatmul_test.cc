@@ -34,6 +34,8 @@
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
 #include "test/reference/imatmul_ref.h"
+#include "test/reference/reference_common.h"
+#include "test/reference/sme_f16_ref.h"
 #include "test/registry/imatmul_registry.h"
 
 #ifndef PR_SME_SET_VL
@@ -46,6 +48,7 @@
 
 namespace {
 
+using kai_registry::ImatmulF16Variant;
 using kai_registry::ImatmulLhsPacker;
 using kai_registry::ImatmulRhsPacker;
 using kai_registry::ImatmulVariant;
@@ -75,7 +78,7 @@ uint64_t test_seed() {
 
 std::string short_name(const char* name) {
     std::string s(name);
-    for (const std::string p : {"kai_imatmul_clamp_f32_", "kai_lhs_imatmul_pack_", "kai_rhs_imatmul_pack_"})
+    for (const std::string p : {"kai_imatmul_clamp_f32_", "kai_imatmul_clamp_f16_", "kai_lhs_imatmul_pack_", "kai_rhs_imatmul_pack_"})
         if (s.rfind(p, 0) == 0) return s.substr(p.size());
     return s;
 }
@@ -469,6 +472,308 @@ TEST(ImatmulCompat, PackersAndKernelsAtSvl128And512) {
                     uint32_t want;
                     std::memcpy(&want, &want_d.bytes[(i * n + j) * 4], 4);
                     if (dst.bits(i, j) != want && bad++ < 3) ADD_FAILURE() << "(" << i << ", " << j << ")";
+                }
+            EXPECT_EQ(bad, 0u) << "outputs differ from KleidiAI's";
+            ++files;
+        }
+    }
+    EXPECT_EQ(files, 20u);  // 2 kernels x 5 problems (one with infinities: NaN accumulators) x 2 SVLs
+}
+
+// ================================================================================================
+// f16 (family imatmul_f16p: kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme, kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme
+// and the SME2 / SME widening MOPA kernels). Every chunk is padded to an even length (kr = 2), so odd
+// k_chunk_length cases are in every sweep. Packers byte-exact against the reference; kernels within
+// sme_f16_error_bound of the exact sum of the padded operands (the f16 GEMMs' bound, docs/matmul_sme.md), tile by
+// tile identical bits; KleidiAI's vectors bit for bit.
+// ================================================================================================
+
+// An f16 indirect LHS: like IndirectLhs with 16-bit chunks.
+struct IndirectLhs16 {
+    std::vector<uint16_t> pool;
+    std::vector<uint16_t> pad;
+    std::vector<const void*> table;
+    size_t offset() const { return reinterpret_cast<uintptr_t>(pool.data()); }
+};
+
+IndirectLhs16 make_lhs16(size_t m, size_t kcc, size_t kcl, size_t mr, uint64_t seed) {
+    const IndirectLhs f = make_lhs(m, kcc, kcl, mr, true, seed);
+    IndirectLhs16 l;
+    for (float x : f.pool) l.pool.push_back(kai_ref::f16_from_f32(x));
+    for (float x : f.pad) l.pad.push_back(kai_ref::f16_from_f32(x));
+    for (const void* e : f.table)  // the same chunks, at half the byte offset; pad entries to the f16 pad chunk
+        l.table.push_back(e == f.pad.data() ? static_cast<const void*>(l.pad.data())
+                                            : reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(e) / 2));
+    return l;
+}
+
+size_t padded_depth(size_t kcc, size_t kcl) {
+    return kcc * ((kcl + 1) / 2 * 2);
+}
+
+class ImatmulF16LhsPackTest : public ::testing::TestWithParam<PackCase> {};
+
+TEST_P(ImatmulF16LhsPackTest, MatchesReference) {
+    const PackCase& c = GetParam();
+    for (const ImatmulLhsPacker& p : kai_registry::imatmul_f16_lhs_packers()) {
+        SCOPED_TRACE(p.name);
+        KAI_TEST_SKIP_UNLESS(p.features);
+        ASSERT_TRUE(set_svl(c.svl));
+        const uint64_t seed = test_seed();
+        SCOPED_TRACE(kai_test::seed_trace(seed));
+        const size_t m = c.rows, mr = tile_of_svl(c.svl);
+        const IndirectLhs16 l = make_lhs16(m, c.kcc, c.kcl, mr, seed);
+        EXPECT_EQ(p.get_m_step(), mr);
+        EXPECT_EQ(p.get_lhs_packed_offset(mr, c.kcc, c.kcl), mr * padded_depth(c.kcc, c.kcl) * 2);
+        const std::vector<uint8_t> expected =
+            kai_ref::imatmul_pack_lhs_x16p2vlx2(l.table.data(), m, c.kcc, c.kcl, mr, l.offset(), l.pad.data());
+        ASSERT_EQ(p.get_lhs_packed_size(m, c.kcc, c.kcl), expected.size());
+        GuardedBuffer whole(expected.size());
+        p.run(m, c.kcc, c.kcl, l.table.data(), l.offset(), l.pad.data(), whole.data());
+        EXPECT_TRUE(kai_test::bytes_equal(whole.data(), expected.data(), expected.size()));
+        EXPECT_TRUE(whole.front_intact());
+        if (m > mr) {
+            GuardedBuffer parts(expected.size(), 0x5A);
+            for (size_t m0 = 0; m0 < m; m0 += mr) {
+                p.run(std::min(mr, m - m0), c.kcc, c.kcl, l.table.data() + m0 * c.kcc, l.offset(), l.pad.data(),
+                      parts.data() + p.get_lhs_packed_offset(m0, c.kcc, c.kcl));
+            }
+            EXPECT_TRUE(kai_test::bytes_equal(parts.data(), expected.data(), expected.size())) << "by row blocks";
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Packers, ImatmulF16LhsPackTest, ::testing::ValuesIn(pack_cases()), pack_case_name);
+
+class ImatmulF16RhsPackTest : public ::testing::TestWithParam<PackCase> {};
+
+TEST_P(ImatmulF16RhsPackTest, MatchesReference) {
+    const PackCase& c = GetParam();
+    for (const ImatmulRhsPacker& p : kai_registry::imatmul_f16_rhs_packers()) {
+        SCOPED_TRACE(p.name);
+        KAI_TEST_SKIP_UNLESS(p.features);
+        ASSERT_TRUE(set_svl(c.svl));
+        const uint64_t seed = test_seed();
+        SCOPED_TRACE(kai_test::seed_trace(seed));
+        const size_t n = c.rows, k = c.kcc * c.kcl, kp = padded_depth(c.kcc, c.kcl), nr = tile_of_svl(c.svl),
+                     ld = n + 3;
+        Rng rng(seed);
+        std::vector<uint16_t> rhs(k * ld, 0x7e00), bias(n);  // NaN in the gap columns: seen if read
+        for (size_t kk = 0; kk < k; ++kk)
+            for (size_t j = 0; j < n; ++j) rhs[kk * ld + j] = kai_ref::f16_from_f32(rng.uniform(-1.0f, 1.0f));
+        for (auto& b : bias) b = kai_ref::f16_from_f32(rng.uniform(-1.0f, 1.0f));
+        EXPECT_EQ(p.get_n_step(), nr);
+        EXPECT_EQ(p.get_rhs_offset(nr), nr * 2);
+        EXPECT_EQ(p.get_bias_offset(3), 6u);
+        EXPECT_EQ(p.get_rhs_packed_stride(c.kcc, c.kcl), nr * (1 + kp) * 2);
+        EXPECT_EQ(p.get_rhs_packed_offset(nr, c.kcc, c.kcl), nr * (1 + kp) * 2);
+        const std::vector<uint8_t> expected = kai_ref::imatmul_pack_rhs_x16p2vlx2b(
+            reinterpret_cast<const uint8_t*>(rhs.data()), ld * 2, reinterpret_cast<const uint8_t*>(bias.data()), n,
+            c.kcc, c.kcl, nr);
+        ASSERT_EQ(p.get_rhs_packed_size(n, c.kcc, c.kcl), expected.size());
+        GuardedBuffer whole(expected.size());
+        p.run(n, c.kcc, c.kcl, ld * 2, rhs.data(), bias.data(), whole.data());
+        EXPECT_TRUE(kai_test::bytes_equal(whole.data(), expected.data(), expected.size()));
+        EXPECT_TRUE(whole.front_intact());
+        if (n > nr) {
+            GuardedBuffer parts(expected.size(), 0x5A);
+            for (size_t n0 = 0; n0 < n; n0 += nr) {
+                p.run(std::min(nr, n - n0), c.kcc, c.kcl, ld * 2,
+                      reinterpret_cast<const uint8_t*>(rhs.data()) + p.get_rhs_offset(n0),
+                      reinterpret_cast<const uint8_t*>(bias.data()) + p.get_bias_offset(n0),
+                      parts.data() + p.get_rhs_packed_offset(n0, c.kcc, c.kcl));
+            }
+            EXPECT_TRUE(kai_test::bytes_equal(parts.data(), expected.data(), expected.size())) << "by column blocks";
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Packers, ImatmulF16RhsPackTest, ::testing::ValuesIn(pack_cases()), pack_case_name);
+
+TEST(ImatmulF16Packers, TheRegistryHoldsTheFamilysUnits) {
+    std::vector<std::string> names;
+    for (const auto& p : kai_registry::imatmul_f16_lhs_packers()) names.push_back(p.name);
+    for (const auto& p : kai_registry::imatmul_f16_rhs_packers()) names.push_back(p.name);
+    for (const auto& v : kai_registry::imatmul_f16_variants()) names.push_back(v.name);
+    const std::vector<std::string> want = {"kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme",
+                                           "kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme",
+                                           "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa",
+                                           "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa"};
+    EXPECT_EQ(names, want);
+    for (const auto& v : kai_registry::imatmul_f16_variants())
+        EXPECT_EQ(v.fclamp, std::string(v.name).find("_sme2_") != std::string::npos) << v.name;
+}
+
+// One f16 output against the reference: identical bits, or both finite and within the bound; a NaN or an
+// infinity must be matched (NaN as a class).
+::testing::AssertionResult f16_close(uint16_t got, uint16_t want, double abs_sum, size_t k) {
+    const float g = kai_ref::f32_from_f16(got), w = kai_ref::f32_from_f16(want);
+    if (got == want || (std::isnan(g) && std::isnan(w))) return ::testing::AssertionSuccess();
+    if (std::isfinite(g) && std::isfinite(w) &&
+        std::fabs(static_cast<double>(g) - w) <= kai_ref::sme_f16_error_bound(abs_sum, k, std::fmax(std::fabs(g), std::fabs(w))))
+        return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "got " << g << " (0x" << std::hex << got << ") want " << w << " (0x" << want
+                                         << ")";
+}
+
+std::vector<KernelCase> f16_kernel_cases() {
+    std::vector<KernelCase> out;
+    const std::pair<int, int> shapes[] = {{1, 1}, {3, 5}, {100, 100}, {101, 199}, {199, 101}, {205, 203}};
+    const std::pair<size_t, size_t> chunks[] = {{1, 1}, {1, 9}, {3, 1}, {4, 5}, {9, 8}, {2, 33}};
+    for (size_t v = 0; v < kai_registry::imatmul_f16_variants().size(); ++v)
+        for (size_t svl : kSvls)
+            for (const auto& s : shapes)
+                for (const auto& kc : chunks)
+                    for (Clamp cl : {Clamp::kNone, Clamp::kBoth, Clamp::kInverted}) {
+                        if (cl != Clamp::kNone && kc.first != 4 && kc.first != 2) continue;
+                        if (kai_test::reduced_sweep() && (kc.first == 9 || kc.first == 1 || cl == Clamp::kInverted)) continue;
+                        out.push_back({v, svl, s.first, s.second, kc.first, kc.second, cl});
+                    }
+    return out;
+}
+
+std::string f16_kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
+    const KernelCase& c = info.param;
+    std::ostringstream os;
+    os << short_name(kai_registry::imatmul_f16_variants()[c.variant].name) << "_svl" << c.svl * 8 << "_m" << c.m_rel
+       << "_n" << c.n_rel << "_kc" << c.kcc << "x" << c.kcl
+       << (c.clamp == Clamp::kNone ? "" : c.clamp == Clamp::kBoth ? "_clamp" : "_inverted");
+    return os.str();
+}
+
+class ImatmulF16KernelTest : public ::testing::TestWithParam<KernelCase> {};
+
+TEST_P(ImatmulF16KernelTest, WithinTheBoundOfTheExactSum) {
+    const KernelCase& c = GetParam();
+    const ImatmulF16Variant& v = kai_registry::imatmul_f16_variants()[c.variant];
+    KAI_TEST_SKIP_UNLESS(v.features);
+    ASSERT_TRUE(set_svl(c.svl));
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE(kai_test::seed_trace(seed));
+    const size_t t = tile_of_svl(c.svl), m = resolve(c.m_rel, t), n = resolve(c.n_rel, t), k = c.kcc * c.kcl,
+                 kp = padded_depth(c.kcc, c.kcl);
+    const auto& uk = v.uk;
+    EXPECT_EQ(uk.get_m_step(), t);
+    EXPECT_EQ(uk.get_n_step(), t);
+    EXPECT_EQ(uk.get_lhs_packed_offset(t, c.kcc, c.kcl), t * kp * 2);
+    EXPECT_EQ(uk.get_rhs_packed_offset(t, c.kcc, c.kcl), t * (1 + kp) * 2);
+    EXPECT_EQ(uk.get_dst_offset(t, t, 1000), t * 1000 + t * 2);
+    EXPECT_EQ(uk.get_dst_size(m, n), m * n * 2);
+
+    const IndirectLhs16 l = make_lhs16(m, c.kcc, c.kcl, t, seed);
+    Rng rng(seed + 1);
+    std::vector<uint16_t> w(k * n), bias(n);
+    for (auto& x : w) x = kai_ref::f16_from_f32(rng.uniform(-1.0f, 1.0f));
+    for (auto& x : bias) x = kai_ref::f16_from_f32(rng.uniform(-1.0f, 1.0f));
+    const ImatmulLhsPacker& lp = kai_registry::imatmul_f16_lhs_packers()[0];
+    const ImatmulRhsPacker& rp = kai_registry::imatmul_f16_rhs_packers()[0];
+    std::vector<uint8_t> lhs_packed(lp.get_lhs_packed_size(m, c.kcc, c.kcl)), rhs_packed(rp.get_rhs_packed_size(n, c.kcc, c.kcl));
+    lp.run(m, c.kcc, c.kcl, l.table.data(), l.offset(), l.pad.data(), lhs_packed.data());
+    rp.run(n, c.kcc, c.kcl, n * 2, w.data(), bias.data(), rhs_packed.data());
+
+    // The reference: the exact sum of the padded operands (a GEMM of depth Kp), then KleidiAI's output recipe.
+    const std::vector<uint16_t> a =
+        kai_ref::imatmul_gather_f16_padded(l.table.data(), m, c.kcc, c.kcl, t, l.offset(), l.pad.data());
+    const std::vector<uint16_t> wp =
+        kai_ref::imatmul_pad_rhs_f16(reinterpret_cast<const uint8_t*>(w.data()), n * 2, n, c.kcc, c.kcl);
+    std::vector<double> exact, abs_sum;
+    kai_ref::sme_matmul_f16_exact(a.data(), wp.data(), bias.data(), m, n, kp, &exact, &abs_sum);
+    float lo = -std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::max();
+    if (c.clamp == Clamp::kBoth) lo = -0.3f, hi = 0.4f;
+    if (c.clamp == Clamp::kInverted) lo = 0.25f, hi = -0.25f;
+
+    const size_t stride = (n + 3) * 2;
+    DstBuffer whole(m, n, 2, stride);
+    uk.run_imatmul(m, n, c.kcc, c.kcl, lhs_packed.data(), rhs_packed.data(), whole.at(0, 0), stride, lo, hi);
+    EXPECT_TRUE(whole.untouched_outside(0, m, 0, n));
+    size_t bad = 0;
+    for (size_t i = 0; i < m; ++i)
+        for (size_t j = 0; j < n; ++j) {
+            const uint16_t want = kai_ref::sme_f16_output(exact[i * n + j], lo, hi, v.fclamp);
+            const auto r = f16_close(static_cast<uint16_t>(whole.bits(i, j)), want, abs_sum[i * n + j], kp);
+            if (!r && bad++ < 3) ADD_FAILURE() << "(" << i << ", " << j << "): " << r.message();
+        }
+    EXPECT_EQ(bad, 0u);
+
+    if (m > t || n > t) {  // tile by tile through the offset getters: the same bits
+        DstBuffer tiles(m, n, 2, stride);
+        for (size_t m0 = 0; m0 < m; m0 += t)
+            for (size_t n0 = 0; n0 < n; n0 += t) {
+                uk.run_imatmul(std::min(t, m - m0), std::min(t, n - n0), c.kcc, c.kcl,
+                               lhs_packed.data() + uk.get_lhs_packed_offset(m0, c.kcc, c.kcl),
+                               rhs_packed.data() + uk.get_rhs_packed_offset(n0, c.kcc, c.kcl),
+                               tiles.at(0, 0) + uk.get_dst_offset(m0, n0, stride), stride, lo, hi);
+            }
+        EXPECT_TRUE(tiles.untouched_outside(0, m, 0, n));
+        for (size_t i = 0; i < m; ++i)
+            for (size_t j = 0; j < n; ++j) ASSERT_EQ(tiles.bits(i, j), whole.bits(i, j)) << i << ", " << j;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, ImatmulF16KernelTest, ::testing::ValuesIn(f16_kernel_cases()), f16_kernel_case_name);
+
+// KleidiAI v1.30.0's f16 vectors: the same format as the f32 ones with f16 data; the table's chunk indices are
+// replayed as byte offsets index * k_chunk_length * 2. Packed bytes exact, outputs bit for bit (the vectors
+// were recorded under the same emulator; the files say "compare: exact").
+TEST(ImatmulF16Compat, PackersAndKernelsAtSvl128And512) {
+    size_t files = 0;
+    for (const ImatmulF16Variant& v : kai_registry::imatmul_f16_variants()) {
+        KAI_TEST_SKIP_UNLESS(v.features);
+        for (const std::string& path : kai_test::list_compat_vectors(std::string(v.name) + "__")) {
+            SCOPED_TRACE(path);
+            const kai_test::CompatVector cv = kai_test::load_compat_vector(path);
+            const std::string vl = cv.str("vector_length");
+            ASSERT_TRUE(vl == "svl128" || vl == "svl512");
+            const size_t svl = vl == "svl128" ? 16 : 64;
+            ASSERT_TRUE(set_svl(svl));
+            const size_t m = cv.size("m"), n = cv.size("n"), kcc = cv.size("k_chunk_count"),
+                         kcl = cv.size("k_chunk_length"), t = tile_of_svl(svl);
+            EXPECT_EQ(v.uk.get_m_step(), cv.size("m_step"));
+            EXPECT_EQ(v.uk.get_n_step(), cv.size("n_step"));
+            const auto& tab = cv.section("table");
+            const uint8_t* pool = cv.section("lhs").bytes.data();
+            const uint8_t* pad = cv.section("pad").bytes.data();
+            std::vector<const void*> table(tab.bytes.size() / 4);
+            for (size_t e = 0; e < table.size(); ++e) {
+                uint32_t idx;
+                std::memcpy(&idx, &tab.bytes[e * 4], 4);
+                table[e] = idx == 0xFFFFFFFFu ? static_cast<const void*>(pad)
+                           : idx == 0xFFFFFFFEu ? nullptr
+                                                : reinterpret_cast<const void*>(static_cast<uintptr_t>(idx * kcl * 2));
+            }
+            const ImatmulLhsPacker& lp = kai_registry::imatmul_f16_lhs_packers()[0];
+            const ImatmulRhsPacker& rp = kai_registry::imatmul_f16_rhs_packers()[0];
+            const auto& want_l = cv.section("lhs_packed");
+            const auto& want_r = cv.section("rhs_packed");
+            ASSERT_EQ(lp.get_lhs_packed_size(m, kcc, kcl), want_l.bytes.size());
+            ASSERT_EQ(rp.get_rhs_packed_size(n, kcc, kcl), want_r.bytes.size());
+            GuardedBuffer lhs_packed(want_l.bytes.size()), rhs_packed(want_r.bytes.size());
+            lp.run(m, kcc, kcl, table.data(), reinterpret_cast<uintptr_t>(pool), pad, lhs_packed.data());
+            rp.run(n, kcc, kcl, cv.size("rhs_stride"), cv.section("rhs").bytes.data(), cv.section("bias").bytes.data(),
+                   rhs_packed.data());
+            EXPECT_TRUE(kai_test::bytes_equal(lhs_packed.data(), want_l.bytes.data(), want_l.bytes.size(),
+                                              want_l.mask.data()));
+            EXPECT_TRUE(kai_test::bytes_equal(rhs_packed.data(), want_r.bytes.data(), want_r.bytes.size(),
+                                              want_r.mask.data()));
+            // The reference packers agree with the recorded bytes too (the spec is KleidiAI's layout).
+            const std::vector<uint8_t> ref_l =
+                kai_ref::imatmul_pack_lhs_x16p2vlx2(table.data(), m, kcc, kcl, t, reinterpret_cast<uintptr_t>(pool), pad);
+            EXPECT_TRUE(kai_test::bytes_equal(ref_l.data(), want_l.bytes.data(), want_l.bytes.size(), want_l.mask.data()));
+            const std::vector<uint8_t> ref_r = kai_ref::imatmul_pack_rhs_x16p2vlx2b(
+                cv.section("rhs").bytes.data(), cv.size("rhs_stride"), cv.section("bias").bytes.data(), n, kcc, kcl, t);
+            EXPECT_TRUE(kai_test::bytes_equal(ref_r.data(), want_r.bytes.data(), want_r.bytes.size(), want_r.mask.data()));
+            DstBuffer dst(m, n, 2, (n + 1) * 2);
+            v.uk.run_imatmul(m, n, kcc, kcl, lhs_packed.data(), rhs_packed.data(), dst.at(0, 0), (n + 1) * 2,
+                             cv.clamp_min(), cv.clamp_max());
+            EXPECT_TRUE(dst.untouched_outside(0, m, 0, n));
+            const auto& want_d = cv.section("dst");
+            size_t bad = 0;
+            for (size_t i = 0; i < m; ++i)
+                for (size_t j = 0; j < n; ++j) {
+                    uint16_t want;
+                    std::memcpy(&want, &want_d.bytes[(i * n + j) * 2], 2);
+                    if (dst.bits(i, j) != want && bad++ < 3)
+                        ADD_FAILURE() << "(" << i << ", " << j << "): 0x" << std::hex << dst.bits(i, j) << " want 0x" << want;
                 }
             EXPECT_EQ(bad, 0u) << "outputs differ from KleidiAI's";
             ++files;
