@@ -800,6 +800,51 @@ void expect_each_aborts(const char* stem, const std::vector<Violation>& table) {
         EXPECT_DEATH(v.call(), kai_test::kai_error_regex(file, v.message)) << v.function << ": \"" << v.message << "\"";
 }
 
+// The documented preconditions of a kernel of either family (UK its interface struct, elem the DST element size).
+template <typename UK>
+void expect_kernel_preconditions(const char* name, const UK& uk, size_t t, float* buf, float* dst, size_t elem) {
+    const auto run = [uk](size_t m, size_t n, const void* lhs, const void* rhs, void* d, size_t dsr) {
+        uk.run_imatmul(m, n, 2, 2, lhs, rhs, d, dsr, -1.0f, 1.0f);
+    };
+    run(2, 3, buf, buf, dst, 64);  // valid
+    const std::string stride_msg = "dst_stride_row must be at least n * " + std::to_string(elem) + " when m > 1";
+    expect_each_aborts(name, {
+        {"get_lhs_packed_offset", "m_idx must be a multiple of the m step",
+         [&] { (void)uk.get_lhs_packed_offset(t / 2, 2, 2); }},
+        {"get_rhs_packed_offset", "n_idx must be a multiple of the n step",
+         [&] { (void)uk.get_rhs_packed_offset(t / 2, 2, 2); }},
+        {"get_dst_offset", "m_idx must be a multiple of the m step", [&] { (void)uk.get_dst_offset(1, 0, 64); }},
+        {"get_dst_offset", "n_idx must be a multiple of the n step", [&] { (void)uk.get_dst_offset(0, 1, 64); }},
+        {"run_imatmul", "lhs_packed must not be NULL", [&] { run(2, 3, nullptr, buf, dst, 64); }},
+        {"run_imatmul", "rhs_packed must not be NULL", [&] { run(2, 3, buf, nullptr, dst, 64); }},
+        {"run_imatmul", "dst must not be NULL", [&] { run(2, 3, buf, buf, nullptr, 64); }},
+        {"run_imatmul", stride_msg, [&] { run(2, 3, buf, buf, dst, 3 * elem - 1); }},
+    });
+}
+
+// The documented preconditions of a pair of packers (elem the value size: 4 or 2).
+void expect_packer_preconditions(const ImatmulLhsPacker& lp, const ImatmulRhsPacker& rp, float* buf, float* dst,
+                                 size_t elem) {
+    const void* ptrs[1] = {buf};
+    lp.run(1, 1, 1, ptrs, 0, nullptr, dst);  // valid
+    expect_each_aborts(lp.name, {
+        {"get_lhs_packed_offset", "m_idx must be a multiple of the m step", [&] { (void)lp.get_lhs_packed_offset(1, 1, 1); }},
+        {"run", "lhs_ptrs must not be NULL", [&] { lp.run(1, 1, 1, nullptr, 0, nullptr, dst); }},
+        {"run", "lhs_packed must not be NULL", [&] { lp.run(1, 1, 1, ptrs, 0, nullptr, nullptr); }},
+    });
+    const size_t ok = 3 * elem;
+    rp.run(3, 1, 2, ok, buf, buf, dst);  // valid
+    const std::string stride_msg = "rhs_stride_row must be at least n * " + std::to_string(elem) + " when K > 1";
+    expect_each_aborts(rp.name, {
+        {"get_rhs_offset", "n_idx must be a multiple of the n step", [&] { (void)rp.get_rhs_offset(1); }},
+        {"get_rhs_packed_offset", "n_idx must be a multiple of the n step", [&] { (void)rp.get_rhs_packed_offset(1, 1, 1); }},
+        {"run", "rhs must not be NULL", [&] { rp.run(3, 1, 2, ok, nullptr, buf, dst); }},
+        {"run", "bias must not be NULL", [&] { rp.run(3, 1, 2, ok, buf, nullptr, dst); }},
+        {"run", "rhs_packed must not be NULL", [&] { rp.run(3, 1, 2, ok, buf, buf, nullptr); }},
+        {"run", stride_msg, [&] { rp.run(3, 1, 2, ok - 1, buf, buf, dst); }},
+    });
+}
+
 TEST(ImatmulPreconditionsDeathTest, EachViolationAbortsNamingTheParameter) {
     KAI_TEST_SKIP_UNLESS(kai_registry::imatmul_lhs_packers()[0].features);
     ASSERT_TRUE(set_svl(64));
@@ -808,42 +853,24 @@ TEST(ImatmulPreconditionsDeathTest, EachViolationAbortsNamingTheParameter) {
     const size_t t = tile_of_svl(64);
     for (const ImatmulVariant& v : kai_registry::imatmul_variants()) {
         KAI_TEST_SKIP_UNLESS(v.features);
-        const auto uk = v.uk;
-        const auto run = [uk](size_t m, size_t n, const void* lhs, const void* rhs, void* d, size_t dsr) {
-            uk.run_imatmul(m, n, 2, 2, lhs, rhs, d, dsr, -1.0f, 1.0f);
-        };
-        run(2, 3, buf, buf, dst, 64);  // valid
-        expect_each_aborts(v.name, {
-            {"get_lhs_packed_offset", "m_idx must be a multiple of the m step",
-             [&] { (void)uk.get_lhs_packed_offset(t / 2, 2, 2); }},
-            {"get_rhs_packed_offset", "n_idx must be a multiple of the n step",
-             [&] { (void)uk.get_rhs_packed_offset(t / 2, 2, 2); }},
-            {"get_dst_offset", "m_idx must be a multiple of the m step", [&] { (void)uk.get_dst_offset(1, 0, 64); }},
-            {"get_dst_offset", "n_idx must be a multiple of the n step", [&] { (void)uk.get_dst_offset(0, 1, 64); }},
-            {"run_imatmul", "lhs_packed must not be NULL", [&] { run(2, 3, nullptr, buf, dst, 64); }},
-            {"run_imatmul", "rhs_packed must not be NULL", [&] { run(2, 3, buf, nullptr, dst, 64); }},
-            {"run_imatmul", "dst must not be NULL", [&] { run(2, 3, buf, buf, nullptr, 64); }},
-            {"run_imatmul", "dst_stride_row must be at least n * 4 when m > 1", [&] { run(2, 3, buf, buf, dst, 8); }},
-        });
+        expect_kernel_preconditions(v.name, v.uk, t, buf, dst, 4);
     }
-    const ImatmulLhsPacker& lp = kai_registry::imatmul_lhs_packers()[0];
-    const void* ptrs[1] = {buf};
-    lp.run(1, 1, 1, ptrs, 0, nullptr, dst);  // valid
-    expect_each_aborts(lp.name, {
-        {"get_lhs_packed_offset", "m_idx must be a multiple of the m step", [&] { (void)lp.get_lhs_packed_offset(1, 1, 1); }},
-        {"run", "lhs_ptrs must not be NULL", [&] { lp.run(1, 1, 1, nullptr, 0, nullptr, dst); }},
-        {"run", "lhs_packed must not be NULL", [&] { lp.run(1, 1, 1, ptrs, 0, nullptr, nullptr); }},
-    });
-    const ImatmulRhsPacker& rp = kai_registry::imatmul_rhs_packers()[0];
-    rp.run(3, 1, 2, 12, buf, buf, dst);  // valid
-    expect_each_aborts(rp.name, {
-        {"get_rhs_offset", "n_idx must be a multiple of the n step", [&] { (void)rp.get_rhs_offset(1); }},
-        {"get_rhs_packed_offset", "n_idx must be a multiple of the n step", [&] { (void)rp.get_rhs_packed_offset(1, 1, 1); }},
-        {"run", "rhs must not be NULL", [&] { rp.run(3, 1, 2, 12, nullptr, buf, dst); }},
-        {"run", "bias must not be NULL", [&] { rp.run(3, 1, 2, 12, buf, nullptr, dst); }},
-        {"run", "rhs_packed must not be NULL", [&] { rp.run(3, 1, 2, 12, buf, buf, nullptr); }},
-        {"run", "rhs_stride_row must be at least n * 4 when K > 1", [&] { rp.run(3, 1, 2, 8, buf, buf, dst); }},
-    });
+    expect_packer_preconditions(kai_registry::imatmul_lhs_packers()[0], kai_registry::imatmul_rhs_packers()[0], buf,
+                                dst, 4);
+}
+
+TEST(ImatmulF16PreconditionsDeathTest, EachViolationAbortsNamingTheParameter) {
+    KAI_TEST_SKIP_UNLESS(kai_registry::imatmul_f16_lhs_packers()[0].features);
+    ASSERT_TRUE(set_svl(64));
+    alignas(16) static float buf[8192];
+    float* dst = buf + 4096;
+    const size_t t = tile_of_svl(64);
+    for (const ImatmulF16Variant& v : kai_registry::imatmul_f16_variants()) {
+        KAI_TEST_SKIP_UNLESS(v.features);
+        expect_kernel_preconditions(v.name, v.uk, t, buf, dst, 2);
+    }
+    expect_packer_preconditions(kai_registry::imatmul_f16_lhs_packers()[0], kai_registry::imatmul_f16_rhs_packers()[0],
+                                buf, dst, 2);
 }
 #endif
 
