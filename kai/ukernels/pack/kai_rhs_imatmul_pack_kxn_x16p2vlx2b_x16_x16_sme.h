@@ -11,7 +11,8 @@
 /// "Indirect GEMM packed layouts"). Values are copied as 16-bit patterns.
 ///
 /// Vector length: nr = 2 * SVL / 32, read with RDSVL on every call. A buffer packed at one SVL must not be used
-/// at another. Needs FEAT_SME (RDSVL); does not enter streaming mode.
+/// at another. Needs FEAT_SME: the call enters and leaves streaming mode itself (SMSTART SM / SMSTOP SM, no ZA
+/// state), so it must not be called in streaming mode; it keeps d8-d15.
 
 #ifndef KAI_RHS_IMATMUL_PACK_KXN_X16P2VLX2B_X16_X16_SME_H
 #define KAI_RHS_IMATMUL_PACK_KXN_X16P2VLX2B_X16_X16_SME_H
