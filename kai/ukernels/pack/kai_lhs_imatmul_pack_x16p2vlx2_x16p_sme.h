@@ -17,7 +17,9 @@
 /// lhs_ptrs + m_idx * k_chunk_count and lhs_packed + get_lhs_packed_offset(m_idx, ...).
 ///
 /// Vector length: mr = 2 * SVL / 32, read with RDSVL on every call. A buffer packed at one SVL must not be used
-/// at another. Needs FEAT_SME (RDSVL); does not enter streaming mode.
+/// at another. Needs FEAT_SME: the call enters and leaves streaming mode and ZA itself (SMSTART / SMSTOP, after
+/// committing a pending lazy ZA save of the caller), so it must not be called in streaming mode; ZA contents do
+/// not survive it; it keeps d8-d15.
 
 #ifndef KAI_LHS_IMATMUL_PACK_X16P2VLX2_X16P_SME_H
 #define KAI_LHS_IMATMUL_PACK_X16P2VLX2_X16P_SME_H
