@@ -11,8 +11,8 @@
 // 32-bit word, so a chunk's full pairs are a (rows x words) transposition, done through ZA in streaming mode: per
 // slab of VL = SVL / 32 words, the block's rows are loaded as horizontal slices of za0 (rows 0..VL-1) and za1
 // (rows VL..2VL-1), then each word column is stored as the vertical slices za0v[i], za1v[i] (2VL words, the mr
-// rows' pair); ZA is zeroed per slab, so rows past m come out 0. The last pair of an odd chunk (one value and
-// the 0 pad) is written in C.
+// rows' pair). SMSTART zeroes ZA and every slab loads the same slices whole (lanes past the chunk's pairs as 0),
+// so the slices of rows past m stay 0. The last pair of an odd chunk (one value and the 0 pad) is written in C.
 
 #if !defined(__aarch64__) || !defined(__ARM_FEATURE_SME)
 #error "kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme needs AArch64 with FEAT_SME"
@@ -97,7 +97,6 @@ static void kai_pack_pairs(const struct kai_args* args) {
         "1:\n"  // slabs of VL words
         "cmp x6, x3\n"
         "b.hs 8f\n"
-        "zero {za0.s, za1.s}\n"
         "whilelt p0.s, x6, x3\n"
         "mov x7, x1\n"
         "mov w12, #0\n"
