@@ -72,9 +72,9 @@ void add_qai4c32p_cases(const Options& opt, std::vector<BenchCase>& out);  // qa
 void add_f16p_qsi4c32p_cases(const Options& opt, std::vector<BenchCase>& out);  // f16 x Q4_0 SME2 MOPA
 void add_kquant_cases(const Options& opt, std::vector<BenchCase>& out);  // GGUF Q4_K / Q6_K
 void add_qsu2cxp_cases(const Options& opt, std::vector<BenchCase>& out);  // 2-bit per-channel (llama.cpp)
-void add_imatmul_cases(const Options& opt, std::vector<BenchCase>& out);  // f32 SME/SME2 indirect GEMM
 void add_qai8_static_cases(const Options& opt, std::vector<BenchCase>& out);  // static int8 SME (int8 output)
 void add_f32_neon_cases(const Options& opt, std::vector<BenchCase>& out);  // f32 NEON GEMM
+void add_imatmul_cases(const Options& opt, std::vector<BenchCase>& out);  // f32 and f16 SME/SME2 indirect GEMM
 
 // Splits [0, total) into T contiguous chunks whose boundaries are multiples of step; returns
 // thread t's chunk as [begin, end) (empty when there is not enough work).

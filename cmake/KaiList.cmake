@@ -2,7 +2,7 @@
 # kai's list for CMake (included by CMakeLists.txt, read by cmake/KaiKernels.cmake):
 #   KAI_KERNEL_NAMES, KAI_FAMILIES, KAI_KERNEL_<name>_FAMILY/_KIND/_DIR/_FEATURES/_MARCH,
 #   KAI_MARCH_<features joined by +> (the -march flag of each feature set, tools/kai_list.py).
-set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k qsu2cxp f16p_f16p f16_f16p imatmul_f32p qai8p_qsi8cxpsb qai8_qsi8cxp f32_neon)
+set(KAI_FAMILIES bf16 bf16o bf16f16 qai8dxp qsi4cxp qsi4cxpf16 bf16_qsi4cxp qsi4c32p bf16_qsi4c32p qsi8d32p qsi8cxp qsi8cxpf16 f32p_f32p f32_f32p bf16p_sme f32_bf16p f16p_qsi4c32p qai4c32p f16_qai4c32p q4k q6k qsu2cxp f16p_f16p f16_f16p imatmul_f32p qai8p_qsi8cxpsb qai8_qsi8cxp f32_neon imatmul_f16p)
 set(KAI_KERNEL_NAMES
   kai_lhs_quant_pack_bf16p8x4_f32_neon
   kai_lhs_quant_pack_bf16p1x4_f32_neon
@@ -168,6 +168,10 @@ set(KAI_KERNEL_NAMES
   kai_matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot
   kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon
   kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla
+  kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme
+  kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme
+  kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa
+  kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa
 )
 set("KAI_MARCH_" "-march=armv8-a")
 set("KAI_MARCH_bf16" "-march=armv8.6-a+bf16")
@@ -1003,3 +1007,23 @@ set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_KIND "matm
 set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_DIR "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p")
 set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_FEATURES "")
 set(KAI_KERNEL_kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme_FAMILY "imatmul_f16p")
+set(KAI_KERNEL_kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme_KIND "lhs_packer")
+set(KAI_KERNEL_kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme_DIR "kai/ukernels/pack")
+set(KAI_KERNEL_kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme_FEATURES "sme")
+set(KAI_KERNEL_kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme_FAMILY "imatmul_f16p")
+set(KAI_KERNEL_kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme_KIND "rhs_packer")
+set(KAI_KERNEL_kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme_DIR "kai/ukernels/pack")
+set(KAI_KERNEL_kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme_FEATURES "sme")
+set(KAI_KERNEL_kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa_FAMILY "imatmul_f16p")
+set(KAI_KERNEL_kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa_KIND "matmul")
+set(KAI_KERNEL_kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa_DIR "kai/ukernels/matmul/imatmul_clamp_f16_f16p_f16p")
+set(KAI_KERNEL_kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa_FEATURES "sme2")
+set(KAI_KERNEL_kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa_MARCH "-march=armv8-a")
+set(KAI_KERNEL_kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa_FAMILY "imatmul_f16p")
+set(KAI_KERNEL_kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa_KIND "matmul")
+set(KAI_KERNEL_kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa_DIR "kai/ukernels/matmul/imatmul_clamp_f16_f16p_f16p")
+set(KAI_KERNEL_kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa_FEATURES "sme")
+set(KAI_KERNEL_kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa_MARCH "-march=armv8-a")

@@ -107,7 +107,8 @@ KAI_FAMILIES = [
     {"family": "imatmul_f32p", "title": "f32 SME/SME2 indirect GEMM (pointer-table LHS)", "doc": "docs/imatmul.md", "suite": "//test/tests:imatmul_test", "reference": "//test/reference:imatmul", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "qai8p_qsi8cxpsb", "title": "Static int8 SME/SME2 (int8 x qsi8cxp, int8 output)", "doc": "docs/matmul_int8_static.md", "suite": "//test/tests:qai8_static_test", "reference": "//test/reference:qai8_static", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
     {"family": "qai8_qsi8cxp", "title": "Static int8 SME2 GEMV (int8 row x qsi8cxp, int8 output)", "doc": "docs/matmul_int8_static.md", "suite": "//test/tests:qai8_static_test", "reference": "//test/reference:qai8_static", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
-    {"family": "f32_neon", "title": "f32 NEON GEMM (unpacked LHS, kxn RHS with bias)", "doc": "docs/matmul_f32.md", "suite": "//test/tests:f32_neon_test", "reference": "//test/reference:f32_neon", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []}
+    {"family": "f32_neon", "title": "f32 NEON GEMM (unpacked LHS, kxn RHS with bias)", "doc": "docs/matmul_f32.md", "suite": "//test/tests:f32_neon_test", "reference": "//test/reference:f32_neon", "sme2": "", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
+    {"family": "imatmul_f16p", "title": "f16 SME/SME2 indirect GEMM (pointer-table LHS)", "doc": "docs/imatmul.md", "suite": "//test/tests:imatmul_test", "reference": "//test/reference:imatmul", "sme2": "1", "no_asm": [], "select": "", "perf": "", "perf_gemm": [], "perf_gemv": []},
 ]
 
 KAI_PACKER_FEEDS = [
@@ -156,6 +157,7 @@ KAI_PACKER_FEEDS = [
     {"family": "f32_neon", "match": "", "packers": ["kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon"]},
     {"family": "f32p_f32p", "match": "", "packers": ["kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "f32_f32p", "match": "", "packers": ["kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme"]},
+    {"family": "imatmul_f16p", "match": "", "packers": ["kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme", "kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -245,6 +247,10 @@ KAI_KLEIDIAI_ASM = [
     "kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla",
     "kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme",
     "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla",
+    "kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme",
+    "kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme",
+    "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa",
+    "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa",
 ]
 
 KAI_KERNELS = [
@@ -449,6 +455,12 @@ KAI_KERNELS = [
     {"name": "kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon", "family": "f32_neon", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": []},
     {"name": "kai_matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla", "family": "f32_neon", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p", "features": [], "note": "6x8 GEMM, GEMV by 4 column blocks; Armv8.0 NEON"},
     # --- end f32_neon ---
+    # --- family imatmul_f16p (f16 SME/SME2 indirect GEMM): docs/imatmul.md ---
+    {"name": "kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme", "family": "imatmul_f16p", "kind": "lhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme", "family": "imatmul_f16p", "kind": "rhs_packer", "dir": "kai/ukernels/pack", "features": ["sme"]},
+    {"name": "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa", "family": "imatmul_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f16_f16p_f16p", "features": ["sme2"], "note": "widening FMOPA 2VL x 2VL tile, FCLAMP", "derive": "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa"},
+    {"name": "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa", "family": "imatmul_f16p", "kind": "matmul", "dir": "kai/ukernels/matmul/imatmul_clamp_f16_f16p_f16p", "features": ["sme"], "note": "widening FMOPA 2VL x 2VL tile, SME only", "derive": "kai_matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa"},
+    # --- end imatmul_f16p ---
 ]
 
 KAI_API_HEADERS = [

@@ -73,4 +73,56 @@ std::vector<float> imatmul_f32_fma(const float* a, const float* w_kxn, const flo
     return out;
 }
 
+std::vector<uint16_t> imatmul_gather_f16_padded(const void* const* lhs_ptrs, size_t m, size_t k_chunk_count,
+                                                size_t k_chunk_length, size_t mr, size_t lhs_ptr_offset,
+                                                const void* pad_ptr) {
+    const size_t kcp = (k_chunk_length + 1) / 2 * 2, kp = k_chunk_count * kcp;
+    std::vector<uint16_t> a(m * kp, 0);
+    for (size_t i = 0; i < m; ++i)
+        for (size_t c = 0; c < k_chunk_count; ++c) {
+            const uint8_t* src = imatmul_chunk(lhs_ptrs, i, c, k_chunk_count, mr, lhs_ptr_offset, pad_ptr);
+            if (k_chunk_length != 0) std::memcpy(&a[i * kp + c * kcp], src, k_chunk_length * sizeof(uint16_t));
+        }
+    return a;
+}
+
+std::vector<uint16_t> imatmul_pad_rhs_f16(const uint8_t* rhs_kxn, size_t rhs_stride, size_t n, size_t k_chunk_count,
+                                          size_t k_chunk_length) {
+    const size_t kcp = (k_chunk_length + 1) / 2 * 2;
+    std::vector<uint16_t> w(k_chunk_count * kcp * n, 0);
+    for (size_t c = 0; c < k_chunk_count; ++c)
+        for (size_t kk = 0; kk < k_chunk_length; ++kk)
+            if (n != 0) std::memcpy(&w[(c * kcp + kk) * n], rhs_kxn + (c * k_chunk_length + kk) * rhs_stride, n * 2);
+    return w;
+}
+
+std::vector<uint8_t> imatmul_pack_lhs_x16p2vlx2(const void* const* lhs_ptrs, size_t m, size_t k_chunk_count,
+                                                size_t k_chunk_length, size_t mr, size_t lhs_ptr_offset,
+                                                const void* pad_ptr) {
+    const std::vector<uint16_t> a =
+        imatmul_gather_f16_padded(lhs_ptrs, m, k_chunk_count, k_chunk_length, mr, lhs_ptr_offset, pad_ptr);
+    const size_t kp = k_chunk_count * ((k_chunk_length + 1) / 2 * 2);
+    const size_t blocks = (m + mr - 1) / mr;
+    std::vector<uint8_t> out(blocks * mr * kp * 2, 0);
+    for (size_t i = 0; i < m; ++i)
+        for (size_t kk = 0; kk < kp; ++kk)
+            std::memcpy(&out[((i / mr) * mr * kp + ((kk / 2) * mr + i % mr) * 2 + kk % 2) * 2], &a[i * kp + kk], 2);
+    return out;
+}
+
+std::vector<uint8_t> imatmul_pack_rhs_x16p2vlx2b(const uint8_t* rhs_kxn, size_t rhs_stride, const uint8_t* bias,
+                                                 size_t n, size_t k_chunk_count, size_t k_chunk_length, size_t nr) {
+    const std::vector<uint16_t> w = imatmul_pad_rhs_f16(rhs_kxn, rhs_stride, n, k_chunk_count, k_chunk_length);
+    const size_t kp = k_chunk_count * ((k_chunk_length + 1) / 2 * 2);
+    const size_t blocks = (n + nr - 1) / nr;
+    std::vector<uint8_t> out(blocks * nr * (1 + kp) * 2, 0);
+    for (size_t j = 0; j < n; ++j) {
+        uint8_t* block = &out[(j / nr) * nr * (1 + kp) * 2];
+        std::memcpy(block + (j % nr) * 2, bias + j * 2, 2);
+        for (size_t kk = 0; kk < kp; ++kk)
+            std::memcpy(block + (nr + ((kk / 2) * nr + j % nr) * 2 + kk % 2) * 2, &w[kk * n + j], 2);
+    }
+    return out;
+}
+
 }  // namespace kai_ref

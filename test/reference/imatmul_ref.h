@@ -39,4 +39,27 @@ enum class ImatmulClamp {
 std::vector<float> imatmul_f32_fma(const float* a, const float* w_kxn, const float* bias, size_t m, size_t n, size_t k,
                                    float lo, float hi, ImatmulClamp clamp);
 
+// ---- f16 (family imatmul_f16p): every chunk padded to an even length, kcp = roundup(k_chunk_length, 2) ----
+
+// The gathered LHS with each chunk padded: m rows of Kp = k_chunk_count * kcp f16 bit patterns, row i the
+// concatenation of its chunks, each followed by one 0 when k_chunk_length is odd.
+std::vector<uint16_t> imatmul_gather_f16_padded(const void* const* lhs_ptrs, size_t m, size_t k_chunk_count,
+                                                size_t k_chunk_length, size_t mr, size_t lhs_ptr_offset,
+                                                const void* pad_ptr);
+
+// The K x N RHS (row stride rhs_stride bytes) with each chunk of rows padded the same way: Kp x N, dense.
+std::vector<uint16_t> imatmul_pad_rhs_f16(const uint8_t* rhs_kxn, size_t rhs_stride, size_t n, size_t k_chunk_count,
+                                          size_t k_chunk_length);
+
+// x16p2vlx2 LHS of the padded gather: blocks of mr rows; in a block, for each pair p of the padded depth, the mr
+// rows' values 2p and 2p + 1 (halfword (p * mr + y) * 2 + k % 2 of the block); rows >= m are 0.
+std::vector<uint8_t> imatmul_pack_lhs_x16p2vlx2(const void* const* lhs_ptrs, size_t m, size_t k_chunk_count,
+                                                size_t k_chunk_length, size_t mr, size_t lhs_ptr_offset,
+                                                const void* pad_ptr);
+
+// x16p2vlx2b RHS: blocks of nr columns, the nr f16 biases, then for each pair p of the padded depth the nr
+// columns' values 2p and 2p + 1; columns >= n are 0.
+std::vector<uint8_t> imatmul_pack_rhs_x16p2vlx2b(const uint8_t* rhs_kxn, size_t rhs_stride, const uint8_t* bias,
+                                                 size_t n, size_t k_chunk_count, size_t k_chunk_length, size_t nr);
+
 }  // namespace kai_ref

@@ -8,6 +8,7 @@
 
 // Only this family's headers (kai/kai_all_headers.inc, generated from kai/kernels.bzl).
 #define KAI_HEADERS_imatmul_f32p
+#define KAI_HEADERS_imatmul_f16p
 #include "kai/kai_all_headers.inc"
 
 namespace kai_registry {
@@ -47,6 +48,34 @@ const ImatmulRhsPacker kRhsPackers[] = {
 #include "kai/kai_registry.inc"
 };
 
+// The f16 family (imatmul_f16p): the same X-macros, keeping its entries.
+#undef KAI_REGISTRY_MATMUL
+#undef KAI_REGISTRY_LHS_PACKER
+#undef KAI_REGISTRY_RHS_PACKER
+#define KAI_IMF_MATMUL_imatmul_f16p KAI_IMF_MATMUL_imatmul_f32p
+#define KAI_IMF_MATMUL16_imatmul_f16p_KEEP KAI_KEEP
+#define KAI_REGISTRY_MATMUL(family, stem, features) \
+    KAI_KEEP_IF(KAI_IMF_MATMUL16_##family##_KEEP, KAI_IMF_MATMUL_##family(stem, features))
+const ImatmulF16Variant kF16Variants[] = {
+#include "kai/kai_registry.inc"
+};
+
+#define KAI_IMF_LHS_imatmul_f16p KAI_IMF_LHS_imatmul_f32p
+#define KAI_IMF_LHS16_imatmul_f16p_KEEP KAI_KEEP
+#define KAI_REGISTRY_LHS_PACKER(family, stem, features) \
+    KAI_KEEP_IF(KAI_IMF_LHS16_##family##_KEEP, KAI_IMF_LHS_##family(stem, features))
+const ImatmulLhsPacker kF16LhsPackers[] = {
+#include "kai/kai_registry.inc"
+};
+
+#define KAI_IMF_RHS_imatmul_f16p KAI_IMF_RHS_imatmul_f32p
+#define KAI_IMF_RHS16_imatmul_f16p_KEEP KAI_KEEP
+#define KAI_REGISTRY_RHS_PACKER(family, stem, features) \
+    KAI_KEEP_IF(KAI_IMF_RHS16_##family##_KEEP, KAI_IMF_RHS_##family(stem, features))
+const ImatmulRhsPacker kF16RhsPackers[] = {
+#include "kai/kai_registry.inc"
+};
+
 }  // namespace
 
 const std::vector<ImatmulVariant>& imatmul_variants() {
@@ -61,6 +90,21 @@ const std::vector<ImatmulLhsPacker>& imatmul_lhs_packers() {
 
 const std::vector<ImatmulRhsPacker>& imatmul_rhs_packers() {
     static const std::vector<ImatmulRhsPacker> v(std::begin(kRhsPackers), std::end(kRhsPackers));
+    return v;
+}
+
+const std::vector<ImatmulF16Variant>& imatmul_f16_variants() {
+    static const std::vector<ImatmulF16Variant> v(std::begin(kF16Variants), std::end(kF16Variants));
+    return v;
+}
+
+const std::vector<ImatmulLhsPacker>& imatmul_f16_lhs_packers() {
+    static const std::vector<ImatmulLhsPacker> v(std::begin(kF16LhsPackers), std::end(kF16LhsPackers));
+    return v;
+}
+
+const std::vector<ImatmulRhsPacker>& imatmul_f16_rhs_packers() {
+    static const std::vector<ImatmulRhsPacker> v(std::begin(kF16RhsPackers), std::end(kF16RhsPackers));
     return v;
 }
 

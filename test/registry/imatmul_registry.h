@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The f32 indirect GEMM kernels and their packers (family imatmul_f32p), generated from kai/kernels.bzl (through
+// The f32 and f16 indirect GEMM kernels and their packers (families imatmul_f32p, imatmul_f16p), generated from kai/kernels.bzl (through
 // kai/kai_registry.inc): the one list the tests and the benchmark iterate.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kai/ukernels/matmul/imatmul_clamp_f16_f16p_f16p/kai_imatmul_clamp_f16_f16p_f16p_interface.h"
 #include "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p/kai_imatmul_clamp_f32_f32p_f32p_interface.h"
 
 namespace kai_registry {
@@ -41,8 +42,19 @@ struct ImatmulRhsPacker {
                 const void* bias, void* rhs_packed);
 };
 
+// The f16 indirect GEMM kernels (family imatmul_f16p); their packers have the f32 packers' signatures.
+struct ImatmulF16Variant {
+    const char* name;
+    uint32_t features;
+    bool fclamp;  // SME2 (FCLAMP: NaN -> clamp_min) rather than SME (FMIN then FMAX: NaN stays NaN)
+    kai_imatmul_clamp_f16_f16p_f16p_ukernel uk;
+};
+
 const std::vector<ImatmulVariant>& imatmul_variants();
 const std::vector<ImatmulLhsPacker>& imatmul_lhs_packers();
 const std::vector<ImatmulRhsPacker>& imatmul_rhs_packers();
+const std::vector<ImatmulF16Variant>& imatmul_f16_variants();
+const std::vector<ImatmulLhsPacker>& imatmul_f16_lhs_packers();
+const std::vector<ImatmulRhsPacker>& imatmul_f16_rhs_packers();
 
 }  // namespace kai_registry
