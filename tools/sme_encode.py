@@ -68,6 +68,7 @@ PRAGMA = re.compile(r'#if defined\(__(?:clang|GNUC)__\)\n#pragma (?:clang|GCC) d
 # The old comment above that pragma (SME was clang-only then).
 PRAGMA_NOTE = "clang (the only compiler that builds SME) accepts it."
 RDSVL = re.compile(r'(\s*)uint64_t (\w+);\n\s*__asm__ volatile\("rdsvl %0, #(\d+)" : "=r"\(\2\)\);\n')
+D_CLOBBER = re.compile(r'"z15"(?!, "d8")')
 ZA_CLOBBER = re.compile(r'"(?:za|zt0)", ')
 
 
@@ -314,6 +315,10 @@ def _c_rewrites(text):
     # Clang for the MSVC targets defines __clang__ but not __GNUC__, and takes the GCC spelling too.
     text = PRAGMA.sub('#if defined(__GNUC__) || defined(__clang__)\n#pragma GCC diagnostic ignored "-Woverlength-strings"\n', text)
     text = text.replace(PRAGMA_NOTE, "GCC and clang accept it.")
+    # SMSTART/SMSTOP zero every vector register, and the code uses z8-z15: d8-d15 (callee-saved) must be
+    # clobbered by name. GCC derives them from "z8".."z15"; clang without +sve on the command line (the
+    # flags kai now builds SME files with) does not, and left d8-d15 unsaved.
+    text = D_CLOBBER.sub(r'"z15", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15"', text)
     text = RDSVL.sub(
         lambda m: '%sregister uint64_t %s __asm__("x0");\n%s__asm__ volatile(\n%s    "rdsvl x0, #%s\\n"\n%s    : "=r"(%s));\n'
         % (m.group(1), m.group(2), m.group(1).lstrip("\n"), m.group(1).lstrip("\n"), m.group(3),
