@@ -246,6 +246,7 @@ KAI_KLEIDIAI_ASM = [
     "kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme",
     "kai_matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla",
     "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa",
+    "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot",
 ]
 
 KAI_KERNELS = [
@@ -296,6 +297,7 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["sme2"], "m_step": "VL", "n_step": "4VL", "mr": "vl", "nr": "4VL", "kr": "4", "sr": "1", "form": "sme_asm", "template": ["qai8dxp_sme2_mopa.c.in", "qai8dxp_sme.h.in"], "select": "0", "note": "SME2 GEMM (KleidiAI's); RHS from kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon, kr = 4"},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["sme2"], "m_step": "1", "n_step": "4VL", "mr": "1", "nr": "4VL", "kr": "4", "sr": "1", "form": "sme_asm", "template": ["qai8dxp_sme2_dot.c.in", "qai8dxp_sme.h.in"], "select": "0", "note": "SME2 GEMV (KleidiAI's), same packed RHS as the SME2 GEMM"},
     {"name": "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["sme"], "select": "0", "note": "SME (FEAT_SME only) GEMM (KleidiAI's, XNNPACK); RHS from the NEON qsi4cxp packers, kr = 8, sr = 2"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot", "family": "qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp", "features": ["sme"], "select": "0", "note": "SME (FEAT_SME only) GEMV (KleidiAI's, XNNPACK), same packed RHS as the SME GEMM"},
     # --- end qsi4cxp ---
     # --- family bf16_qsi4cxp (bf16 output; LHS from qai8dxp, RHS from qsi4cxp): docs/matmul_int4_channelwise.md ---
     {"name": "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod", "family": "bf16_qsi4cxp", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4cxp", "features": ["bf16", "dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4cxp_dotprod.c.in", "qsi4cxp_bf16.h.in"], "out": "bf16"},

@@ -1192,7 +1192,7 @@ std::vector<std::string> compat_files() {
 
 TEST(Compat, EveryVectorOfTheFamilyIsPresent) {
     // 72 + 4 special-row files of the f32 LHS packer + 4 per SME / SME2 kernel and SVL (128 and 512 bits).
-    EXPECT_EQ(compat_files().size(), 100u);
+    EXPECT_EQ(compat_files().size(), 108u);
 }
 
 class CompatTest : public ::testing::TestWithParam<std::string> {};
@@ -1336,7 +1336,8 @@ TEST(Qsi4cxpSizeDeathTest, SizesThatOverflowAbortInEveryBuild) {
 // sr = 1, RHS kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon (docs/formats.md, "qsi4cxps1s0 RHS"), expected values the
 // "qsi8cxp matmul" recipe on the signed nibbles (test/reference/qsi8cxp_ref.h), fused scale and bias for the DOT
 // GEMVs, FCLAMP. SME (SME1) GEMM: kr = 8, sr = 2, RHS kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0 ("qsi4cxp RHS"), expected
-// values the NEON kernels' "qsi4cxp matmul" recipe (FMAX / FMIN). Every case at SVL 128, 512 and 2048 bits.
+// values the NEON kernels' "qsi4cxp matmul" recipe (FMAX / FMIN), the GEMV's scale and bias fused. Every case at SVL
+// 128, 512 and 2048 bits.
 // ------------------------------------------------------------------------------------------
 
 using SmeParam = std::tuple<size_t /*variant*/, size_t /*svl bytes*/>;
@@ -1397,8 +1398,10 @@ struct SmeProblem {
         const std::vector<int8_t> wv = kai_ref::qs4_nxk_values(w.data(), n, k, 8);
         // The DOT GEMVs ("_dot", "_sdot") fuse scale and bias (docs/formats.md, "SME matmul recipes").
         const bool fused = std::strstr(v.name, "_dot") != nullptr || std::strstr(v.name, "_sdot") != nullptr;
-        want = sme2 ? kai_ref::matmul_qai8dxp_qsi8cx(q, n, k, wv.data(), scale.data(), bp, lo, hi, fused, true)
-                    : kai_ref::matmul_qai8dxp_qsi4cx(q, n, k, wv.data(), scale.data(), bp, lo, hi);
+        // The SME (SME1) GEMV fuses too: "qsi8cxp matmul" on the nibbles gives the same bits as the x16 / /16 fields
+        // (both scalings are exact), with FMAX / FMIN.
+        want = sme2 || fused ? kai_ref::matmul_qai8dxp_qsi8cx(q, n, k, wv.data(), scale.data(), bp, lo, hi, fused, sme2)
+                             : kai_ref::matmul_qai8dxp_qsi4cx(q, n, k, wv.data(), scale.data(), bp, lo, hi);
     }
 };
 
