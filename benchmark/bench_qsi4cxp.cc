@@ -43,7 +43,7 @@ public:
         const size_t nr = v_.ukernel.get_nr(), kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
         rhs_packed_.assign(copies, std::vector<uint8_t>(rhs_size()));
         const kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0_params params = {1, 8};
-        if (sme()) {  // KleidiAI's SME2 kernels: "qsi4cxps1s0 RHS"
+        if (sme2()) {  // KleidiAI's SME2 kernels: "qsi4cxps1s0 RHS"; the SME (SME1) ones read "qsi4cxp RHS"
             kai_run_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(1, s_.n, s_.k, nr, kr, sr, w_.data(), bias_.data(),
                                                              scale_.data(), rhs_packed_[0].data(), 0, &params);
         } else {
@@ -89,10 +89,11 @@ public:
             bias_cols.push_back(bias_[c]);
         }
         const std::vector<int8_t> wv = kai_ref::qs4_nxk_values(w_cols.data(), cols.size(), s_.k, 8);
-        // The SME2 kernels: the "qsi8cxp matmul" recipe on the nibbles, the GEMV's scale and bias fused, FCLAMP.
+        // The SME2 kernels: the "qsi8cxp matmul" recipe on the nibbles, the GEMV's scale and bias fused, FCLAMP. The
+        // SME (SME1) GEMM: the NEON kernels' recipe; its GEMV: fused, FMAX / FMIN.
         const std::vector<float> ref =
-            sme() ? kai_ref::matmul_qai8dxp_qsi8cx(q, cols.size(), s_.k, wv.data(), scale_cols.data(), bias_cols.data(),
-                                                   -FLT_MAX, FLT_MAX, std::strstr(v_.name, "dot") != nullptr, true)
+            sme2() || gemv_dot() ? kai_ref::matmul_qai8dxp_qsi8cx(q, cols.size(), s_.k, wv.data(), scale_cols.data(),
+                                                                 bias_cols.data(), -FLT_MAX, FLT_MAX, gemv_dot(), sme2())
                   : kai_ref::matmul_qai8dxp_qsi4cx(q, cols.size(), s_.k, wv.data(), scale_cols.data(),
                                                    bias_cols.data(), -FLT_MAX, FLT_MAX);
         return compare_sampled_bits(dst_.data(), s_.n, rows, cols, ref);
@@ -108,11 +109,15 @@ public:
 
 private:
     size_t row_bytes() const { return (s_.k + 1) / 2; }
-    bool sme() const { return (v_.features & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0; }
+    bool sme2() const { return (v_.features & KAI_FEATURE_SME2) != 0; }
+    // KleidiAI's SME / SME2 DOT GEMVs ("_sme_dot", "_sme2_sdot"; not the NEON "_dotprod" kernels): scale and bias fused.
+    bool gemv_dot() const {
+        return (v_.features & (KAI_FEATURE_SME | KAI_FEATURE_SME2)) != 0 && std::strstr(v_.name, "dot") != nullptr;
+    }
     size_t rhs_size() const {
         const size_t nr = v_.ukernel.get_nr(), kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
-        return sme() ? kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(s_.n, s_.k, nr, kr, sr)
-                     : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(s_.n, s_.k, nr, kr, sr);
+        return sme2() ? kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(s_.n, s_.k, nr, kr, sr)
+                      : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(s_.n, s_.k, nr, kr, sr);
     }
     const Qsi4cxpVariant& v_;
     Shape s_;

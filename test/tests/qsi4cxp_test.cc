@@ -1191,8 +1191,8 @@ std::vector<std::string> compat_files() {
 }
 
 TEST(Compat, EveryVectorOfTheFamilyIsPresent) {
-    // 72 + 4 special-row files of the f32 LHS packer + 4 per SME2 kernel and SVL (128 and 512 bits).
-    EXPECT_EQ(compat_files().size(), 92u);
+    // 72 + 4 special-row files of the f32 LHS packer + 4 per SME / SME2 kernel and SVL (128 and 512 bits).
+    EXPECT_EQ(compat_files().size(), 108u);
 }
 
 class CompatTest : public ::testing::TestWithParam<std::string> {};
@@ -1268,13 +1268,22 @@ TEST_P(CompatTest, Replays) {
         kai_run_lhs_quant_pack_qai8dxp_f32(m, k, uk.get_mr(), uk.get_kr(), uk.get_sr(), 0, cv.section("lhs").f32(),
                                            cv.size("lhs_stride"), lhs_mine.data());
         EXPECT_TRUE(kai_test::bytes_equal(lhs_mine.data(), lp.bytes.data(), lp.bytes.size(), lp.mask.data()));
+        // The SME2 kernels read "qsi4cxps1s0 RHS", the SME (SME1) GEMM the NEON "qsi4cxp RHS" (rhs_packer says which).
+        const bool s1s0 = cv.str("rhs_packer") == "kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon";
+        EXPECT_EQ(s1s0, (v->features & KAI_FEATURE_SME2) != 0);
         std::vector<uint8_t> rhs_mine(
-            kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(n, k, uk.get_nr(), uk.get_kr(), uk.get_sr()));
+            s1s0 ? kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(n, k, uk.get_nr(), uk.get_kr(), uk.get_sr())
+                 : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, uk.get_nr(), uk.get_kr(), uk.get_sr()));
         ASSERT_EQ(rhs_mine.size(), rp.bytes.size());
         const kai_rhs_pack_qs4cxs1s0_param params{1, zp};
-        kai_run_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(1, n, k, uk.get_nr(), uk.get_kr(), uk.get_sr(),
-                                                         cv.section("rhs").bytes.data(), bias, cv.section("scale").f32(),
-                                                         rhs_mine.data(), 0, &params);
+        if (s1s0) {
+            kai_run_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(1, n, k, uk.get_nr(), uk.get_kr(), uk.get_sr(),
+                                                             cv.section("rhs").bytes.data(), bias,
+                                                             cv.section("scale").f32(), rhs_mine.data(), 0, &params);
+        } else {
+            kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(1, n, k, uk.get_nr(), uk.get_kr(), uk.get_sr(), cv.section("rhs").bytes.data(),
+                                                  bias, cv.section("scale").f32(), rhs_mine.data(), 0, &params);
+        }
         EXPECT_TRUE(kai_test::bytes_equal(rhs_mine.data(), rp.bytes.data(), rp.bytes.size(), rp.mask.data()));
         DstBuffer tiled(m, n, 4, (n + 3) * 4);
         for (size_t m0 = 0; m0 < m; m0 += uk.get_m_step())
@@ -1323,10 +1332,12 @@ TEST(Qsi4cxpSizeDeathTest, SizesThatOverflowAbortInEveryBuild) {
 }
 
 // ------------------------------------------------------------------------------------------
-// SME / SME2 kernels (KleidiAI's: LHS kai_lhs_quant_pack_qai8dxp_f32 with the getters' mr, kr = 4, sr = 1; RHS
-// kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon, docs/formats.md, "qsi4cxps1s0 RHS"). Expected values: the
+// SME / SME2 kernels (KleidiAI's: LHS kai_lhs_quant_pack_qai8dxp_f32 with the getters' mr, kr, sr). SME2: kr = 4,
+// sr = 1, RHS kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon (docs/formats.md, "qsi4cxps1s0 RHS"), expected values the
 // "qsi8cxp matmul" recipe on the signed nibbles (test/reference/qsi8cxp_ref.h), fused scale and bias for the DOT
-// GEMVs, FCLAMP for the SME2 kernels; every case at SVL 128, 512 and 2048 bits.
+// GEMVs, FCLAMP. SME (SME1) GEMM: kr = 8, sr = 2, RHS kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0 ("qsi4cxp RHS"), expected
+// values the NEON kernels' "qsi4cxp matmul" recipe (FMAX / FMIN), the GEMV's scale and bias fused. Every case at SVL
+// 128, 512 and 2048 bits.
 // ------------------------------------------------------------------------------------------
 
 using SmeParam = std::tuple<size_t /*variant*/, size_t /*svl bytes*/>;
@@ -1358,8 +1369,11 @@ struct SmeProblem {
           bias(make_scales(n_, seed + 2)), w(make_rhs_bytes(n_, k_, false, seed + 3)),
           lhs_p(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(m_, k_, v.ukernel.get_mr(), v.ukernel.get_kr(),
                                                                    v.ukernel.get_sr())),
-          rhs_p(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(n_, k_, v.ukernel.get_nr(),
-                                                                                v.ukernel.get_kr(), v.ukernel.get_sr())) {
+          rhs_p((v.features & KAI_FEATURE_SME2) != 0
+                    ? kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(n_, k_, v.ukernel.get_nr(),
+                                                                                      v.ukernel.get_kr(), v.ukernel.get_sr())
+                    : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n_, k_, v.ukernel.get_nr(), v.ukernel.get_kr(),
+                                                                           v.ukernel.get_sr())) {
         const auto& uk = v.ukernel;
         const size_t mr = uk.get_mr(), nr = uk.get_nr(), kr = uk.get_kr(), sr = uk.get_sr();
         for (auto& b : bias) b *= 40.0f;
@@ -1367,9 +1381,15 @@ struct SmeProblem {
         const float* bp = with_bias ? bias.data() : nullptr;
         kai_run_lhs_quant_pack_qai8dxp_f32(m, k, mr, kr, sr, 0, lhs.data(), k * 4, lhs_p.data());
         const kai_rhs_pack_qs4cxs1s0_param params{1, 8};
-        kai_run_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(1, n, k, nr, kr, sr, w.data(), bp, scale.data(), rhs_p.data(),
-                                                         0, &params);
-        const std::vector<uint8_t> ref_rhs = kai_ref::pack_qsi4cxps1s0(n, k, nr, kr, w.data(), bp, scale.data(), 8);
+        const bool sme2 = (v.features & KAI_FEATURE_SME2) != 0;
+        if (sme2) {
+            kai_run_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon(1, n, k, nr, kr, sr, w.data(), bp, scale.data(),
+                                                             rhs_p.data(), 0, &params);
+        } else {
+            kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(1, n, k, nr, kr, sr, w.data(), bp, scale.data(), rhs_p.data(), 0, &params);
+        }
+        const std::vector<uint8_t> ref_rhs = sme2 ? kai_ref::pack_qsi4cxps1s0(n, k, nr, kr, w.data(), bp, scale.data(), 8)
+                                                  : kai_ref::pack_qsi4cxp_nxk(n, k, nr, kr, sr, w.data(), bp, scale.data(), 8);
         EXPECT_EQ(ref_rhs.size(), rhs_p.size());
         EXPECT_TRUE(kai_test::bytes_equal(rhs_p.data(), ref_rhs.data(), std::min(ref_rhs.size(), rhs_p.size())));
         std::vector<uint8_t> ref_lhs(kai_ref::qai8dxp_packed_size(m, k, mr));
@@ -1378,8 +1398,10 @@ struct SmeProblem {
         const std::vector<int8_t> wv = kai_ref::qs4_nxk_values(w.data(), n, k, 8);
         // The DOT GEMVs ("_dot", "_sdot") fuse scale and bias (docs/formats.md, "SME matmul recipes").
         const bool fused = std::strstr(v.name, "_dot") != nullptr || std::strstr(v.name, "_sdot") != nullptr;
-        const bool fclamp = (v.features & KAI_FEATURE_SME2) != 0;
-        want = kai_ref::matmul_qai8dxp_qsi8cx(q, n, k, wv.data(), scale.data(), bp, lo, hi, fused, fclamp);
+        // The SME (SME1) GEMV fuses too: "qsi8cxp matmul" on the nibbles gives the same bits as the x16 / /16 fields
+        // (both scalings are exact), with FMAX / FMIN.
+        want = sme2 || fused ? kai_ref::matmul_qai8dxp_qsi8cx(q, n, k, wv.data(), scale.data(), bp, lo, hi, fused, sme2)
+                             : kai_ref::matmul_qai8dxp_qsi4cx(q, n, k, wv.data(), scale.data(), bp, lo, hi);
     }
 };
 
@@ -1400,8 +1422,9 @@ TEST_P(SmeKernelTest, BitExactOnSubTiles) {
     const size_t ms = uk.get_m_step(), ns = uk.get_n_step();
     ASSERT_EQ(uk.get_nr(), svl);
     ASSERT_EQ(ns, svl);
-    ASSERT_EQ(uk.get_kr(), 4u);
-    ASSERT_EQ(uk.get_sr(), 1u);
+    const bool sme2 = (v.features & KAI_FEATURE_SME2) != 0;
+    ASSERT_EQ(uk.get_kr(), sme2 ? 4u : 8u);
+    ASSERT_EQ(uk.get_sr(), sme2 ? 1u : 2u);
     ASSERT_EQ(uk.get_mr(), ms == 1 ? 1 : svl / 4);
     std::vector<Shape> shapes = {{1, 1, 1}, {ms + 1, ns + 1, 33}, {2 * ms + 3, 2 * ns + 5, 95}};
     if (!kai_test::reduced_sweep() || svl == 64) {
@@ -1432,7 +1455,8 @@ TEST_P(SmeKernelTest, BitExactOnSubTiles) {
     }
 }
 
-// A NaN scale makes a NaN accumulator: the SME2 kernels' FCLAMP gives the lower bound (KleidiAI's values).
+// A NaN scale makes a NaN accumulator: the SME2 kernels' FCLAMP gives the lower bound, the SME (SME1) GEMM's FMAX /
+// FMIN keep NaN (KleidiAI's values in both cases).
 TEST_P(SmeKernelTest, NanAccumulatorIsClampedAsKleidiAI) {
     KAI_ENTER_SME(v, svl);
     const auto& uk = v.ukernel;
@@ -1442,7 +1466,11 @@ TEST_P(SmeKernelTest, NanAccumulatorIsClampedAsKleidiAI) {
     uk.run_matmul(m, n, k, pr.lhs_p.data(), pr.rhs_p.data(), reinterpret_cast<float*>(dst.at(0, 0)), n * 4, 4, -3.0f,
                   5.0f);
     EXPECT_TRUE(kai_test::f32_bits_equal(reinterpret_cast<const float*>(dst.at(0, 0)), n * 4, pr.want.data(), n * 4, m, n));
-    EXPECT_EQ(pr.want[n / 2], -3.0f);
+    if ((v.features & KAI_FEATURE_SME2) != 0) {
+        EXPECT_EQ(pr.want[n / 2], -3.0f);
+    } else {
+        EXPECT_TRUE(std::isnan(pr.want[n / 2]));
+    }
 }
 
 // Every m_step x n_step tile through the offset getters gives the whole call's bits; m = 0 or n = 0 writes nothing.
