@@ -99,7 +99,9 @@ const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", 
 // or ..._ps4s0sf16_..., docs/formats.md, "Q4_0 layouts of the SME kernels" / docs/formats.md, "Q4_0 layouts of the SME kernels"), so kai_select_qsi8d32p() returning it would hand a caller that packs with the family's
 // packers a kernel that misreads them. Choosing it needs the packers in the selection result (and the SME bits).
 const std::set<std::string> kNotSelectedKernels = {"kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot",
-                                                   "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot"};
+                                                   "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot",
+                                                   // SME2 GEMM of qsi4c32p: the qsi4c32ps1s0nrx4 RHS layout, at the SVL.
+                                                   "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa"};
 
 TEST(KaiSelect, TablesListEveryMatmulOfKernelsBzlOnce) {
     const kai_select_entry* entries = nullptr;
