@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark adapter of the INT4 block-wise family (qai8dxp x qsi4c32p), from its registry.
+// Benchmark adapter of the INT4 block-wise family (qai8dxp x qsi4c32p), from its registry; the SME2 kernels take the
+// SME-side RHS packer (kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon) at this thread's SVL.
 #include <cfloat>
+#include <cstring>
 #include <memory>
 
 #include "benchmark/bench_matmul.h"
 #include "kai/ukernels/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0.h"
 #include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0.h"
+#include "kai/ukernels/pack/kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon.h"
 #include "test/common/rng.h"
 #include "test/reference/qsi4c32p_ref.h"
 #include "test/reference/reference_common.h"
@@ -35,13 +38,16 @@ struct C32Weights {
 
 class C32Problem : public MatmulProblem {
 public:
-    C32Problem(const Qsi4c32pVariant& v, const Shape& s, size_t bl) : v_(v), s_(s), bl_(bl) {}
+    C32Problem(const Qsi4c32pVariant& v, const Shape& s, size_t bl)
+        : v_(v), s_(s), bl_(bl), sme2_(std::strstr(v.name, "_sme2_") != nullptr) {}
     size_t m_step() const override { return v_.ukernel.get_m_step(); }
     size_t n_step() const override { return v_.ukernel.get_n_step(); }
     size_t mr() const override { return v_.ukernel.get_mr(); }
     double packed_rhs_bytes() const override {
-        return static_cast<double>(kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(
-            s_.n, s_.k, v_.ukernel.get_nr(), v_.ukernel.get_kr(), v_.ukernel.get_sr(), bl_, kai_dt_bf16));
+        const size_t nr = v_.ukernel.get_nr(), kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
+        return static_cast<double>(
+            sme2_ ? kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon(s_.n, s_.k, nr, kr, sr, bl_, kai_dt_bf16)
+                  : kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(s_.n, s_.k, nr, kr, sr, bl_, kai_dt_bf16));
     }
 
     void prepare(size_t copies) override {
@@ -51,9 +57,9 @@ public:
         const size_t nr = v_.ukernel.get_nr(), kr = v_.ukernel.get_kr(), sr = v_.ukernel.get_sr();
         rhs_packed_.assign(copies, std::vector<uint8_t>(static_cast<size_t>(packed_rhs_bytes())));
         const kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params params = {1, 8, kai_dt_bf16};
-        kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0(1, s_.n, s_.k, nr, kr, sr, bl_, wt_.w.data(), s_.k / 2,
-                                                 wt_.bias.data(), wt_.scales.data(), (s_.k / bl_) * 2,
-                                                 rhs_packed_[0].data(), 0, &params);
+        (sme2_ ? kai_run_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon : kai_run_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0)(
+            1, s_.n, s_.k, nr, kr, sr, bl_, wt_.w.data(), s_.k / 2, wt_.bias.data(), wt_.scales.data(),
+            (s_.k / bl_) * 2, rhs_packed_[0].data(), 0, &params);
         for (size_t c = 1; c < copies; ++c) rhs_packed_[c] = rhs_packed_[0];
         lhs_packed_.assign(kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32(s_.m, s_.k, mr(), kr, sr), 0);
         pack_lhs(0, s_.m);
@@ -90,11 +96,13 @@ public:
                 w.push_back(static_cast<int8_t>(kai_ref::qsu4_nxk_nibble(wt_.w.data(), s_.k / 2, c, kk) - 8));
             }
             for (size_t b = 0; b < nb; ++b) d.push_back(kai_ref::f32_from_bf16(wt_.scales[c * nb + b]));
-            row_sum.push_back(kai_ref::qsi4c32p_row_sum(&w[w.size() - s_.k], &d[d.size() - nb], s_.k, bl_, kr / sr));
+            // The SME-side nxk packer rounds the row sum once per 32-chunk (a group of 16 bytes).
+            row_sum.push_back(kai_ref::qsi4c32p_row_sum(&w[w.size() - s_.k], &d[d.size() - nb], s_.k, bl_, sme2_ ? 16 : kr / sr));
             bias.push_back(wt_.bias[c]);
         }
-        const std::vector<float> ref = kai_ref::matmul_qai8dxp_qsi4c32(q, cols.size(), s_.k, bl_, w.data(), d.data(),
-                                                                       row_sum.data(), bias.data(), -FLT_MAX, FLT_MAX);
+        const std::vector<float> ref =
+            (sme2_ ? kai_ref::matmul_qai8dxp_qsi4c32_sme2 : kai_ref::matmul_qai8dxp_qsi4c32)(
+                q, cols.size(), s_.k, bl_, w.data(), d.data(), row_sum.data(), bias.data(), -FLT_MAX, FLT_MAX);
         return compare_sampled_bits(dst_.data(), s_.n, rows, cols, ref);
     }
 
@@ -110,6 +118,7 @@ private:
     const Qsi4c32pVariant& v_;
     Shape s_;
     size_t bl_;
+    bool sme2_;
     std::vector<float> lhs_, dst_;
     C32Weights wt_;
     std::vector<uint8_t> lhs_packed_;
@@ -183,7 +192,13 @@ void add_packers(const Options& opt, std::vector<BenchCase>& out) {
 }  // namespace
 
 void add_qsi4c32p_cases(const Options& opt, std::vector<BenchCase>& out) {
-    for (const Qsi4c32pVariant& v : kai_registry::qsi4c32p_variants()) {
+    // The NEON and the SME2 kernels, in stable storage (the cases keep references).
+    static const std::vector<Qsi4c32pVariant> all = [] {
+        std::vector<Qsi4c32pVariant> v = kai_registry::qsi4c32p_variants();
+        v.insert(v.end(), kai_registry::qsi4c32p_sme2_variants().begin(), kai_registry::qsi4c32p_sme2_variants().end());
+        return v;
+    }();
+    for (const Qsi4c32pVariant& v : all) {
         const bool gemv = v.ukernel.get_m_step() == 1;
         for (const Shape& s : suite_shapes(opt, gemv, false)) {
             if (s.k % opt.bl != 0) continue;  // the family needs K to be a multiple of bl

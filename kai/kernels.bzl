@@ -158,6 +158,7 @@ KAI_PACKER_FEEDS = [
     {"family": "f32p_f32p", "match": "", "packers": ["kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "f32_f32p", "match": "", "packers": ["kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme"]},
     {"family": "imatmul_f16p", "match": "", "packers": ["kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme", "kai_rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme"]},
+    {"family": "qsi4c32p", "match": "_sme2_", "packers": ["kai_lhs_quant_pack_qai8dxp_f32", "kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon", "kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon"]},
 ]
 
 KAI_KLEIDIAI_ASM = [
@@ -253,6 +254,7 @@ KAI_KLEIDIAI_ASM = [
     "kai_imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa",
     "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa",
     "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot",
+    "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa",
 ]
 
 KAI_KERNELS = [
@@ -330,6 +332,7 @@ KAI_KERNELS = [
     {"name": "kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p.h.in"], "rank": "10", "note": "the 1x8x32 GEMV under KleidiAI's other name"},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"], "rank": "12", "note": "GEMV partner of the 16x4 DotProd GEMM"},
     {"name": "kai_matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["dotprod"], "m_step": "1", "n_step": "8", "mr": "1", "nr": "8", "kr": "8", "sr": "2", "form": "intrinsics", "template": ["qsi4c32p_dotprod_gemv4.c.in", "qsi4c32p.h.in"], "rank": "11", "note": "GEMV partner of the 4x8 DotProd GEMM"},
+    {"name": "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa", "family": "qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p", "features": ["sme2"], "m_step": "vl", "n_step": "4vl", "mr": "vl", "nr": "4vl", "kr": "8", "sr": "2", "select": "0", "note": "SME2 GEMM (KleidiAI's; ONNX Runtime); RHS from the ps1s0nrx4 packers, kr = 8, sr = 2"},
     # --- end qsi4c32p ---
     # --- family bf16_qsi4c32p (bf16 output; LHS from qai8dxp, RHS from qsi4c32p): docs/matmul_int4_blockwise.md ---
     {"name": "kai_matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod", "family": "bf16_qsi4c32p", "kind": "matmul", "dir": "kai/ukernels/matmul/matmul_clamp_bf16_qai8dxp_qsi4c32p", "features": ["bf16", "dotprod"], "m_step": "1", "n_step": "4", "mr": "1", "nr": "4", "kr": "16", "sr": "2", "form": "asm", "template": ["qsi4c32p_dotprod.c.in", "qsi4c32p_bf16.h.in"], "out": "bf16"},

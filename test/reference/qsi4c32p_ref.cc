@@ -154,6 +154,34 @@ std::vector<float> matmul_qai8dxp_qsi4c32(const Qai8dxpUnpacked& lhs, size_t n, 
     return dst;
 }
 
+std::vector<float> matmul_qai8dxp_qsi4c32_sme2(const Qai8dxpUnpacked& lhs, size_t n, size_t k, size_t bl,
+                                               const int8_t* w, const float* d, const float* row_sum,
+                                               const float* bias, float clamp_min, float clamp_max) {
+    const size_t m = lhs.m;
+    const size_t nb = k / bl;
+    std::vector<float> dst(m * n);
+    for (size_t i = 0; i < m; ++i) {
+        const int8_t* q = lhs.q.data() + i * lhs.kp;
+        for (size_t j = 0; j < n; ++j) {
+            float acc = 0.0f;
+            for (size_t b = 0; b < nb; ++b) {
+                int32_t isum = 0;  // the block's plain int32 dot product
+                for (size_t kk = b * bl; kk < (b + 1) * bl; ++kk) isum += q[kk] * w[j * k + kk];
+                const float f = static_cast<float>(isum);
+                volatile float prod = f * d[j * nb + b];  // first block: one rounded product, no addition
+                acc = b == 0 ? static_cast<float>(prod) : std::fma(f, d[j * nb + b], acc);
+            }
+            acc = std::fma(static_cast<float>(lhs.offset[i]), row_sum[j], acc);
+            volatile float y = acc * lhs.scale[i];
+            const float yb = static_cast<float>(y) + (bias ? bias[j] : 0.0f);
+            // FCLAMP: maxNum then minNum, a NaN operand loses to the number.
+            const float lo = std::isnan(yb) ? clamp_min : std::fmax(yb, clamp_min);
+            dst[i * n + j] = std::fmin(lo, clamp_max);
+        }
+    }
+    return dst;
+}
+
 std::vector<uint16_t> matmul_qai8dxp_qsi4c32_bf16(const Qai8dxpUnpacked& lhs, size_t n, size_t k, size_t bl,
                                              const int8_t* w, const float* d, const float* row_sum,
                                              const float* bias, float clamp_min, float clamp_max) {

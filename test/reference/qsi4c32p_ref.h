@@ -43,6 +43,14 @@ std::vector<float> matmul_qai8dxp_qsi4c32(const Qai8dxpUnpacked& lhs, size_t n, 
                                           const float* d, const float* row_sum, const float* bias, float clamp_min,
                                           float clamp_max);
 
+// docs/formats.md, "qsi4c32p SME2 matmul" (kai_matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa): the same
+// inputs as above; per block F = f32(I) of the plain int32 sum, the first block's F * d rounded, later blocks fused
+// onto the running sum, then the fused offset term, the rounded LHS scale and bias, and FCLAMP (a NaN gives
+// clamp_min). Returns m x n floats, row-major, bit-exact.
+std::vector<float> matmul_qai8dxp_qsi4c32_sme2(const Qai8dxpUnpacked& lhs, size_t n, size_t k, size_t bl,
+                                               const int8_t* w, const float* d, const float* row_sum,
+                                               const float* bias, float clamp_min, float clamp_max);
+
 // The bf16-output kernels (docs/formats.md, "16-bit outputs"): the f32 result above (clamped in f32) rounded once to bf16,
 // nearest even. Returns m x n bf16 patterns, row-major.
 std::vector<uint16_t> matmul_qai8dxp_qsi4c32_bf16(const Qai8dxpUnpacked& lhs, size_t n, size_t k, size_t bl,

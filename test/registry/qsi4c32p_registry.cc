@@ -2,6 +2,7 @@
 #include "test/registry/qsi4c32p_registry.h"
 #include "test/registry/registry_select.h"
 
+#include <cstring>
 #include <iterator>
 
 #include "test/common/cpu_features.h"
@@ -37,10 +38,22 @@ const Qsi4c32pVariant kVariants[] = {
 
 #undef KAI_C32_ENTRY_qsi4c32p
 
+std::vector<Qsi4c32pVariant> variants_where(bool sme2) {
+    std::vector<Qsi4c32pVariant> out;
+    for (const Qsi4c32pVariant& v : kVariants)
+        if ((std::strstr(v.name, "_sme2_") != nullptr) == sme2) out.push_back(v);
+    return out;
+}
+
 }  // namespace
 
 const std::vector<Qsi4c32pVariant>& qsi4c32p_variants() {
-    static const std::vector<Qsi4c32pVariant> v(std::begin(kVariants), std::end(kVariants));
+    static const std::vector<Qsi4c32pVariant> v = variants_where(false);
+    return v;
+}
+
+const std::vector<Qsi4c32pVariant>& qsi4c32p_sme2_variants() {
+    static const std::vector<Qsi4c32pVariant> v = variants_where(true);
     return v;
 }
 

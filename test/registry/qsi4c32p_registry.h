@@ -25,6 +25,12 @@ struct Qsi4c32pVariant {
 };
 
 // Every variant in kai/kernels.bzl's qsi4c32p section, in list order.
+// The NEON kernels (the packers above).
 const std::vector<Qsi4c32pVariant>& qsi4c32p_variants();
+
+// The SME2 kernels (the "_sme2_" names), in list order: they read the SME-side RHS layout (docs/formats.md,
+// "qsi4c32ps1s0nrx4 RHS": kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon or its kxn twin) at the SVL of the
+// calling thread, and are tested by test/tests/qsi4c32p_sme_test.cc under the SME2 emulator.
+const std::vector<Qsi4c32pVariant>& qsi4c32p_sme2_variants();
 
 }  // namespace kai_registry
