@@ -107,7 +107,10 @@ const std::set<std::string> kNotSelectedYet = {"bf16_qsi4c32p", "bf16_qsi4cxp", 
 const std::set<std::string> kNotSelectedKernels = {"kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot",
                                                    "kai_matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot",
                                                    "kai_matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa",
-                                                   "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot"};
+                                                   "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot",
+                                                   // ... and the SME-only pair (nr = 4VL, kr = 8, sr = 2).
+                                                   "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa",
+                                                   "kai_matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot",
                                                    // SME2 GEMM of qsi4c32p: the qsi4c32ps1s0nrx4 RHS layout, at the SVL.
                                                    "kai_matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa"};
 

@@ -414,8 +414,5 @@ void kai_run_matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa(
           "x17", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x30", "z0", "z1", "z2", "z3",
           "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11", "z12", "z13", "z14", "z15", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "z16", "z17", "z18", "z19",
           "z20", "z21", "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31", "p0", "p1", "p2", "p3",
-          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory",
-          // Clang 19 does not derive the callee-saved d8-d15 from the z8-z15 clobbers (SMSTART / SMSTOP zero every
-          // Z register): name them so that both compilers save and restore them.
-          "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15");
+          "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "cc", "memory");  // d8-d15 are added after "z15", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15" by tools/sme_encode.py
 }
