@@ -37,6 +37,7 @@
 #include "kai/ukernels/pack/kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
 #include "test/common/buffers.h"
 #include "test/common/compat_vector.h"
+#include "test/common/cpu_features.h"
 #include "test/common/environment.h"
 #include "test/common/preconditions.h"
 #include "test/common/rng.h"
@@ -68,6 +69,10 @@ static_assert(offsetof(AbiFrame, out_d) == 328, "frame layout of sme_abi_probe.S
 namespace {
 
 using kai_test::Rng;
+
+// The suite runs the SME and the SME2 kernels side by side (and its packers read the SVL): it needs both, and
+// skips, naming them, on a CPU without (QEMU_CPU=neoverse-n1, or an SME-only core).
+constexpr uint32_t kSmeAndSme2 = KAI_FEATURE_SME | KAI_FEATURE_SME2;
 
 ::testing::AssertionResult set_svl(size_t bytes) {
     const int r = prctl(PR_SME_SET_VL, static_cast<unsigned long>(bytes), 0, 0, 0);
@@ -148,6 +153,7 @@ std::vector<uint8_t> pack_lhs(const Problem& pr) {
 const size_t kSvls[] = {16, 64, 256};
 
 TEST(Qai8Static, PackersMatchTheReferenceByteForByte) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     for (size_t svl : kSvls) {
         ASSERT_TRUE(set_svl(svl));
         const size_t t = 2 * svl / 4;
@@ -177,6 +183,7 @@ TEST(Qai8Static, PackersMatchTheReferenceByteForByte) {
 // The indirect packers: a pointer table in KleidiAI's order (entry (i / mr * kcc + c) * mr + i % mr) with an
 // offset on every entry but the padding chunk's.
 TEST(Qai8StaticIndirect, PackersMatchTheReferenceByteForByte) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     for (size_t svl : kSvls) {
         ASSERT_TRUE(set_svl(svl));
         const size_t t = 2 * svl / 4;
@@ -221,6 +228,7 @@ TEST(Qai8StaticIndirect, PackersMatchTheReferenceByteForByte) {
 }
 
 TEST(Qai8Static, KernelIsBitExactWholeAndTileByTile) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     for (const Kernel& kern : kernels()) {
         SCOPED_TRACE(kern.name);
         const auto& u = kern.u;
@@ -277,6 +285,7 @@ TEST(Qai8Static, KernelIsBitExactWholeAndTileByTile) {
 // Scales of 0.5 and 0.25 make many products exact halves: ties must go to even (FRINTN), and large biases
 // push some outputs past the clamp bounds on both sides.
 TEST(Qai8Static, TiesRoundToEvenAndTheClampHolds) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     for (const Kernel& kern : kernels()) {
         SCOPED_TRACE(kern.name);
         const auto& u = kern.u;
@@ -307,6 +316,7 @@ TEST(Qai8Static, TiesRoundToEvenAndTheClampHolds) {
 }
 
 TEST(Qai8Static, EmptyProblemsWriteNothing) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     for (const Kernel& kern : kernels()) {
         ASSERT_TRUE(set_svl(64));
         const auto& u = kern.u;
@@ -339,6 +349,7 @@ const kai_matmul_clamp_qai8_qai8p_qsi8cxp_ukernel& sme2_dot() {
 }
 
 TEST(Qai8StaticGemv, IsBitExactWholeAndInColumnRanges) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     const auto& u = sme2_dot();
     for (size_t svl : kSvls) {
         ASSERT_TRUE(set_svl(svl));
@@ -389,6 +400,7 @@ TEST(Qai8StaticGemv, IsBitExactWholeAndInColumnRanges) {
 }
 
 TEST(Qai8StaticGemv, TiesRoundToEven) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     const auto& u = sme2_dot();
     for (size_t svl : {size_t{16}, size_t{64}}) {
         ASSERT_TRUE(set_svl(svl));
@@ -434,6 +446,7 @@ void expect_abi_preserved(uint64_t run, const uint64_t (&x)[8], const void* para
 }
 
 TEST(Qai8StaticAbi, CalleeSavedRegistersSurviveAndStreamingModeEnds) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     for (size_t svl : kSvls) {
         ASSERT_TRUE(set_svl(svl));
         SCOPED_TRACE("SVL " + std::to_string(svl * 8));
@@ -464,6 +477,7 @@ TEST(Qai8StaticAbi, CalleeSavedRegistersSurviveAndStreamingModeEnds) {
 // A caller with live ZA and a pending lazy save (TPIDR2_EL0 -> block): each kernel must store ZA to the block's
 // buffer and clear TPIDR2_EL0 before using ZA.
 TEST(Qai8StaticAbi, CommitsAPendingLazyZaSave) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     for (size_t svl : {size_t{16}, size_t{64}}) {
         ASSERT_TRUE(set_svl(svl));
         SCOPED_TRACE("SVL " + std::to_string(svl * 8));
@@ -506,6 +520,7 @@ TEST(Qai8StaticAbi, CommitsAPendingLazyZaSave) {
 // Preconditions (debug builds only: KAI_ASSUME is compiled out with NDEBUG).
 #ifndef NDEBUG
 TEST(Qai8StaticDeathTest, EachViolatedPreconditionAbortsNamingTheParameter) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     ASSERT_TRUE(set_svl(64));
     const size_t t = 32, k = 8;
     alignas(16) static uint8_t in[16384];
@@ -631,6 +646,7 @@ TEST(Qai8StaticCompat, EveryVectorIsPresent) {
 class Qai8StaticCompat : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Qai8StaticCompat, Replays) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     const kai_test::CompatVector cv = kai_test::load_compat_vector(GetParam());
     const size_t svl = cv.str("vector_length") == "svl128" ? 16 : 64;
     ASSERT_TRUE(set_svl(svl));
@@ -686,6 +702,7 @@ TEST(Qai8StaticIndirectCompat, EveryVectorIsPresent) {
 class Qai8StaticIndirectCompat : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Qai8StaticIndirectCompat, Replays) {
+    KAI_TEST_SKIP_UNLESS(kSmeAndSme2);
     const kai_test::CompatVector cv = kai_test::load_compat_vector(GetParam());
     ASSERT_TRUE(set_svl(cv.str("vector_length") == "svl128" ? 16 : 64));
     const size_t kcc = cv.size("k_chunk_count"), kcl = cv.size("k_chunk_length");
