@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Driver for docs/performance.md (section "SME / SME2 indirect GEMM"): builds the pointer table of an M x K f32
 // matrix read as K_CHUNK_COUNT chunks of K_CHUNK_LENGTH values, packs both operands and calls one f32 imatmul
-// kernel once, so that ../shared/perf/qtrace.py can count the packers' and the kernel's instructions. It names
+// kernel once, so that an instruction tracer under qemu (tools/perf/kai_perf.py is the tree's own) can count the packers' and the kernel's instructions. It names
 // only KleidiAI's API, so the same file builds against KleidiAI v1.30.0 for the comparison.
 // Usage: perf_imatmul M N K_CHUNK_COUNT K_CHUNK_LENGTH SME2 (SME2 = 1: the sme2 kernel, 0: the sme one).
 #include <stdint.h>

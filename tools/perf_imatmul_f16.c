@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Driver for docs/performance.md (section "SME / SME2 f16 indirect GEMM"): one call of each f16 indirect GEMM unit
-// on an M x (K_CHUNK_COUNT x K_CHUNK_LENGTH) problem, for ../shared/perf/qtrace.py. Every row's chunks are
+// on an M x (K_CHUNK_COUNT x K_CHUNK_LENGTH) problem, for an instruction tracer under qemu (tools/perf/kai_perf.py is the tree's own). Every row's chunks are
 // read through a table of their addresses (lhs_ptr_offset 0; no padding chunk, pad_ptr NULL). It names only KleidiAI's
 // API, so the same file builds against KleidiAI v1.30.0 for the comparison.
 // Usage: perf_imatmul_f16 M N K_CHUNK_COUNT K_CHUNK_LENGTH SME2 (SME2 = 1: the sme2 kernel, 0: the sme one).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Driver for docs/performance.md (section "f16 SME / SME2 kernels"): packs f16 operands and calls one f16 SME kernel
-// once, so that ../shared/perf/qtrace.py can count that call's instructions. Built against kai's sources or
+// once, so that an instruction tracer under qemu (tools/perf/kai_perf.py is the tree's own) can count that call's instructions. Built against kai's sources or
 // KleidiAI's (same names and signatures).
 // Usage: perf_sme_f16 KERNEL M N K, KERNEL one of f16_sme2_mopa, f16_sme_mopa, f16_sme2_dot, f16_sme_mla (the GEMVs
 // take M = 1).
